@@ -1,0 +1,35 @@
+# Two commands on a fresh machine with only Python 3.11+ and make:
+#   make build   validate the bundled compendium and write every output into dist/
+#   make test    run the whole test suite
+# Each creates .venv on first use; a second run only reinstalls when pyproject.toml changed.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: build test lint bench clean
+
+build: $(VENV)/.installed
+	$(BIN)/rulepress build
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check rulepress tests
+	$(BIN)/ruff format --check rulepress tests
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+clean:
+	rm -rf dist .pytest_cache build *.egg-info

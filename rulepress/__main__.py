@@ -1,0 +1,3 @@
+from rulepress.cli import main
+
+main()

@@ -1,0 +1,30 @@
+"""The stable entry points behind `rulepress.load` and `rulepress.validate`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulepress.commands.validate import Validation, validate
+from rulepress.compendium.model import Compendium
+from rulepress.errors import Finding, Level
+
+
+class InvalidCompendium(Exception):
+    """The compendium has errors; `findings` says what and where."""
+
+    def __init__(self, findings: tuple[Finding, ...]):
+        errors = [f for f in findings if f.level == Level.ERROR]
+        first = f"{errors[0].where()}: {errors[0].message}" if errors else ""
+        super().__init__(f"{len(errors)} error(s) in the compendium; first: {first}")
+        self.findings = findings
+
+
+def load(root: Path | str = "compendium") -> Compendium:
+    """Load and validate a compendium; warnings are allowed, errors raise InvalidCompendium."""
+    result = validate(root)
+    if not result.ok:
+        raise InvalidCompendium(result.findings)
+    return result.compendium
+
+
+__all__ = ["InvalidCompendium", "Validation", "load", "validate"]

@@ -1,0 +1,36 @@
+"""`rulepress build`: validate, then run each exporter into its own folder under `out`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rulepress.commands.validate import Validation, validate
+from rulepress.errors import RulepressError
+from rulepress.exporters import available_exporters
+from rulepress.exporters.output import replaced_atomically, safe_child
+
+
+def build(root: Path | str, out: Path | str, targets: Sequence[str] = ()) -> tuple[Validation, list[Path]]:
+    """Validate `root`; when it has no errors, write each target into `out/<target>`.
+
+    With errors nothing is written. Each target's folder is replaced whole, so a failed
+    export leaves the previous output as it was.
+    """
+    exporters = available_exporters()
+    unknown = [t for t in targets if t not in exporters]
+    if unknown:
+        raise RulepressError(f"unknown target {unknown[0]!r}; known: {', '.join(exporters)}")
+    validation = validate(root)
+    if not validation.ok:
+        return validation, []
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RulepressError(f"output path is not a folder: {out}")
+    written = []
+    for name in targets or list(exporters):
+        target = safe_child(out, name)
+        with replaced_atomically(target) as staging:
+            exporters[name].export(validation.compendium, staging)
+        written.append(target)
+    return validation, written

@@ -1,0 +1,88 @@
+"""`rulepress validate`: load the compendium, run every check, report findings."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rulepress.compendium.loader import load_compendium
+from rulepress.compendium.model import Compendium
+from rulepress.errors import Finding, Level, display_path
+from rulepress.validators import run_checks
+
+FORMATS = ("text", "json", "github")
+
+
+@dataclass(frozen=True)
+class Validation:
+    compendium: Compendium
+    findings: tuple[Finding, ...]
+
+    def count(self, level: Level) -> int:
+        return sum(1 for f in self.findings if f.level == level)
+
+    @property
+    def ok(self) -> bool:
+        return self.count(Level.ERROR) == 0
+
+
+def validate(root: Path | str, *, strict: bool = False) -> Validation:
+    """Load and check a compendium. Cross-document checks run only on files that loaded,
+    so one broken file does not hide the problems of the others."""
+    loaded = load_compendium(root)
+    findings = [*loaded.findings, *run_checks(loaded.compendium)]
+    if strict:
+        findings = [replace(f, level=Level.ERROR) if f.level == Level.WARNING else f
+                    for f in findings]
+    return Validation(loaded.compendium, tuple(sorted(findings, key=Finding.sort_key)))
+
+
+def format_findings(validation: Validation, fmt: str, relative_to: Path | None = None) -> str:
+    findings = validation.findings
+    if fmt == "json":
+        return json.dumps(_as_json(validation, relative_to), indent=2, ensure_ascii=False)
+    if fmt == "github":
+        return "\n".join(_github(f, relative_to) for f in findings)
+    lines = [f"{f.where(relative_to)}: {f.level} {f.code}: {f.message}" for f in findings]
+    lines.append(summary(validation))
+    return "\n".join(lines)
+
+
+def summary(validation: Validation) -> str:
+    counts = [f"{validation.count(level)} {level}{'s' if validation.count(level) != 1 else ''}"
+              for level in Level]
+    return ", ".join(counts).replace("infos", "info")
+
+
+def _relative(path: Path | None, relative_to: Path | None) -> str | None:
+    return None if path is None else display_path(path, relative_to)
+
+
+def _as_json(validation: Validation, relative_to: Path | None) -> dict:
+    return {
+        "version": 1,
+        "ok": validation.ok,
+        "counts": {str(level): validation.count(level) for level in Level},
+        "findings": [
+            {"level": str(f.level), "code": f.code, "name": f.name, "message": f.message,
+             "file": _relative(f.file, relative_to), "line": f.line, "col": f.col}
+            for f in validation.findings
+        ],
+    }
+
+
+def _github(finding: Finding, relative_to: Path | None) -> str:
+    level = {Level.ERROR: "error", Level.WARNING: "warning", Level.INFO: "notice"}[finding.level]
+    props = [f"file={_escape(_relative(finding.file, relative_to) or '', True)}"]
+    if finding.line:
+        props += [f"line={finding.line}", f"col={finding.col or 1}"]
+    props.append(f"title={_escape(f'{finding.code} {finding.name}'.strip(), True)}")
+    return f"::{level} {','.join(props)}::{_escape(finding.message, False)}"
+
+
+def _escape(text: str, property_value: bool) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text

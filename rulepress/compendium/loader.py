@@ -1,0 +1,240 @@
+"""The one loader: compendium folder -> validated documents, or findings that say where.
+
+A compendium folder holds one folder per ruleset (or is itself a ruleset folder); each
+ruleset folder has a `ruleset.yaml` and any number of document files below it, one
+document per file, its `kind` naming its model.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from pydantic import ValidationError
+
+from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.yaml_source import SourceMap, YamlProblem, read_yaml
+from rulepress.errors import Code, Finding, Level, RulepressError
+from rulepress.models import DOCUMENT_KINDS, Document, RulesetInfo
+
+YAML_SUFFIXES = (".yaml", ".yml")
+RULESET_FILE = "ruleset.yaml"
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    compendium: Compendium
+    findings: tuple[Finding, ...]
+
+
+def load_compendium(root: Path | str) -> LoadResult:
+    """Read every ruleset under `root`. Problems in files become findings, never exceptions;
+    a root that is missing or not a folder raises RulepressError."""
+    root = Path(root)
+    if not root.exists():
+        raise RulepressError(f"compendium folder not found: {root}")
+    if not root.is_dir():
+        raise RulepressError(f"compendium path is not a folder: {root}")
+    findings: list[Finding] = []
+    folders = [root] if (root / RULESET_FILE).is_file() else _ruleset_folders(root, findings)
+    rulesets: dict[str, Ruleset] = {}
+    for folder in folders:
+        ruleset = _load_ruleset(root, folder, findings)
+        if ruleset is None:
+            continue
+        if ruleset.id in rulesets:
+            findings.append(_at(ruleset.info_source, Code.INVALID_VALUE, Level.ERROR,
+                                f"ruleset id '{ruleset.id}' is already used by "
+                                f"{rulesets[ruleset.id].folder}", ("id",)))
+            continue
+        rulesets[ruleset.id] = ruleset
+    compendium = Compendium(root=root, rulesets=MappingProxyType(rulesets))
+    return LoadResult(compendium, tuple(findings))
+
+
+def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
+    folders = []
+    for child in sorted(root.iterdir()):
+        if child.is_dir() and not child.name.startswith("."):
+            if (child / RULESET_FILE).is_file():
+                folders.append(child)
+            elif any(_yaml_files(root, child, [])):
+                findings.append(Finding(Level.ERROR, Code.NO_RULESET,
+                                        f"folder has YAML files but no {RULESET_FILE}",
+                                        child / RULESET_FILE, 1, 1))
+        elif child.suffix in YAML_SUFFIXES:
+            findings.append(Finding(Level.ERROR, Code.NO_RULESET,
+                                    "document outside any ruleset folder", child, 1, 1))
+    return folders
+
+
+def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
+    """YAML files below `folder` in a stable order; links leaving `root` are refused."""
+    real_root = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if not name.endswith(YAML_SUFFIXES) or name.startswith("."):
+                continue
+            if path.is_symlink() and not _inside(path, real_root):
+                findings.append(Finding(Level.ERROR, Code.OUTSIDE_COMPENDIUM,
+                                        "symbolic link points outside the compendium; refused",
+                                        path, 1, 1))
+                continue
+            yield path
+
+
+def _inside(path: Path, real_root: Path) -> bool:
+    try:
+        path.resolve(strict=True).relative_to(real_root)
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return True
+
+
+def _load_ruleset(root: Path, folder: Path, findings: list[Finding]) -> Ruleset | None:
+    info_entry = _load_document(folder / RULESET_FILE, findings)
+    entries = []
+    for path in _yaml_files(root, folder, findings):
+        if path == folder / RULESET_FILE:
+            continue
+        entry = _load_document(path, findings)
+        if entry is None:
+            continue
+        if isinstance(entry.document, RulesetInfo):
+            findings.append(_at(entry.source, Code.INVALID_VALUE, Level.ERROR,
+                                f"only {RULESET_FILE} may hold the ruleset document", ("kind",)))
+            continue
+        entries.append(entry)
+    if info_entry is None:
+        return None
+    if not isinstance(info_entry.document, RulesetInfo):
+        findings.append(_at(info_entry.source, Code.INVALID_VALUE, Level.ERROR,
+                            f"{RULESET_FILE} must hold `kind: ruleset`", ("kind",)))
+        return None
+    return Ruleset(info=info_entry.document, folder=folder,
+                   info_source=info_entry.source, entries=tuple(entries))
+
+
+def _load_document(path: Path, findings: list[Finding]) -> Entry | None:
+    try:
+        data, source = read_yaml(path)
+    except YamlProblem as problem:
+        findings.append(Finding(Level.ERROR, problem.code, problem.message, path,
+                                problem.position.line, problem.position.col))
+        return None
+    if not isinstance(data, dict):
+        findings.append(_at(source, Code.NOT_A_MAPPING, Level.ERROR,
+                            f"a document must be a mapping with a `kind`, not a {_type_name(data)}"))
+        return None
+    kind = data.get("kind")
+    model = DOCUMENT_KINDS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        findings.append(_unknown_kind(source, kind))
+        return None
+    try:
+        document = model.model_validate(data)
+    except ValidationError as exc:
+        findings.extend(schema_findings(exc, source))
+        return None
+    return Entry(document, source)
+
+
+def _unknown_kind(source: SourceMap, kind: object) -> Finding:
+    if kind is None:
+        return _at(source, Code.MISSING_FIELD, Level.ERROR, "missing field 'kind'")
+    hint = _suggest(str(kind), DOCUMENT_KINDS)
+    known = ", ".join(sorted(DOCUMENT_KINDS))
+    return _at(source, Code.UNKNOWN_KIND, Level.ERROR,
+               f"unknown kind {kind!r}{hint}; known kinds: {known}", ("kind",))
+
+
+def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
+    """Turn pydantic's errors into findings at the YAML line and column of each value.
+
+    A union field fails once per member; those errors share a data path and become one
+    finding that lists what would have been accepted.
+    """
+    grouped: dict[tuple, list[dict]] = {}
+    for error in exc.errors(include_url=False):
+        grouped.setdefault(_data_path(error["loc"], source, error["type"]), []).append(error)
+    findings = []
+    for path, errors in grouped.items():
+        code = _code_for(errors[0]["type"])
+        key = code == Code.UNKNOWN_FIELD
+        position = source.locate(path, prefer_key=key)
+        messages = list(dict.fromkeys(_message(e, path) for e in errors))
+        message = messages[0] if len(messages) == 1 else "; or ".join(messages[:4])
+        findings.append(Finding(Level.ERROR, code, f"{_dotted(path)}: {message}",
+                                source.file, position.line, position.col))
+    return findings
+
+
+def _data_path(loc: tuple, source: SourceMap, error_type: str) -> tuple:
+    """Drop the union member names pydantic puts into `loc`; keep what exists in the data."""
+    path: tuple = ()
+    for part in loc:
+        candidate = (*path, part)
+        if candidate in source.values or candidate in source.keys:
+            path = candidate
+        elif error_type == "missing" and part == loc[-1]:
+            path = candidate
+    return path
+
+
+def _code_for(error_type: str) -> Code:
+    if error_type == "extra_forbidden":
+        return Code.UNKNOWN_FIELD
+    if error_type == "missing":
+        return Code.MISSING_FIELD
+    if error_type.endswith(("_type", "_parsing")) or error_type in {"model_type", "is_instance_of"}:
+        return Code.WRONG_TYPE
+    if error_type.startswith(("greater_than", "less_than", "too_short", "too_long")) or \
+            error_type in {"string_too_short", "string_too_long", "finite_number"}:
+        return Code.OUT_OF_RANGE
+    return Code.INVALID_VALUE
+
+
+_ALL_FIELDS = sorted({name for model in DOCUMENT_KINDS.values() for name in model.model_fields})
+
+
+def _message(error: dict, path: tuple) -> str:
+    kind = error["type"]
+    value = error.get("input")
+    if kind == "extra_forbidden":
+        return f"unknown field{_suggest(str(path[-1]) if path else '', _ALL_FIELDS)}"
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "string_pattern_mismatch" and path and path[-1] in {"id", "section", "skill"}:
+        return f"{value!r} is not a slug (lowercase letters and digits joined by single hyphens)"
+    shown = f"{value!r}" if not isinstance(value, dict | list) else _type_name(value)
+    if kind.endswith("_type") or kind.endswith("_parsing"):
+        return f"{error['msg'].lower()}, got {shown} ({_type_name(value)})"
+    return f"{error['msg']} (got {shown})"
+
+
+def _suggest(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _dotted(path: tuple) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "document"
+
+
+def _type_name(value: object) -> str:
+    return {dict: "mapping", list: "list", str: "text", bool: "boolean", int: "integer",
+            float: "number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _at(source: SourceMap, code: Code, level: Level, message: str, path: tuple = ()) -> Finding:
+    position = source.locate(path)
+    return Finding(level, code, message, source.file, position.line, position.col)
+

@@ -1,0 +1,94 @@
+"""The validated Compendium: every ruleset's documents, each with the file it came from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TypeVar
+
+from rulepress.compendium.yaml_source import DataPath, Position, SourceMap
+from rulepress.models import Document, RulesetInfo
+
+D = TypeVar("D", bound=Document)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A document and the source map of the file it was read from."""
+
+    document: Document
+    source: SourceMap
+
+    @property
+    def file(self) -> Path:
+        return self.source.file
+
+    def position(self, path: DataPath = (), *, key: bool = False) -> Position:
+        return self.source.locate(path, prefer_key=key)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game's documents. Lookups see published documents unless asked for drafts."""
+
+    info: RulesetInfo
+    folder: Path
+    info_source: SourceMap
+    entries: tuple[Entry, ...]
+    _by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, Entry] = {}
+        for entry in self.entries:
+            index.setdefault(entry.document.id, entry)  # a duplicate id is reported by a check
+        object.__setattr__(self, "_by_id", MappingProxyType(index))
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def get(self, document_id: str) -> Document | None:
+        entry = self._by_id.get(document_id)
+        return entry.document if entry else None
+
+    def entry(self, document_id: str) -> Entry | None:
+        return self._by_id.get(document_id)
+
+    def all(self, kind: type[D], *, drafts: bool = False) -> list[D]:
+        """Documents of one model class, in the order of their `order` field, then id."""
+        found = [
+            e.document
+            for e in self.entries
+            if isinstance(e.document, kind) and (drafts or not e.document.is_draft)
+        ]
+        return sorted(found, key=lambda d: (getattr(d, "order", 0), d.id))
+
+    def one(self, kind: type[D]) -> D | None:
+        """The ruleset's single document of this kind (a rule stated once), if any."""
+        found = self.all(kind, drafts=True)
+        return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class Compendium:
+    """Every ruleset found under `root`, keyed by ruleset id."""
+
+    root: Path
+    rulesets: Mapping[str, Ruleset]
+
+    def __iter__(self) -> Iterator[Ruleset]:
+        return iter(self.rulesets.values())
+
+    def ruleset(self, ruleset_id: str) -> Ruleset:
+        try:
+            return self.rulesets[ruleset_id]
+        except KeyError:
+            known = ", ".join(self.rulesets) or "none"
+            raise KeyError(f"no ruleset {ruleset_id!r} (known: {known})") from None
+
+    def entries(self) -> Iterator[tuple[Ruleset, Entry]]:
+        for ruleset in self:
+            for entry in ruleset.entries:
+                yield ruleset, entry

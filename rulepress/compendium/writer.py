@@ -1,0 +1,75 @@
+"""Write documents in the canonical YAML form.
+
+Keys follow the model's field order (`kind`, `id`, `status` first; `previous_ids` and
+`rulings` last). A list item whose values are all scalars and that fits on one line is
+written as a flow mapping, so a table row is one line and a one-cell change is a
+one-line diff. Multi-line text is a literal block.
+"""
+
+from __future__ import annotations
+
+import io
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import LiteralScalarString
+
+from rulepress.models import Document
+
+ROW_WIDTH = 110
+_LAST_KEYS = ("previous_ids", "rulings")
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 4096  # never fold a line; long text goes into literal blocks
+    yaml.explicit_start = False
+    return yaml
+
+
+def document_data(document: Document) -> dict:
+    """The document as plain data in canonical key order, without default values."""
+    data = document.model_dump(mode="json", exclude_defaults=True)
+    data = {"kind": document.kind, **data}
+    for key in _LAST_KEYS:
+        if key in data:
+            data[key] = data.pop(key)
+    return data
+
+
+def dump_document(document: Document) -> str:
+    return dump_data(document_data(document))
+
+
+def dump_data(data: dict) -> str:
+    stream = io.StringIO()
+    _yaml().dump(_styled(data, in_list=False), stream)
+    return stream.getvalue()
+
+
+def _styled(value, *, in_list: bool):
+    if isinstance(value, dict):
+        styled = CommentedMap((k, _styled(v, in_list=False)) for k, v in value.items())
+        if in_list and _fits_on_a_line(value):
+            styled.fa.set_flow_style()
+        return styled
+    if isinstance(value, list):
+        styled = CommentedSeq(_styled(item, in_list=True) for item in value)
+        if value and all(_is_scalar(item) for item in value) and len(repr(value)) < ROW_WIDTH:
+            styled.fa.set_flow_style()
+        return styled
+    if isinstance(value, str) and "\n" in value:
+        return LiteralScalarString(value)
+    return value
+
+
+def _is_scalar(value) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _fits_on_a_line(mapping: dict) -> bool:
+    if not all(_is_scalar(v) or (isinstance(v, list) and all(map(_is_scalar, v)))
+               for v in mapping.values()):
+        return False
+    return sum(len(str(k)) + len(str(v)) + 4 for k, v in mapping.items()) < ROW_WIDTH

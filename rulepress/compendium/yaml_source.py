@@ -1,0 +1,190 @@
+"""Read one YAML file into plain Python data plus the line:col of every node.
+
+We compose the node graph with ruamel.yaml (its C parser when installed) and build the
+data ourselves, so that only the YAML a compendium needs is ever constructed: the core
+schema's scalars, mappings and sequences. Tags, anchors, aliases and merge keys are
+refused, duplicate keys are refused, and every value and key keeps its position for
+error messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from rulepress.errors import Code
+
+DataPath = tuple[str | int, ...]
+MAX_DEPTH = 64
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {f"{_CORE}{name}" for name in ("null", "bool", "int", "float", "str")}
+
+
+@dataclass(frozen=True)
+class Position:
+    """A 1-based line and column, as editors show them."""
+
+    line: int
+    col: int
+
+
+@dataclass
+class SourceMap:
+    """Where each value (and each mapping key) of one file stands."""
+
+    file: Path
+    values: dict[DataPath, Position] = field(default_factory=dict)
+    keys: dict[DataPath, Position] = field(default_factory=dict)
+
+    def locate(self, path: DataPath, *, prefer_key: bool = False) -> Position:
+        """Position of the deepest known node on `path` (a missing field points at its parent)."""
+        path = tuple(path)
+        while True:
+            if prefer_key and path in self.keys:
+                return self.keys[path]
+            if path in self.values:
+                return self.values[path]
+            if not path:
+                return Position(1, 1)
+            path = path[:-1]
+
+
+class YamlProblem(Exception):
+    """A file that cannot be read as compendium YAML, with the place to look."""
+
+    def __init__(self, code: Code, message: str, position: Position | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.position = position or Position(1, 1)
+
+
+def _composer() -> YAML:
+    yaml = YAML(typ="safe", pure=False)
+    yaml.allow_duplicate_keys = True  # we report duplicates ourselves, with both positions
+    return yaml
+
+
+_YAML = _composer()
+_SCALARS = _YAML.constructor  # the core schema's scalar constructors, bound to its resolver
+
+
+def _mark(node: Node) -> Position:
+    return Position(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def decode_utf8(raw: bytes) -> str:
+    """Decode strictly; a bad byte is reported at its line and column."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise YamlProblem(
+            Code.NOT_UTF8,
+            f"file is not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
+            Position(line, col),
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def parse_yaml(text: str, file: Path) -> tuple[object, SourceMap]:
+    """Parse one YAML document held in `text`; positions are recorded against `file`."""
+    try:
+        node = _YAML.compose(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        position = Position(mark.line + 1, mark.column + 1) if mark else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise YamlProblem(Code.YAML_SYNTAX, f"YAML syntax error: {problem}", position) from None
+    except YAMLError as exc:
+        raise YamlProblem(Code.YAML_SYNTAX, f"YAML error: {exc}") from None
+    except RecursionError:
+        raise YamlProblem(Code.YAML_UNSUPPORTED, "YAML nested too deeply") from None
+    if node is None:
+        raise YamlProblem(Code.EMPTY_FILE, "file holds no YAML document")
+    source_map = SourceMap(file)
+    builder = _Builder(source_map)
+    return builder.build(node, (), 0), source_map
+
+
+def read_yaml(file: Path) -> tuple[object, SourceMap]:
+    """Read and parse `file`. Raises YamlProblem for anything a contributor must fix."""
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise YamlProblem(Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}") from None
+    return parse_yaml(decode_utf8(raw), file)
+
+
+class _Builder:
+    def __init__(self, source_map: SourceMap):
+        self.source_map = source_map
+        self.seen: set[int] = set()
+
+    def build(self, node: Node, path: DataPath, depth: int) -> object:
+        if depth > MAX_DEPTH:
+            raise YamlProblem(
+                Code.YAML_UNSUPPORTED, f"nesting deeper than {MAX_DEPTH} levels", _mark(node)
+            )
+        if id(node) in self.seen:
+            raise YamlProblem(
+                Code.YAML_UNSUPPORTED,
+                "anchors and aliases are not allowed in the compendium; write the value out",
+                _mark(node),
+            )
+        self.seen.add(id(node))
+        self.source_map.values[path] = _mark(node)
+        if isinstance(node, MappingNode):
+            return self._mapping(node, path, depth)
+        if isinstance(node, SequenceNode):
+            if node.tag != f"{_CORE}seq":
+                raise self._bad_tag(node)
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        return self._scalar(node)
+
+    def _mapping(self, node: MappingNode, path: DataPath, depth: int) -> dict:
+        if node.tag != f"{_CORE}map":
+            raise self._bad_tag(node)
+        result: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == f"{_CORE}merge":
+                raise YamlProblem(
+                    Code.YAML_UNSUPPORTED, "merge keys (<<) are not allowed", _mark(key_node)
+                )
+            if not isinstance(key_node, ScalarNode):
+                raise YamlProblem(
+                    Code.YAML_UNSUPPORTED, "mapping keys must be plain scalars", _mark(key_node)
+                )
+            key = self._scalar(key_node)
+            if not isinstance(key, str | int) or isinstance(key, bool):
+                key = key_node.value
+            child = (*path, key)
+            if key in result:
+                first = self.source_map.keys[child]
+                raise YamlProblem(
+                    Code.DUPLICATE_KEY,
+                    f"duplicate key '{key}' (first at line {first.line}, column {first.col})",
+                    _mark(key_node),
+                )
+            self.source_map.keys[child] = _mark(key_node)
+            result[key] = self.build(value_node, child, depth + 1)
+        return result
+
+    def _scalar(self, node: ScalarNode) -> object:
+        if node.tag in _SCALAR_TAGS:
+            return _SCALARS.construct_object(node, deep=False)
+        if node.tag == f"{_CORE}timestamp":
+            return node.value  # a date is text here; the model says whether text is allowed
+        raise self._bad_tag(node)
+
+    @staticmethod
+    def _bad_tag(node: Node) -> YamlProblem:
+        return YamlProblem(
+            Code.YAML_UNSUPPORTED, f"YAML tag {node.tag!r} is not allowed", _mark(node)
+        )

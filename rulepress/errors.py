@@ -1,0 +1,107 @@
+"""Findings: what rulepress reports about a compendium, and where.
+
+Every problem a contributor can cause becomes a Finding with a code, a level and a
+`path:line:col`. Codes RP0xx come from reading files, RP1xx from the models, RP2xx from
+the cross-document checks in `rulepress.validators`, RP3xx from running the rules.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class Level(enum.IntEnum):
+    """Severity; the order is the order findings are printed in."""
+
+    ERROR = 0
+    WARNING = 1
+    INFO = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class Code(enum.StrEnum):
+    """Codes for problems found while reading files and validating documents."""
+
+    UNREADABLE = "RP001"
+    NOT_UTF8 = "RP002"
+    YAML_SYNTAX = "RP003"
+    DUPLICATE_KEY = "RP004"
+    YAML_UNSUPPORTED = "RP005"
+    EMPTY_FILE = "RP006"
+    NOT_A_MAPPING = "RP007"
+    OUTSIDE_COMPENDIUM = "RP008"
+    NO_RULESET = "RP009"
+
+    UNKNOWN_KIND = "RP100"
+    UNKNOWN_FIELD = "RP101"
+    MISSING_FIELD = "RP102"
+    WRONG_TYPE = "RP103"
+    OUT_OF_RANGE = "RP104"
+    INVALID_VALUE = "RP105"
+
+    @property
+    def slug(self) -> str:
+        """The readable name shown beside the code (`duplicate-key`)."""
+        return self.name.lower().replace("_", "-")
+
+
+CODE_DOCS: dict[str, str] = {
+    "RP001": "A file could not be read (permissions, a directory where a file should be).",
+    "RP002": "A file is not valid UTF-8; the position is the first bad byte.",
+    "RP003": "YAML syntax error: bad indentation, an unclosed bracket, a tab used for indent.",
+    "RP004": "The same key appears twice in one mapping; YAML would silently keep one.",
+    "RP005": "A YAML feature the compendium refuses: tags, anchors and aliases, merge keys.",
+    "RP006": "A file with no YAML document in it (empty, or only comments).",
+    "RP007": "A file whose top level is not a mapping with a `kind`.",
+    "RP008": "A symbolic link pointing outside the compendium folder.",
+    "RP009": "A ruleset folder without a `ruleset.yaml`, or a document outside any ruleset.",
+    "RP100": "A document's `kind` names no known document kind.",
+    "RP101": "A field the model does not declare (often a typo of a real field).",
+    "RP102": "A required field is missing.",
+    "RP103": "A value of the wrong type (text where a number belongs, and so on).",
+    "RP104": "A number or list outside the range the rules allow.",
+    "RP105": "A value the field does not allow (not one of the listed choices, a bad slug).",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem at one place. `name` is the check's readable name (`weapon-table-gap`)."""
+
+    level: Level
+    code: str
+    message: str
+    file: Path | None = None
+    line: int | None = None
+    col: int | None = None
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name and self.code in Code._value2member_map_:
+            object.__setattr__(self, "name", Code(self.code).slug)
+
+    def sort_key(self) -> tuple:
+        return (self.level, str(self.file or ""), self.line or 0, self.col or 0, self.code)
+
+    def where(self, relative_to: Path | None = None) -> str:
+        if self.file is None:
+            return "<compendium>"
+        return f"{display_path(self.file, relative_to)}:{self.line or 1}:{self.col or 1}"
+
+
+def display_path(path: Path, relative_to: Path | None = None) -> str:
+    """`path` relative to `relative_to` when it lies below it, else as given."""
+    if relative_to is not None:
+        try:
+            return str(path.resolve().relative_to(relative_to.resolve()))
+        except (ValueError, OSError):
+            pass
+    return str(path)
+
+
+class RulepressError(Exception):
+    """An error the user must fix (bad path, unwritable output): one message, no traceback."""

@@ -1,0 +1,35 @@
+"""Exporters render the validated Compendium into one output target each.
+
+An exporter never reads YAML and never re-validates. Built-in exporters are listed here;
+other packages add theirs under the `rulepress.exporters` entry-point group.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Protocol
+
+from rulepress.compendium.model import Compendium
+
+
+class Exporter(Protocol):
+    name: str
+    """The target name used by `rulepress build --target`."""
+    description: str
+
+    def export(self, compendium: Compendium, out: Path) -> None:
+        """Write the target's files into `out`, an empty folder that becomes the output."""
+
+
+def builtin_exporters() -> dict[str, Exporter]:
+    from rulepress.exporters.json_data import JsonExporter
+
+    return {exporter.name: exporter for exporter in (JsonExporter(),)}
+
+
+def available_exporters() -> dict[str, Exporter]:
+    exporters = builtin_exporters()
+    for point in entry_points(group="rulepress.exporters"):
+        exporters.setdefault(point.name, point.load()())
+    return exporters

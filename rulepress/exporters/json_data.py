@@ -1,0 +1,26 @@
+"""The `json` target: each ruleset's published documents as one JSON file, for tools and bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rulepress.compendium.model import Compendium
+from rulepress.exporters.output import safe_child
+
+
+class JsonExporter:
+    name = "json"
+    description = "one JSON file per ruleset with every published document (dist/json/)"
+
+    def export(self, compendium: Compendium, out: Path) -> None:
+        for ruleset in compendium:
+            documents: dict[str, list] = {}
+            for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):
+                if not entry.document.is_draft:
+                    documents.setdefault(entry.document.kind, []).append(
+                        entry.document.model_dump(mode="json", exclude_defaults=True))
+            data = {"ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
+                    "documents": documents}
+            text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+            safe_child(out, f"{ruleset.id}.json").write_text(text, encoding="utf-8")

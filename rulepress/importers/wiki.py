@@ -1,0 +1,162 @@
+"""Parse weapon profiles out of a quick-reference wiki page (the seed-003 text format).
+
+The page is plain text: headings on lines of their own, then for each weapon
+
+    Weapon Profile - Salvaged Pistol (Tier 1)
+    Salvaged Pistol
+    Magazine: 3<TAB>Reload: 3<TAB>Weight: 2<TAB>Cost: 1Bar<TAB>Rarity: Ubiquitous
+    AP<TAB>Damage<TAB>Defense<TAB>Move<TAB>Range
+    1<TAB>1<TAB>1<TAB>-5<TAB>10   (30 rows; a placeholder prints the AP column only)
+
+A heading directly above a profile names its section; a heading directly above that
+heading names the group the following sections belong to, until a heading that ends
+in "Weapons" starts a new top-level section.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HEADER = re.compile(r"^Weapon Profile - (?P<name>.*?)\s*\(Tier (?P<tier>\d+)\)\s*$")
+STAT = re.compile(r"^(?P<label>[A-Za-z]+):\s*(?P<value>.*)$")
+COLUMNS = ("AP", "Damage", "Defense", "Range")
+MOVE_LABELS = ("Move", "Speed")
+
+
+class WikiFormatError(Exception):
+    def __init__(self, path: Path, line: int, message: str):
+        super().__init__(f"{path}:{line}:1: {message}")
+        self.path, self.line, self.message = path, line, message
+
+
+@dataclass
+class ParsedProfile:
+    header: str
+    tier: int
+    section: str
+    group: str | None
+    line: int
+    name: str | None = None
+    stats: dict[str, str | None] = field(default_factory=dict)
+    move_column: str = "Move"
+    rows: list[dict[str, int | str]] = field(default_factory=list)
+
+    @property
+    def is_draft(self) -> bool:
+        return not self.rows and not any(self.stats.values())
+
+
+@dataclass
+class ParsedSection:
+    name: str
+    group: str | None
+
+
+def parse_page(text: str, path: Path) -> tuple[list[ParsedSection], list[ParsedProfile]]:
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    sections: list[ParsedSection] = []
+    profiles: list[ParsedProfile] = []
+    group: str | None = None
+    index = 0
+    while index < len(lines):
+        match = HEADER.match(lines[index].strip())
+        if not match:
+            index += 1
+            continue
+        headings = _headings_above(lines, index)
+        if headings:
+            section_name = headings[-1]
+            if section_name.endswith("Weapons"):
+                group = None
+            if len(headings) > 1:
+                group = headings[-2]
+            if not sections or sections[-1].name != section_name:
+                sections.append(ParsedSection(section_name, group))
+        if not sections:
+            raise WikiFormatError(path, index + 1, "weapon profile before any section heading")
+        profile = ParsedProfile(header=match["name"].strip(), tier=int(match["tier"]),
+                                section=sections[-1].name, group=sections[-1].group,
+                                line=index + 1)
+        index = _read_profile(lines, index + 1, profile, path)
+        profiles.append(profile)
+    return sections, profiles
+
+
+def _headings_above(lines: list[str], index: int) -> list[str]:
+    """The heading lines (non-empty, no tabs) right above line `index`, top to bottom,
+    stopping at a table row or a previous profile's last line."""
+    found: list[str] = []
+    cursor = index - 1
+    while cursor >= 0 and len(found) < 2:
+        line = lines[cursor].strip()
+        cursor -= 1
+        if not line:
+            continue
+        if "\t" in line or line[0].isdigit() or HEADER.match(line) or ":" in line:
+            break
+        found.insert(0, line)
+    return found
+
+
+def _read_profile(lines: list[str], index: int, profile: ParsedProfile, path: Path) -> int:
+    # The name: the first non-empty line before the stats line, if any.
+    while index < len(lines) and not STAT.match(lines[index].split("\t")[0].strip()):
+        if lines[index].strip() and profile.name is None:
+            profile.name = lines[index].strip()
+        index += 1
+    if index >= len(lines):
+        raise WikiFormatError(path, profile.line, "profile has no stats line")
+    profile.stats = _stats(lines[index], path, index + 1)
+    index += 1
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    if index >= len(lines):
+        raise WikiFormatError(path, profile.line, "profile has no table header")
+    profile.move_column = _columns(lines[index], path, index + 1)
+    index += 1
+    expected_ap = 1
+    while index < len(lines):
+        cells = lines[index].strip().split("\t")
+        if not cells[0].isdigit():
+            break
+        if int(cells[0]) != expected_ap:
+            raise WikiFormatError(path, index + 1, f"expected the row for AP {expected_ap}")
+        if len(cells) == 5:
+            profile.rows.append(_row(cells, path, index + 1))
+        elif len(cells) != 1:
+            raise WikiFormatError(path, index + 1, f"a table row needs 5 cells, found {len(cells)}")
+        expected_ap += 1
+        index += 1
+    return index
+
+
+def _stats(line: str, path: Path, number: int) -> dict[str, str | None]:
+    stats: dict[str, str | None] = {}
+    for cell in line.split("\t"):
+        match = STAT.match(cell.strip())
+        if not match:
+            raise WikiFormatError(path, number, f"cannot read stat {cell.strip()!r}")
+        stats[match["label"]] = match["value"].strip() or None
+    return stats
+
+
+def _columns(line: str, path: Path, number: int) -> str:
+    cells = [cell.strip() for cell in line.split("\t")]
+    if len(cells) != 5 or tuple(cells[:3]) != COLUMNS[:3] or cells[4] != "Range" \
+            or cells[3] not in MOVE_LABELS:
+        raise WikiFormatError(path, number, f"unexpected table header {line.strip()!r}")
+    return cells[3]
+
+
+def _row(cells: list[str], path: Path, number: int) -> dict[str, int | str]:
+    try:
+        ap, damage, defense, range_ = (int(cells[i]) for i in (0, 1, 2, 4))
+    except ValueError:
+        raise WikiFormatError(path, number, "table cells must be whole numbers") from None
+    move_cell = cells[3].strip()
+    if move_cell != "Base" and not re.fullmatch(r"-?\d+", move_cell):
+        raise WikiFormatError(path, number, f"move must be a number or Base, not {move_cell!r}")
+    move: int | str = move_cell if move_cell == "Base" else int(move_cell)
+    return {"ap": ap, "damage": damage, "defense": defense, "move": move, "range": range_}

@@ -1,0 +1,39 @@
+"""Pydantic models of every compendium document kind, and the registry by `kind`."""
+
+from __future__ import annotations
+
+from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
+from rulepress.models.character_points import CpEarning, CpSpending
+from rulepress.models.cool import CriticalFailure, FearRoll, ShockRoll
+from rulepress.models.corruption import CorruptionRules, CorruptionTriggers, ObedienceConsequences
+from rulepress.models.cuf import CufRating, ThreatThreshold
+from rulepress.models.odds_table import OddsTable
+from rulepress.models.rule import RuleText
+from rulepress.models.ruleset import RulesetInfo, SourceCredit
+from rulepress.models.skill import Skill
+from rulepress.models.skill_test import SkillTest
+from rulepress.models.step_dice import GroupRoll, ModifierRule, OpposedRoll, PushRule, StepDice
+from rulepress.models.threat import TcLadder, TcSource
+from rulepress.models.time_units import TimeUnits
+from rulepress.models.trait import Trait
+from rulepress.models.weapon import ApRow, WeaponProfile, WeaponSection
+
+DOCUMENT_KINDS: dict[str, type[Document]] = {
+    model.KIND: model
+    for model in (
+        RulesetInfo, RuleText,
+        Trait, Skill, SkillTest, WeaponSection, WeaponProfile,
+        CorruptionRules, CorruptionTriggers, ObedienceConsequences, CpSpending, CpEarning,
+        StepDice, PushRule, ModifierRule, GroupRoll, OpposedRoll, OddsTable, TimeUnits,
+        CufRating, ThreatThreshold, TcSource, TcLadder,
+        ShockRoll, FearRoll, CriticalFailure,
+    )
+}
+
+__all__ = [
+    "DOCUMENT_KINDS", "ApRow", "CorruptionRules", "CorruptionTriggers", "CpEarning", "CpSpending",
+    "CriticalFailure", "CufRating", "Document", "FearRoll", "GroupRoll", "Model", "ModifierRule",
+    "ObedienceConsequences", "OddsTable", "OpposedRoll", "PushRule", "Ref", "RuleText", "RulesetInfo",
+    "Ruling", "ShockRoll", "Skill", "SkillTest", "SourceCredit", "StepDice", "TcLadder", "TcSource",
+    "ThreatThreshold", "TimeUnits", "Trait", "WeaponProfile", "WeaponSection", "iter_references",
+]

@@ -1,0 +1,58 @@
+"""IRIS character points (seed 003, "Character Points"): spending and earning tables."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from rulepress.models.base import Document, Model, Name, NonNegative, Text
+from rulepress.models.common import IntRange
+from rulepress.models.figures import StatedFigure
+
+Purchase = Literal["skill-rank", "trait-rank", "new-skill", "new-aug"]
+_CORRUPTION_SUBJECT = {
+    "trait-rank": "corruption gained per Trait rank",
+    "new-aug": "corruption gained per Aug",
+}
+
+
+class SpendingRow(Model):
+    benefit: Name
+    """As printed ("+1 Skill rank")."""
+    buys: Purchase
+    cp: NonNegative
+    corruption: NonNegative | None = None
+    """The "Additional Costs" column; none where it prints "-"."""
+
+
+class CpSpending(Document):
+    """What character points buy, and what else a purchase costs."""
+
+    KIND = "cp-spending"
+    kind: Literal["cp-spending"]
+    name: Name
+    text: Text
+    headers: Annotated[list[Name], Field(min_length=3, max_length=3)]
+    rows: Annotated[list[SpendingRow], Field(min_length=1)]
+
+    def stated_figures(self):
+        for index, row in enumerate(self.rows):
+            if row.buys in _CORRUPTION_SUBJECT and row.corruption is not None:
+                path = ("rows", index, "corruption")
+                yield StatedFigure(_CORRUPTION_SUBJECT[row.buys], row.corruption, path)
+
+
+class EarningRow(Model):
+    cp: IntRange
+    source: Name
+
+
+class CpEarning(Document):
+    """Guidelines for awarding character points."""
+
+    KIND = "cp-earning"
+    kind: Literal["cp-earning"]
+    name: Name
+    headers: Annotated[list[Name], Field(min_length=2, max_length=2)]
+    rows: Annotated[list[EarningRow], Field(min_length=1)]

@@ -1,0 +1,107 @@
+"""IRIS corruption (seed 003, "Corruption"): rules, the trigger table, the obedience table."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from rulepress.models.base import Document, Model, Name, Slug, Text
+from rulepress.models.figures import StatedFigure
+
+Level = Annotated[int, Field(ge=0, le=100)]
+
+
+class PresenceTrigger(Model):
+    """One thing that makes the Presence manifest."""
+
+    id: Slug
+    text: Text
+    when: Literal[
+        "event-at-or-below-corruption",
+        "stamina-below-corruption",
+        "stamina-below-zero",
+        "death-coma",
+        "black-out",
+        "iris-extraction",
+        "corruption-above-max-stamina",
+    ]
+
+
+class TargetRaise(Model):
+    """A circumstance that raises the Willpower test's target AP."""
+
+    id: Slug
+    text: Text
+    to_corruption_plus: Annotated[int, Field(ge=0, le=100)]
+
+
+class Outcome(Model):
+    """What a choice or a test result changes."""
+
+    text: Text
+    stamina: int = 0
+    corruption: int = 0
+    must_obey: bool = False
+    dispels_for_session: bool = False
+
+
+class CorruptionRules(Document):
+    """How corruption accrues, what triggers the Presence, and the Willpower test against it."""
+
+    KIND = "corruption-rules"
+    kind: Literal["corruption-rules"]
+    name: Name
+    text: Text
+    """The introduction, as printed."""
+    per_aug: int
+    """Corruption gained for each Aug installed."""
+    per_trait_rank: int
+    """Corruption gained for each Trait rank above the natural number."""
+    uncounted: Text
+    presence_triggers: list[PresenceTrigger]
+    target_text: Text
+    target_raises: list[TargetRaise]
+    timing: Text
+    resist_pass: Outcome
+    resist_fail: Outcome
+    obey: Outcome
+
+    def stated_figures(self):
+        yield StatedFigure("corruption gained per Aug", self.per_aug, ("per_aug",))
+        yield StatedFigure("corruption gained per Trait rank", self.per_trait_rank, ("per_trait_rank",))
+
+
+class TriggerRow(Model):
+    """Events that trigger the Presence for a character at or above this corruption level."""
+
+    level: Level
+    events: Text
+
+
+class CorruptionTriggers(Document):
+    """The Corruption Triggers table: event severity by corruption level."""
+
+    KIND = "corruption-triggers"
+    kind: Literal["corruption-triggers"]
+    name: Name
+    headers: Annotated[list[Text], Field(min_length=2, max_length=2)]
+    """The column headings with their printed explanations."""
+    rows: Annotated[list[TriggerRow], Field(min_length=1)]
+
+
+class ConsequenceRow(Model):
+    """The choices an obeying character has at this corruption level (printed joined by -or-)."""
+
+    level: Level
+    options: Annotated[list[Text], Field(min_length=1)]
+
+
+class ObedienceConsequences(Document):
+    """The Obedience Consequences table: what obeying means by corruption level."""
+
+    KIND = "obedience-consequences"
+    kind: Literal["obedience-consequences"]
+    name: Name
+    headers: Annotated[list[Text], Field(min_length=2, max_length=2)]
+    rows: Annotated[list[ConsequenceRow], Field(min_length=1)]

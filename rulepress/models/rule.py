@@ -1,0 +1,21 @@
+"""Prose rules: the source's wording for rules that carry no figures of their own."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rulepress.models.base import Document, Name, Text, ref
+
+
+class RuleText(Document):
+    """A section of rules text, kept as printed. `chapter` groups sections for the guides."""
+
+    KIND = "rule"
+    kind: Literal["rule"]
+    title: Name
+    chapter: Name
+    order: int
+    text: Text
+    """Rules text as printed (Markdown)."""
+    see_also: list[ref("*")] = []
+    """Documents this text refers to."""

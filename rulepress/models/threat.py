@@ -1,0 +1,50 @@
+"""Threat conditions (seed 000): the sources of TCs and the "includes above" ladders."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from rulepress.models.base import Document, Name, Text, ref
+from rulepress.models.common import IntRange
+
+Per = Literal["ally", "surplus-ally", "enemy-down", "enemy-fled"]
+
+
+class TcSource(Document):
+    """Something that adds threat conditions (positive `tc`) or reduces them (negative).
+
+    `tc` is a fixed amount, a range the referee picks from (`{min: 1, max: 4}`), or
+    `referee` where the source leaves the amount to the referee.
+    """
+
+    KIND = "tc-source"
+    kind: Literal["tc-source"]
+    name: Name
+    """As printed."""
+    effect: Literal["adds", "reduces"]
+    order: int
+    tc: int | IntRange | Literal["referee"]
+    per: Per | None = None
+    """The amount applies once per ally, enemy... rather than once."""
+    outstanding_success_tc: int | None = None
+    """The amount on an Outstanding Success, where the source gives one."""
+    note: Text | None = None
+    """The source's parenthetical remark, kept as printed."""
+
+
+class TcLadder(Document):
+    """Sources that are steps of one condition: only the highest step that applies counts.
+
+    `stated_in_source` is true where the text says "includes above"; otherwise the ladder
+    is a ruling (see `rulings`).
+    """
+
+    KIND = "tc-ladder"
+    kind: Literal["tc-ladder"]
+    name: Name
+    steps: Annotated[list[ref("tc-source")], Field(min_length=2)]
+    """From lowest to highest step."""
+    stated_in_source: bool
+    text: Text | None = None

@@ -1,0 +1,29 @@
+"""T2K4e time increments (seed 001, "Time")."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from rulepress.models.base import Document, Model, Name, Text
+from rulepress.models.common import IntRange
+
+
+class TimeUnit(Model):
+    unit: Name
+    duration: IntRange
+    per: Literal["seconds", "minutes", "hours"]
+    use: Name
+    """The "Primary Use" column."""
+
+
+class TimeUnits(Document):
+    """The units game time passes in, and what each is mostly used for."""
+
+    KIND = "time-units"
+    kind: Literal["time-units"]
+    name: Name
+    text: Text
+    headers: Annotated[list[Name], Field(min_length=3, max_length=3)]
+    rows: Annotated[list[TimeUnit], Field(min_length=1)]

@@ -1,0 +1,217 @@
+"""Checks that the rules agree with themselves: names, column labels, stated figures."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from rulepress.compendium.model import Entry, Ruleset
+from rulepress.errors import Level
+from rulepress.models import (
+    CorruptionTriggers,
+    ObedienceConsequences,
+    TcLadder,
+    TcSource,
+    WeaponProfile,
+)
+from rulepress.validators.registry import Report, check
+
+RARITY_ORDER = ("Ubiquitous", "Common", "Uncommon", "Rare", "Legendary")
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip()
+
+
+@check("RP213", "header-mismatch", Level.WARNING)
+def header_mismatch(ruleset: Ruleset):
+    """A weapon profile's header ("Weapon Profile - X (Tier N)") names a different weapon
+    than the name printed under it. Exports use the name under the header.
+
+    Example: the header says "Scattergun" and the profile says "Pump Action Shotgun"."""
+    names = {_normal(e.document.name): e.document.id for e in ruleset.entries
+             if isinstance(e.document, WeaponProfile) and e.document.name}
+    for entry in ruleset.entries:
+        profile = entry.document
+        if not isinstance(profile, WeaponProfile) or not (profile.header and profile.name):
+            continue
+        header, name = _normal(profile.header), _normal(profile.name)
+        if header == name:
+            continue
+        if header.startswith(name) or name.startswith(header):
+            yield Report(entry, f"header '{profile.header}' and name '{profile.name}' differ "
+                                f"in length only", ("header",), level=Level.INFO)
+            continue
+        other = names.get(header)
+        also = f" (the name of '{other}')" if other else ""
+        yield Report(entry, f"header names '{profile.header}'{also} but the profile is "
+                            f"'{profile.name}'", ("header",))
+
+
+@check("RP214", "duplicate-name", Level.WARNING)
+def duplicate_name(ruleset: Ruleset):
+    """Two documents of one kind carry the same display name (or header), so a reader
+    cannot tell them apart.
+
+    Example: six placeholder profiles all headed "LMG (Tier 1)"."""
+    seen: dict[tuple[str, str, str], Entry] = {}
+    for entry in ruleset.entries:
+        doc = entry.document
+        for field in ("name", "header"):
+            value = getattr(doc, field, None)
+            if not isinstance(value, str):
+                continue
+            key = (doc.kind, field, _normal(value))
+            first = seen.setdefault(key, entry)
+            if first is not entry:
+                yield Report(entry, f"{doc.kind} {field} '{value}' is also used by "
+                                    f"'{first.document.id}'", (field,))
+
+
+@check("RP215", "column-named-two-ways", Level.WARNING)
+def column_named_two_ways(ruleset: Ruleset):
+    """The same column is printed under two names: the movement column as Move and
+    Speed, or a section's capacity stat as Magazine and Attacks. The minority is named.
+
+    Example: every shotgun table says "Move" but one says "Speed"."""
+    published = [e for e in ruleset.entries
+                 if isinstance(e.document, WeaponProfile) and not e.document.is_draft]
+    yield from _minority(published, lambda d: d.move_column, ("move_column",), "movement column")
+    by_section: dict[str, list[Entry]] = defaultdict(list)
+    for entry in published:
+        by_section[entry.document.section].append(entry)
+    for entries in by_section.values():
+        yield from _minority(entries, _capacity_label, (), "capacity stat")
+
+
+def _capacity_label(profile: WeaponProfile) -> str | None:
+    if profile.magazine is not None:
+        return "Magazine"
+    return "Attacks" if profile.attacks is not None else None
+
+
+def _minority(entries: list[Entry], label, path: tuple, what: str):
+    counts = Counter(label(e.document) for e in entries if label(e.document))
+    if len(counts) < 2:
+        return
+    usual, _ = counts.most_common(1)[0]
+    for entry in entries:
+        own = label(entry.document)
+        if own and own != usual:
+            where = path or (own.lower(),)
+            yield Report(entry, f"{what} is printed as '{own}' here but as '{usual}' in "
+                                f"{counts[usual]} other profiles", where)
+
+
+@check("RP216", "conflicting-figures", Level.WARNING)
+def conflicting_figures(ruleset: Ruleset):
+    """Two places in the rules state different figures for the same thing. Both stay as
+    printed; this names every place so a ruling can pick one.
+
+    Example: the corruption rules say each Aug adds +2 corruption, and the character
+    point table says a new Aug costs +3 corruption."""
+    stated: dict[str, list[tuple[Entry, object, tuple]]] = defaultdict(list)
+    for entry in ruleset.entries:
+        figures = getattr(entry.document, "stated_figures", None)
+        for figure in figures() if figures else ():
+            stated[figure.subject].append((entry, figure.value, figure.path))
+    for subject, places in stated.items():
+        values = {repr(value) for _, value, _ in places}
+        if len(values) < 2:
+            continue
+        for entry, value, path in places:
+            others = ", ".join(f"{other!r} in {e.document.id}" for e, other, _ in places
+                               if repr(other) != repr(value))
+            yield Report(entry, f"{subject}: {value!r} here, but {others}", path)
+
+
+@check("RP217", "tier-order", Level.WARNING)
+def tier_order(ruleset: Ruleset):
+    """Within a weapon section, a higher tier is cheaper or less rare than a lower one.
+
+    Example: a Tier 3 pistol costing 8 Bar when the Tier 2 one costs 18."""
+    by_section: dict[str, list[Entry]] = defaultdict(list)
+    for entry in ruleset.entries:
+        if isinstance(entry.document, WeaponProfile) and not entry.document.is_draft:
+            by_section[entry.document.section].append(entry)
+    for entries in by_section.values():
+        entries.sort(key=lambda e: e.document.tier)
+        for lower, higher in zip(entries, entries[1:], strict=False):
+            a, b = lower.document, higher.document
+            if a.tier == b.tier:
+                continue
+            if a.cost is not None and b.cost is not None and b.cost < a.cost:
+                yield Report(higher, f"tier {b.tier} costs {b.cost}, less than tier {a.tier} "
+                                     f"'{a.name}' ({a.cost})", ("cost",))
+            if a.rarity in RARITY_ORDER and b.rarity in RARITY_ORDER and \
+                    RARITY_ORDER.index(b.rarity) < RARITY_ORDER.index(a.rarity):
+                yield Report(higher, f"tier {b.tier} is {b.rarity}, commoner than tier "
+                                     f"{a.tier} '{a.name}' ({a.rarity})", ("rarity",))
+
+
+@check("RP218", "level-order", Level.ERROR)
+def level_order(ruleset: Ruleset):
+    """A table keyed by level (the corruption tables) repeats a level or lists levels
+    out of order, so the row that applies at a level is ambiguous.
+
+    Example: rows for corruption 10, 14, 12."""
+    for entry in ruleset.entries:
+        if not isinstance(entry.document, CorruptionTriggers | ObedienceConsequences):
+            continue
+        rows = entry.document.rows
+        for index in range(1, len(rows)):
+            if rows[index].level <= rows[index - 1].level:
+                yield Report(entry, f"level {rows[index].level} follows level "
+                                    f"{rows[index - 1].level}", ("rows", index, "level"))
+
+
+@check("RP219", "ladder-order", Level.WARNING)
+def ladder_order(ruleset: Ruleset):
+    """The steps of an "includes above" ladder do not rise in TCs, or a step is not a
+    fixed amount. Each step includes the ones below it, so it must count more.
+
+    Example: a ladder "wounded (1) -> incapacitated (2) -> killed (1)"."""
+    for entry in ruleset.entries:
+        if not isinstance(entry.document, TcLadder):
+            continue
+        previous = None
+        for index, step in enumerate(entry.document.steps):
+            source = ruleset.get(step)
+            if not isinstance(source, TcSource):
+                continue  # dangling-reference reports it
+            if not isinstance(source.tc, int):
+                yield Report(entry, f"step '{step}' has no fixed TC amount", ("steps", index))
+                continue
+            if previous is not None and abs(source.tc) <= abs(previous):
+                yield Report(entry, f"step '{step}' ({source.tc} TC) does not count more than "
+                                    f"the step below it ({previous} TC)", ("steps", index))
+            previous = source.tc
+
+
+@check("RP220", "tc-sign", Level.ERROR)
+def tc_sign(ruleset: Ruleset):
+    """A TC source that `adds` has a negative amount, or one that `reduces` a positive one.
+
+    Example: "Being attacked" with `effect: adds` and `tc: -1`."""
+    for entry in ruleset.entries:
+        source = entry.document
+        if not isinstance(source, TcSource):
+            continue
+        amounts = _amounts(source)
+        sign = 1 if source.effect == "adds" else -1
+        wrong = [amount for amount in amounts if amount * sign < 0]
+        if wrong:
+            yield Report(entry, f"a source that {source.effect} TCs has amount {wrong[0]}",
+                         ("tc",))
+
+
+def _amounts(source: TcSource) -> list[int]:
+    if source.tc == "referee":
+        amounts = []
+    elif isinstance(source.tc, int):
+        amounts = [source.tc]
+    else:
+        amounts = [source.tc.min, source.tc.max]
+    if source.outstanding_success_tc is not None:
+        amounts.append(source.outstanding_success_tc)
+    return amounts

@@ -1,0 +1,70 @@
+"""Cross-document checks as small coded rules.
+
+Each check is a function over one ruleset, registered with a code, a readable name and
+a level; its docstring is what the contributors' page publishes. A check yields Reports
+(which document, which data path, what is wrong) and the registry turns them into
+findings at the YAML line and column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.errors import Finding, Level
+
+
+@dataclass(frozen=True)
+class Report:
+    entry: Entry
+    message: str
+    path: tuple = ()
+    key: bool = False
+    level: Level | None = None
+    """Overrides the check's level for this one report."""
+
+
+CheckFunction = Callable[[Ruleset], Iterable[Report]]
+
+
+@dataclass(frozen=True)
+class Check:
+    code: str
+    name: str
+    level: Level
+    function: CheckFunction
+
+    @property
+    def doc(self) -> str:
+        return (self.function.__doc__ or "").strip()
+
+    def run(self, ruleset: Ruleset) -> Iterator[Finding]:
+        for report in self.function(ruleset):
+            position = report.entry.position(report.path, key=report.key)
+            yield Finding(report.level if report.level is not None else self.level,
+                          self.code, report.message, report.entry.file,
+                          position.line, position.col, self.name)
+
+
+CHECKS: list[Check] = []
+
+
+def check(code: str, name: str, level: Level) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check. Codes are unique; the site lists checks in code order."""
+
+    def register(function: CheckFunction) -> CheckFunction:
+        if any(existing.code == code for existing in CHECKS):
+            raise ValueError(f"check code {code} registered twice")
+        CHECKS.append(Check(code, name, level, function))
+        return function
+
+    return register
+
+
+def run_checks(compendium: Compendium) -> list[Finding]:
+    findings = []
+    for ruleset in compendium:
+        for registered in sorted(CHECKS, key=lambda c: c.code):
+            findings.extend(registered.run(ruleset))
+    return findings

@@ -1,0 +1,149 @@
+"""Checks on the shape of tables: every AP row once, in order, figures rising with AP."""
+
+from __future__ import annotations
+
+from rulepress.compendium.model import Entry, Ruleset
+from rulepress.errors import Level
+from rulepress.models import ApRow, WeaponProfile
+from rulepress.validators.registry import Report, check
+
+AP_RANGE = range(1, 31)
+RISING_COLUMNS = ("damage", "defense", "move", "range")
+STEPPED_COLUMNS = ("move", "range")
+STATS = ("reload", "weight", "cost", "rarity")
+
+
+def _weapons(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
+    return [e for e in ruleset.entries if isinstance(e.document, WeaponProfile)
+            and (drafts or not e.document.is_draft)]
+
+
+def _value(row: ApRow, column: str) -> int:
+    return row.move_value if column == "move" else getattr(row, column)
+
+
+@check("RP206", "ap-row-missing", Level.ERROR)
+def ap_row_missing(ruleset: Ruleset):
+    """A published weapon table lacks a row for some AP from 1 to 30.
+
+    Example: the rows jump from `ap: 11` to `ap: 13`."""
+    for entry in _weapons(ruleset):
+        present = {row.ap for row in entry.document.table}
+        missing = [ap for ap in AP_RANGE if ap not in present]
+        if missing and entry.document.table:
+            yield Report(entry, f"AP table has no row for AP {_spans(missing)}", ("table",))
+
+
+@check("RP207", "ap-row-repeated", Level.ERROR)
+def ap_row_repeated(ruleset: Ruleset):
+    """A weapon table has two rows for the same AP, so a lookup would be ambiguous.
+
+    Example: two rows say `ap: 12`."""
+    for entry in _weapons(ruleset, drafts=True):
+        seen: set[int] = set()
+        for index, row in enumerate(entry.document.table):
+            if row.ap in seen:
+                yield Report(entry, f"AP {row.ap} has more than one row", ("table", index, "ap"))
+            seen.add(row.ap)
+
+
+@check("RP208", "ap-row-order", Level.ERROR)
+def ap_row_order(ruleset: Ruleset):
+    """Weapon table rows are not in AP order. Tables are read row by row, so a row out of
+    place reads as the wrong AP.
+
+    Example: the row for AP 14 stands before the row for AP 13."""
+    for entry in _weapons(ruleset, drafts=True):
+        rows = entry.document.table
+        for index in range(1, len(rows)):
+            if rows[index].ap < rows[index - 1].ap:
+                yield Report(entry, f"row for AP {rows[index].ap} comes after AP "
+                                    f"{rows[index - 1].ap}", ("table", index, "ap"))
+                break
+
+
+@check("RP209", "figure-falls", Level.WARNING)
+def figure_falls(ruleset: Ruleset):
+    """A figure that should rise (or hold) as AP rises falls instead: damage, defense,
+    move (`Base` counts as 0) and range never get worse with more AP in any table.
+
+    Example: damage 12 at AP 15 and 11 at AP 16."""
+    for entry in _weapons(ruleset):
+        table = entry.document.table
+        for column in RISING_COLUMNS:
+            for index in range(1, len(table)):
+                before, after = _value(table[index - 1], column), _value(table[index], column)
+                if after < before:
+                    yield Report(entry, f"{column} falls from {before} at AP "
+                                        f"{table[index - 1].ap} to {after} at AP "
+                                        f"{table[index].ap}", ("table", index, column))
+
+
+@check("RP210", "off-band-step", Level.WARNING)
+def off_band_step(ruleset: Ruleset):
+    """A stepped column (move, range) changes at an AP where no other weapon's table
+    changes. The tables step in bands of AP; a lone step elsewhere is usually a row
+    copied one line too early or too late.
+
+    Example: every table changes move at AP 6, 11, 16, 21 or 26, and one changes at 20."""
+    weapons = [e for e in _weapons(ruleset) if len(e.document.table) > 1]
+    steps: dict[tuple[str, str], set[int]] = {}
+    for entry in weapons:
+        for column in STEPPED_COLUMNS:
+            steps[(entry.document.id, column)] = _step_points(entry.document, column)
+    for entry in weapons:
+        for column in STEPPED_COLUMNS:
+            others = set().union(*(points for (doc_id, _), points in steps.items()
+                                   if doc_id != entry.document.id))
+            for ap in sorted(steps[(entry.document.id, column)] - others):
+                index = next(i for i, r in enumerate(entry.document.table) if r.ap == ap)
+                yield Report(entry, f"{column} changes at AP {ap}, where no other table "
+                                    f"changes (bands start at AP {_spans(sorted(others))})",
+                             ("table", index, column))
+
+
+def _step_points(profile: WeaponProfile, column: str) -> set[int]:
+    table = profile.table
+    return {table[i].ap for i in range(1, len(table))
+            if _value(table[i], column) != _value(table[i - 1], column)}
+
+
+@check("RP211", "draft", Level.WARNING)
+def draft(ruleset: Ruleset):
+    """A document is a draft: the source printed a placeholder with no figures. Drafts
+    are kept so the data stays faithful, and left out of every export.
+
+    Example: "Weapon Profile - Tactical Railgun (Tier 1)" with an empty table."""
+    for entry in ruleset.entries:
+        if entry.document.is_draft:
+            yield Report(entry, f"{entry.document.kind} '{entry.document.display_name}' is a "
+                                f"draft (placeholder in the source); exports leave it out",
+                         ("status",))
+
+
+@check("RP212", "incomplete-profile", Level.ERROR)
+def incomplete_profile(ruleset: Ruleset):
+    """A published weapon lacks its name, a stat, or its table; or it gives both (or
+    neither of) `magazine` and `attacks`. Mark a placeholder `status: draft` instead.
+
+    Example: a published weapon with `cost:` left out."""
+    for entry in _weapons(ruleset):
+        profile = entry.document
+        for field in ("name", *STATS):
+            if getattr(profile, field) is None:
+                yield Report(entry, f"published weapon has no {field}", ())
+        if (profile.magazine is None) == (profile.attacks is None):
+            yield Report(entry, "give exactly one of `magazine` and `attacks`", ())
+        if not profile.table:
+            yield Report(entry, "published weapon has no AP table", ())
+
+
+def _spans(values: list[int]) -> str:
+    """[1, 2, 3, 7] -> '1-3, 7'."""
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
