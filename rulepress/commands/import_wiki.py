@@ -89,8 +89,8 @@ def _guess_skill(parsed: ParsedSection, existing: dict) -> str | None:
 
 
 def _weapon_id(profile: ParsedProfile, section_id: str, taken: set[str]) -> str:
-    base = slugify(profile.name or profile.header) or "unnamed"
-    candidate = base if base not in taken else f"{section_id}-{base}"
+    base = slugify(profile.name or profile.header)
+    candidate = base if base and base not in taken else f"{section_id}-{base or 'unnamed'}"
     suffix = 2
     while candidate in taken:
         candidate = f"{section_id}-{base}-{suffix}"

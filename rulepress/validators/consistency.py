@@ -33,7 +33,13 @@ def header_mismatch(ruleset: Ruleset):
              if isinstance(e.document, WeaponProfile) and e.document.name}
     for entry in ruleset.entries:
         profile = entry.document
-        if not isinstance(profile, WeaponProfile) or not (profile.header and profile.name):
+        if not isinstance(profile, WeaponProfile) or not profile.header:
+            continue
+        if not profile.name:
+            other = names.get(_normal(profile.header))
+            if other:
+                yield Report(entry, f"unnamed profile's header '{profile.header}' is the name "
+                                    f"of '{other}' (a copied placeholder?)", ("header",))
             continue
         header, name = _normal(profile.header), _normal(profile.name)
         if header == name:
@@ -147,6 +153,27 @@ def tier_order(ruleset: Ruleset):
                     RARITY_ORDER.index(b.rarity) < RARITY_ORDER.index(a.rarity):
                 yield Report(higher, f"tier {b.tier} is {b.rarity}, commoner than tier "
                                      f"{a.tier} '{a.name}' ({a.rarity})", ("rarity",))
+
+
+@check("RP221", "tier-repeated", Level.WARNING)
+def tier_repeated(ruleset: Ruleset):
+    """A profile has the same tier as a published profile of its section. Each section
+    offers one weapon per tier, so a repeat is usually a placeholder copied unchanged.
+
+    Example: "Tactical Railgun (Tier 1)" beside the published Tier 1 "Bolt-Action Sniper"."""
+    published: dict[tuple[str, int], WeaponProfile] = {}
+    for entry in ruleset.entries:
+        doc = entry.document
+        if isinstance(doc, WeaponProfile) and not doc.is_draft:
+            published.setdefault((doc.section, doc.tier), doc)
+    for entry in ruleset.entries:
+        doc = entry.document
+        if not isinstance(doc, WeaponProfile):
+            continue
+        first = published.get((doc.section, doc.tier))
+        if first is not None and first is not doc:
+            yield Report(entry, f"tier {doc.tier} is already '{first.display_name}' in section "
+                                f"'{doc.section}'", ("tier",))
 
 
 @check("RP218", "level-order", Level.ERROR)

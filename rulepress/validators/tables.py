@@ -31,7 +31,8 @@ def ap_row_missing(ruleset: Ruleset):
         present = {row.ap for row in entry.document.table}
         missing = [ap for ap in AP_RANGE if ap not in present]
         if missing and entry.document.table:
-            yield Report(entry, f"AP table has no row for AP {_spans(missing)}", ("table",))
+            yield Report(entry, f"AP table has no row for AP {_spans(missing)}", ("table",),
+                         key=True)
 
 
 @check("RP207", "ap-row-repeated", Level.ERROR)
