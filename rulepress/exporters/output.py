@@ -35,6 +35,7 @@ def replaced_atomically(target: Path) -> Iterator[Path]:
     try:
         parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=parent))
+        staging.chmod(0o755)  # mkdtemp makes it private; the output is meant to be shared
     except OSError as exc:
         raise RulepressError(f"cannot write to output folder {parent}: {exc.strerror}") from None
     try:

@@ -1,0 +1,138 @@
+"""The command line end to end, run as a user runs it: exit codes, formats, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import COMPENDIUM, REPO, build_tree
+from tests.test_broken_inputs import base_tree
+
+
+def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "rulepress", *args], cwd=cwd,
+                            capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+@pytest.fixture
+def broken(tmp_path) -> Path:
+    tree = base_tree()
+    tree["demo/weapons/test-pistol.yaml"] = tree["demo/weapons/test-pistol.yaml"].replace(
+        "cost: 1", "cost: one")
+    return build_tree(tmp_path / "broken", tree)
+
+
+def test_validate_on_the_bundled_compendium_exits_0_with_warnings():
+    result = run("validate")
+    assert result.returncode == 0
+    assert " warning RP2" in result.stdout
+    assert result.stdout.strip().splitlines()[-1].startswith("0 errors, ")
+
+
+def test_every_warning_on_the_bundled_compendium_points_at_a_yaml_line():
+    lines = run("validate").stdout.strip().splitlines()[:-1]
+    assert lines
+    for line in lines:
+        place = line.split(": ", 1)[0]
+        path, row, col = place.rsplit(":", 2)
+        assert path.startswith("compendium/") and path.endswith(".yaml"), line
+        assert int(row) >= 1 and int(col) >= 1
+
+
+def test_validate_exits_1_and_names_the_line_of_an_error(broken):
+    result = run("validate", str(broken))
+    assert result.returncode == 1
+    assert "demo/weapons/test-pistol.yaml:11:7: error RP103: cost:" in result.stdout
+
+
+def test_validate_exits_2_for_a_compendium_that_does_not_exist(tmp_path):
+    result = run("validate", str(tmp_path / "missing"))
+    assert result.returncode == 2
+    assert "compendium folder not found" in result.stderr
+
+
+def test_validate_exits_2_for_an_unknown_option():
+    assert run("validate", "--colour").returncode == 2
+
+
+def test_json_output_lists_findings_with_positions(broken):
+    result = run("validate", str(broken), "--format", "json")
+    data = json.loads(result.stdout)
+    assert data["ok"] is False and data["counts"]["error"] == 1
+    (finding,) = data["findings"]
+    assert (finding["code"], finding["name"], finding["line"], finding["col"]) == \
+        ("RP103", "wrong-type", 11, 7)
+
+
+def test_github_format_prints_annotations(broken):
+    result = run("validate", str(broken), "--format", "github")
+    assert result.stdout.startswith("::error file=")
+    assert ",line=11,col=7,title=RP103 wrong-type::" in result.stdout
+
+
+def test_strict_turns_the_bundled_warnings_into_errors():
+    result = run("validate", "--strict")
+    assert result.returncode == 1
+    assert " error RP2" in result.stdout
+
+
+def test_build_writes_nothing_when_validation_fails(broken, tmp_path):
+    out = tmp_path / "dist"
+    result = run("build", str(broken), "--out", str(out))
+    assert result.returncode == 1
+    assert "nothing was written" in result.stderr
+    assert not out.exists()
+
+
+def test_build_writes_every_target_and_is_deterministic(tmp_path):
+    first, second = tmp_path / "one", tmp_path / "two"
+    assert run("build", str(COMPENDIUM), "--out", str(first)).returncode == 0
+    assert run("build", str(COMPENDIUM), "--out", str(second)).returncode == 0
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert files
+    for relative in files:
+        assert (first / relative).read_bytes() == (second / relative).read_bytes()
+
+
+def test_build_replaces_the_previous_output_whole(tmp_path):
+    out = tmp_path / "dist"
+    (out / "json").mkdir(parents=True)
+    (out / "json" / "stale.json").write_text("{}")
+    assert run("build", "--out", str(out)).returncode == 0
+    assert not (out / "json" / "stale.json").exists()
+    assert (out / "json" / "iris.json").is_file()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_a_failed_build_keeps_the_previous_output(broken, tmp_path):
+    out = tmp_path / "dist"
+    assert run("build", "--out", str(out)).returncode == 0
+    before = (out / "json" / "iris.json").read_bytes()
+    assert run("build", str(broken), "--out", str(out)).returncode == 1
+    assert (out / "json" / "iris.json").read_bytes() == before
+
+
+def test_build_refuses_an_unknown_target(tmp_path):
+    result = run("build", "--target", "roll20", "--out", str(tmp_path / "d"))
+    assert result.returncode == 2
+    assert "unknown target 'roll20'" in result.stderr
+
+
+def test_build_refuses_an_output_path_that_is_a_file(tmp_path):
+    out = tmp_path / "dist"
+    out.write_text("not a folder")
+    result = run("build", "--out", str(out))
+    assert result.returncode == 2
+    assert "not a folder" in result.stderr
+
+
+def test_help_lists_every_command():
+    result = run("--help")
+    for command in ("validate", "build", "import"):
+        assert command in result.stdout
