@@ -36,6 +36,16 @@ class CpSpending(Document):
     headers: Annotated[list[Name], Field(min_length=3, max_length=3)]
     rows: Annotated[list[SpendingRow], Field(min_length=1)]
 
+    def cost(self, purchases: dict[str, int]) -> tuple[int, int]:
+        """(CP, corruption) of buying each benefit `purchases[buys]` times, by this table."""
+        rows = {row.buys: row for row in self.rows}
+        unknown = set(purchases) - set(rows)
+        if unknown:
+            raise ValueError(f"nothing to buy called {', '.join(sorted(unknown))}")
+        cp = sum(rows[b].cp * n for b, n in purchases.items())
+        corruption = sum((rows[b].corruption or 0) * n for b, n in purchases.items())
+        return cp, corruption
+
     def stated_figures(self):
         for index, row in enumerate(self.rows):
             if row.buys in _CORRUPTION_SUBJECT and row.corruption is not None:

@@ -67,6 +67,25 @@ class CorruptionRules(Document):
     resist_fail: Outcome
     obey: Outcome
 
+    def level(self, augs: int, trait_ranks_gained: int) -> int:
+        """Corruption from Augs installed and Trait ranks gained above the natural number."""
+        if augs < 0 or trait_ranks_gained < 0:
+            raise ValueError("counts cannot be negative")
+        return augs * self.per_aug + trait_ranks_gained * self.per_trait_rank
+
+    def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
+        """The Willpower test's target AP: the Corruption level, raised to Corruption+5 when
+        any listed circumstance applies (raises do not stack: ruling `target-raises-do-not-stack`)."""
+        unknown = circumstances - {r.id for r in self.target_raises}
+        if unknown:
+            raise ValueError(f"unknown circumstance(s): {', '.join(sorted(unknown))}")
+        raises = [r.to_corruption_plus for r in self.target_raises if r.id in circumstances]
+        return corruption + max(raises, default=0)
+
+    def resist(self, ap: int, target: int) -> Outcome:
+        """Resisting: the test passes when its AP reaches the target."""
+        return self.resist_pass if ap >= target else self.resist_fail
+
     def stated_figures(self):
         yield StatedFigure("corruption gained per Aug", self.per_aug, ("per_aug",))
         yield StatedFigure("corruption gained per Trait rank", self.per_trait_rank, ("per_trait_rank",))
@@ -89,6 +108,15 @@ class CorruptionTriggers(Document):
     """The column headings with their printed explanations."""
     rows: Annotated[list[TriggerRow], Field(min_length=1)]
 
+    def triggers(self, event_level: int, corruption: int) -> bool:
+        """Whether an event of a row's level triggers the Presence: its level must be at or
+        below the Character's Corruption level."""
+        return event_level <= corruption
+
+    def rows_triggering(self, corruption: int) -> list[TriggerRow]:
+        """Every row whose events trigger the Presence at this Corruption level."""
+        return [row for row in self.rows if self.triggers(row.level, corruption)]
+
 
 class ConsequenceRow(Model):
     """The choices an obeying character has at this corruption level (printed joined by -or-)."""
@@ -105,3 +133,9 @@ class ObedienceConsequences(Document):
     name: Name
     headers: Annotated[list[Text], Field(min_length=2, max_length=2)]
     rows: Annotated[list[ConsequenceRow], Field(min_length=1)]
+
+    def row_for(self, corruption: int) -> ConsequenceRow | None:
+        """The highest row at or below the Corruption level (ruling `consequence-row-by-level`);
+        none below the first row."""
+        eligible = [row for row in self.rows if row.level <= corruption]
+        return max(eligible, key=lambda row: row.level, default=None)

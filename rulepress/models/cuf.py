@@ -31,7 +31,7 @@ class CufRating(Document):
 class Check(Model):
     difficulty: Literal["Easy", "Average", "Difficult", "Formidable", "Impossible"]
     asset: Annotated[list[Literal["cuf", "willpower", "leadership", "charisma"]], Field(min_length=1)]
-    """Ratings averaged into the check's asset ("AVERAGE:[CUF + WILL]")."""
+    """Ratings summed into the check's asset ("AVERAGE:[CUF + WILL]" is an Average task)."""
 
 
 class CheckResult(Model):

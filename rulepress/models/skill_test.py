@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from rulepress.models.base import Document, Name, Text
-from rulepress.models.common import Die, Example
+from rulepress.models.common import DIE_SIDES, Die, Example
+from rulepress.rules import dice
 
 Face = Annotated[int, Field(ge=1, le=20)]
 Ap = Annotated[int, Field(ge=0, le=10)]
+
+
+@dataclass(frozen=True)
+class SkillTestResult:
+    dice_ap: int
+    trait_bonus: int
+
+    @property
+    def total(self) -> int:
+        return self.dice_ap + self.trait_bonus
 
 
 class SkillTest(Document):
@@ -27,3 +42,35 @@ class SkillTest(Document):
     """Which trait rank is added to the dice's AP."""
     text: Text
     examples: list[Example] = []
+
+    def face_ap(self, face: int) -> int:
+        """AP one die earns (seed 003: a 4 or 5 gives 1, a 6 gives 2, 1-3 nothing)."""
+        if not 1 <= face <= DIE_SIDES[self.die]:
+            raise ValueError(f"a {self.die} cannot show {face}")
+        return self.ap_by_face.get(face, 0)
+
+    def dice_for(self, rank: int) -> int:
+        """How many dice a skill rank rolls."""
+        if rank < 0:
+            raise ValueError("a rank cannot be negative")
+        return rank * self.dice_per_rank
+
+    def resolve(self, faces: Sequence[int], trait_ranks: Sequence[int] = ()) -> SkillTestResult:
+        """The AP of the faces rolled, plus the higher of the skill's two trait ranks."""
+        return SkillTestResult(sum(self.face_ap(face) for face in faces), max(trait_ranks, default=0))
+
+    def roll(self, rank: int, trait_ranks: Sequence[int],
+             rng: random.Random) -> tuple[list[int], SkillTestResult]:
+        """Roll the dice for `rank` with `rng`; return the faces and the result."""
+        faces = [dice.roll(DIE_SIDES[self.die], rng) for _ in range(self.dice_for(rank))]
+        return faces, self.resolve(faces, trait_ranks)
+
+    def distribution(self, rank: int, trait_bonus: int = 0) -> dict[int, Fraction]:
+        """Exact distribution of the total AP for a rank and a fixed trait bonus."""
+        per_die = dice.mapped(dice.die(DIE_SIDES[self.die]), lambda f: self.ap_by_face.get(f, 0))
+        sums = dice.repeated(per_die, self.dice_for(rank))
+        return {ap + trait_bonus: chance for ap, chance in sums.items()}
+
+    def chance_at_least(self, rank: int, ap: int, trait_bonus: int = 0) -> Fraction:
+        """P(total AP >= ap)."""
+        return dice.at_least(self.distribution(rank, trait_bonus), ap)

@@ -4,15 +4,22 @@ together and the rules engine can hang its resolution functions on it."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import Die
+from rulepress.models.common import DIE_SIDES, Die
+from rulepress.rules import dice
 
 StepDie = Literal["d6", "d8", "d10", "d12"]
 Attribute = Literal["STR", "AGL", "INT", "EMP"]
+Reading = Literal["neither-one-nor-success", "every-non-success"]
+STEPS: tuple[str, ...] = ("d6", "d8", "d10", "d12")
 
 
 class DieLevel(Model):
@@ -37,10 +44,59 @@ class StepDice(Document):
     levels: Annotated[list[DieLevel], Field(min_length=1)]
     successes: Annotated[list[SuccessStep], Field(min_length=1)]
 
+    def successes_for(self, face: int) -> int:
+        """Successes one die counts: the highest step whose threshold the face reaches."""
+        steps = [s.successes for s in self.successes if face >= s.at_least]
+        return max(steps, default=0)
+
+    def count(self, faces: Sequence[int]) -> int:
+        """Total successes of a roll."""
+        return sum(self.successes_for(face) for face in faces)
+
+    def die_successes(self, die: str) -> dict[int, Fraction]:
+        """Exact distribution of one die's successes."""
+        return dice.mapped(dice.die(DIE_SIDES[die]), self.successes_for)
+
+    def pushed_die_successes(self, die: str, reading: Reading) -> dict[int, Fraction]:
+        """Exact distribution of one die's successes after a push: a die that is not a
+        success is rolled again unless the reading keeps its 1s."""
+        result: dict[int, Fraction] = {}
+        for face, chance in dice.die(DIE_SIDES[die]).items():
+            kept = self.successes_for(face) > 0 or (face == 1 and reading == "neither-one-nor-success")
+            outcome = dice.point(self.successes_for(face)) if kept else self.die_successes(die)
+            for successes, p in outcome.items():
+                result[successes] = result.get(successes, 0) + chance * p
+        return result
+
+    def distribution(self, pool: Sequence[str], *, pushed: bool = False,
+                     reading: Reading = "neither-one-nor-success") -> dict[int, Fraction]:
+        """Exact distribution of a pool's successes, initial or pushed (every die that
+        may be re-rolled is re-rolled once)."""
+        if pushed:
+            return dice.total(self.pushed_die_successes(d, reading) for d in pool)
+        return dice.total(self.die_successes(d) for d in pool)
+
+    def chance(self, pool: Sequence[str], *, pushed: bool = False,
+               reading: Reading = "neither-one-nor-success") -> Fraction:
+        """P(at least one success)."""
+        return dice.at_least(self.distribution(pool, pushed=pushed, reading=reading), 1)
+
+    def roll(self, pool: Sequence[str], rng: random.Random) -> list[int]:
+        return [dice.roll(DIE_SIDES[d], rng) for d in pool]
+
 
 class PushCost(Model):
     attributes: Annotated[list[Attribute], Field(min_length=1)]
     cost: Literal["damage", "stress"]
+
+
+@dataclass(frozen=True)
+class PushPrice:
+    """What one push costs: to the character, and to the gear used."""
+
+    character: str | None
+    gear_damage: int
+    gear_reliability_loss: int
 
 
 class PushRule(Document):
@@ -55,6 +111,36 @@ class PushRule(Document):
     costs: list[PushCost]
     gear_takes_damage: bool
     gear_reliability_loss: Annotated[int, Field(ge=0, le=10)]
+
+    def rerolled(self, faces: Sequence[int], step_dice: StepDice,
+                 reading: Reading | None = None) -> list[int]:
+        """Indexes of the dice a push picks up: by the text, those that show neither a 1
+        nor a success; with `every-non-success`, every die that is not a success."""
+        reading = reading or self.rerolls
+        return [i for i, face in enumerate(faces) if step_dice.successes_for(face) == 0
+                and not (face == 1 and reading == "neither-one-nor-success")]
+
+    def push(self, faces: Sequence[int], new_faces: Sequence[int], step_dice: StepDice,
+             reading: Reading | None = None) -> list[int]:
+        """The faces after a push, `new_faces` taking the places of the re-rolled dice."""
+        picked = self.rerolled(faces, step_dice, reading)
+        if len(new_faces) != len(picked):
+            raise ValueError(f"a push re-rolls {len(picked)} dice, {len(new_faces)} faces given")
+        result = list(faces)
+        for index, face in zip(picked, new_faces, strict=True):
+            result[index] = face
+        return result
+
+    def price(self, attribute: str, with_gear: bool = False) -> PushPrice:
+        """One point of damage (STR, AGL) or stress (INT, EMP); gear used takes the damage
+        instead and loses reliability (rulings `push-cost-with-gear`, `reliability-loss-amount`)."""
+        cost = next((c.cost for c in self.costs if attribute in c.attributes), None)
+        if cost is None:
+            raise ValueError(f"no push cost for attribute {attribute!r}")
+        if with_gear and self.gear_takes_damage:
+            return PushPrice("stress" if cost == "stress" else None,
+                             1 if cost == "damage" else 0, self.gear_reliability_loss)
+        return PushPrice(cost, 0, 0)
 
 
 class ModifierRule(Document):
@@ -72,6 +158,39 @@ class ModifierRule(Document):
     below_two_lowest: Literal["remove-one-die"]
     """What a penalty does to a pool of two of the lowest die."""
 
+    @staticmethod
+    def net(modifiers: Sequence[int]) -> int:
+        """All bonuses and penalties summed before any die shifts (a +2 and a -1 is +1)."""
+        return sum(modifiers)
+
+    def shift(self, pool: Sequence[str], modifier: int) -> list[str]:
+        """Shift a pool [attribute, skill?] one step per point, keeping it balanced: a
+        penalty lowers the larger die, a bonus raises the smaller (ties: the attribute die,
+        ruling `which-die-shifts`). Never above the highest pool; a penalty on two of the
+        lowest die removes one; a penalty on a single lowest die, or a bonus on a single
+        highest die, has no effect (rulings `penalty-on-a-single-d6`, `bonus-on-a-single-die`)."""
+        dice_ = list(pool)
+        for _ in range(abs(modifier) * self.steps_per_point):
+            if modifier < 0:
+                dice_ = self._step_down(dice_)
+            else:
+                dice_ = self._step_up(dice_)
+        return dice_
+
+    def _step_down(self, pool: list[str]) -> list[str]:
+        lowest = self.lowest_pool[0]
+        if all(d == lowest for d in pool):
+            return pool[:-1] if len(pool) > len(self.lowest_pool) else pool
+        index = max(range(len(pool)), key=lambda i: (STEPS.index(pool[i]), -i))
+        return [*pool[:index], STEPS[STEPS.index(pool[index]) - 1], *pool[index + 1:]]
+
+    def _step_up(self, pool: list[str]) -> list[str]:
+        highest = self.highest_pool[0]
+        if all(d == highest for d in pool):
+            return pool
+        index = min(range(len(pool)), key=lambda i: (STEPS.index(pool[i]), i))
+        return [*pool[:index], STEPS[STEPS.index(pool[index]) + 1], *pool[index + 1:]]
+
 
 class GroupRoll(Document):
     """One character rolls for a group and gains a bonus per helper, to a maximum."""
@@ -83,6 +202,12 @@ class GroupRoll(Document):
     bonus_per_helper: Annotated[int, Field(ge=0, le=10)]
     max_bonus: Annotated[int, Field(ge=0, le=10)]
 
+    def bonus(self, helpers: int) -> int:
+        """+1 per helper, to a maximum of +3."""
+        if helpers < 0:
+            raise ValueError("helpers cannot be negative")
+        return min(helpers * self.bonus_per_helper, self.max_bonus)
+
 
 class OpposedRoll(Document):
     """Both sides roll; the side with more successes wins, the loser's successes cancel."""
@@ -92,3 +217,13 @@ class OpposedRoll(Document):
     name: Name
     text: Text
     cancel_per_success: Annotated[int, Field(ge=0, le=10)]
+
+    def resolve(self, acting: int, opposing: int) -> int:
+        """Net successes of the acting side: positive when it wins, negative when the
+        opposing side wins, 0 on a tie (no one wins; ruling `opposed-tie`). The loser's
+        successes each cancel one of the winner's."""
+        if acting < 0 or opposing < 0:
+            raise ValueError("successes cannot be negative")
+        winner, loser = max(acting, opposing), min(acting, opposing)
+        net = max(winner - loser * self.cancel_per_success, 0) if winner != loser else 0
+        return net if acting > opposing else -net
