@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from rulepress.models.base import Document, Model, Name, Slug, Text
 from rulepress.models.common import Example
+from rulepress.rules import dice
+
+PERCENTILE = 100
 
 
 class Duration(Model):
@@ -15,6 +21,19 @@ class Duration(Model):
 
     dice: Annotated[str, Field(pattern=r"^\d+d\d+([+-]\d+)?$")]
     unit: Literal["rounds", "turns"]
+
+    def _parts(self) -> tuple[int, int, int]:
+        count, rest = self.dice.split("d")
+        sides, _, bonus = rest.replace("-", "+-").partition("+")
+        return int(count), int(sides), int(bonus or 0)
+
+    def distribution(self) -> dict[int, Fraction]:
+        count, sides, bonus = self._parts()
+        return {v + bonus: p for v, p in dice.repeated(dice.die(sides), count).items()}
+
+    def roll(self, rng: random.Random) -> int:
+        count, sides, bonus = self._parts()
+        return sum(dice.roll(sides, rng) for _ in range(count)) + bonus
 
 
 class ShockTrigger(Model):
@@ -40,6 +59,30 @@ class ShockRoll(Document):
     unconscious: Duration
     examples: list[Example] = []
 
+    def required(self, wound: int, damage_before: int, hit_points: int) -> bool:
+        """Whether a wound calls for a shock roll: a single wound of at least half the
+        hit points, or total damage passing a mark (1/4 or 1/2) it had not passed before."""
+        total = damage_before + wound
+        for trigger in self.triggers:
+            marks = [fraction * hit_points for fraction in trigger.fractions_of_hp]
+            if trigger.when == "single-wound-at-least" and any(wound >= m for m in marks):
+                return True
+            if trigger.when == "total-damage-passes" and \
+                    any(damage_before <= m < total for m in marks):
+                return True
+        return False
+
+    def target(self, cool: int, damage_taken: int) -> int:
+        """The roll's target: Cool less the wound penalty (the damage taken)."""
+        return cool - damage_taken
+
+    def outcome(self, roll: int, target: int, critical: CriticalFailure) -> str:
+        """`steady`, `shock` (stunned this round, act last, roll to act) or `unconscious`."""
+        _check_roll(roll)
+        if critical.is_critical(roll):
+            return "unconscious"
+        return "steady" if roll <= target else "shock"
+
 
 class FearRoll(Document):
     """A Cool roll against fear; failure frightens by the margin, critical failure panics."""
@@ -58,6 +101,18 @@ class FearRoll(Document):
     acting_order: Text
     examples: list[Example] = []
 
+    def outcome(self, roll: int, cool: int, critical: CriticalFailure,
+                penalty: int = 0) -> FearResult:
+        """Not afraid on a success; frightened, penalised by the failure margin, on a
+        failure; panicked on a critical failure."""
+        _check_roll(roll)
+        target = cool - penalty
+        if critical.is_critical(roll):
+            return FearResult("panicked", max(roll - target, 0))
+        if roll <= target:
+            return FearResult("not-afraid", 0)
+        return FearResult("frightened", roll - target)
+
 
 class CriticalFailure(Document):
     """What counts as a critical failure on a percentile roll (the source never says)."""
@@ -68,3 +123,22 @@ class CriticalFailure(Document):
     text: Text
     lowest_roll: Annotated[int, Field(ge=1, le=100)]
     """A roll at or above this (on 1-100) is a critical failure."""
+
+    def is_critical(self, roll: int) -> bool:
+        return roll >= self.lowest_roll
+
+
+@dataclass(frozen=True)
+class FearResult:
+    state: Literal["not-afraid", "frightened", "panicked"]
+    margin: int
+    """How far the roll missed its target; every action is penalised by it."""
+
+    @property
+    def penalty(self) -> int:
+        return -self.margin
+
+
+def _check_roll(roll: int) -> None:
+    if not 1 <= roll <= PERCENTILE:
+        raise ValueError(f"a percentile roll is 1-100, not {roll}")

@@ -67,11 +67,16 @@ class CorruptionRules(Document):
     resist_fail: Outcome
     obey: Outcome
 
-    def level(self, augs: int, trait_ranks_gained: int) -> int:
-        """Corruption from Augs installed and Trait ranks gained above the natural number."""
+    def level(self, augs: int, trait_ranks_gained: int, *, per_aug: int | None = None,
+              per_trait_rank: int | None = None) -> int:
+        """Corruption from Augs installed and Trait ranks gained above the natural number.
+        The per-Aug and per-rank figures default to these rules' own (ruling
+        `corruption-per-purchase`); pass the CP table's to play by those."""
         if augs < 0 or trait_ranks_gained < 0:
             raise ValueError("counts cannot be negative")
-        return augs * self.per_aug + trait_ranks_gained * self.per_trait_rank
+        aug = self.per_aug if per_aug is None else per_aug
+        rank = self.per_trait_rank if per_trait_rank is None else per_trait_rank
+        return augs * aug + trait_ranks_gained * rank
 
     def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
         """The Willpower test's target AP: the Corruption level, raised to Corruption+5 when

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import Die, Example
+from rulepress.models.common import DIE_SIDES, Die, Example
 from rulepress.models.figures import StatedFigure
+from rulepress.rules import dice
 
 Multiple = Annotated[int, Field(ge=1, le=10)]
 
@@ -27,11 +29,45 @@ class CufRating(Document):
     rounding: Literal["down", "up", "half-up"]
     """How a half is rounded when averaging (the source does not say: see rulings)."""
 
+    def rating(self, roll: int, initiative_modifiers: int, willpower: int) -> int:
+        """CUF: the die roll plus Initiative modifiers, averaged with Willpower."""
+        doubled = roll + initiative_modifiers + willpower
+        if self.rounding == "down":
+            return doubled // 2
+        return -(-doubled // 2)  # "up" and "half-up" agree: only halves are in question
+
+    def distribution(self, initiative_modifiers: int, willpower: int) -> dict[int, Fraction]:
+        """Exact distribution of CUF for a character's modifiers and Willpower."""
+        return dice.mapped(dice.die(DIE_SIDES[self.die]),
+                           lambda roll: self.rating(roll, initiative_modifiers, willpower))
+
+
+DIFFICULTY = {"Easy": Fraction(2), "Average": Fraction(1), "Difficult": Fraction(1, 2),
+              "Formidable": Fraction(1, 4), "Impossible": Fraction(1, 8)}
+
 
 class Check(Model):
+    """A Twilight: 2000 v2.2 task: roll 1d20 at or under the asset times the difficulty."""
+
     difficulty: Literal["Easy", "Average", "Difficult", "Formidable", "Impossible"]
     asset: Annotated[list[Literal["cuf", "willpower", "leadership", "charisma"]], Field(min_length=1)]
     """Ratings summed into the check's asset ("AVERAGE:[CUF + WILL]" is an Average task)."""
+
+    def target(self, ratings: dict[str, int]) -> int:
+        """The highest d20 roll that passes (v2.2 multiplies the asset, fractions dropped)."""
+        missing = [name for name in self.asset if name not in ratings]
+        if missing:
+            raise ValueError(f"the check needs {', '.join(missing)}")
+        return int(sum(ratings[name] for name in self.asset) * DIFFICULTY[self.difficulty])
+
+    def passes(self, roll: int, ratings: dict[str, int]) -> bool:
+        return roll <= self.target(ratings)
+
+    def chance(self, ratings: dict[str, int], bane: bool = False) -> Fraction:
+        """P(pass); with a BANE roll 2d20 and keep the higher (worse) die."""
+        target = max(0, min(self.target(ratings), 20))
+        single = Fraction(target, 20)
+        return single * single if bane else single
 
 
 class CheckResult(Model):
@@ -70,6 +106,32 @@ class ThreatThreshold(Document):
     on_success: CheckResult
     penalties_end: PenaltyEnd
     examples: list[Example] = []
+
+    def threshold(self, cuf: int) -> int:
+        """The TC total this state starts above."""
+        return self.exceeds * cuf
+
+    def reached(self, tcs: int, cuf: int) -> bool:
+        """TCs exceed `exceeds` times CUF."""
+        return tcs > self.threshold(cuf)
+
+    def result(self, passed: bool) -> CheckResult:
+        return self.on_success if passed else self.on_failure
+
+    def suppression_rounds(self, tcs: int, cuf: int, passed: bool) -> int:
+        """Rounds of suppression the check's result brings: the next round, or one round
+        per TC over the threshold."""
+        suppression = self.result(passed).suppression
+        if suppression == "next-round":
+            return 1
+        if suppression == "rounds-over-threshold":
+            return max(tcs - self.threshold(cuf), 0)
+        return 0
+
+    def penalties_last(self, tcs: int, cuf: int) -> bool:
+        """Whether a passed check's penalties still apply at this TC total."""
+        end = self.penalties_end.multiple * cuf
+        return tcs > end if self.penalties_end.tcs == "at-most" else tcs >= end
 
     def stated_figures(self):
         yield StatedFigure(

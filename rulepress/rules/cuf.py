@@ -1,0 +1,74 @@
+"""Coolness Under Fire across documents: the state a TC total reaches, TC totals with
+"includes above" ladders, and the end-of-round update (seed 000)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rulepress.compendium.model import Ruleset
+from rulepress.models import TcLadder, TcSource, ThreatThreshold
+
+
+@dataclass(frozen=True)
+class TcEvent:
+    """Something that happened this round: a TC source, how many times (allies arriving,
+    enemies down), the amount the referee chose for a ranged source, and whether an
+    Intimidation or Leadership check was an Outstanding Success."""
+
+    source: str
+    count: int = 1
+    amount: int | None = None
+    outstanding: bool = False
+
+
+def state(ruleset: Ruleset, tcs: int, cuf: int) -> ThreatThreshold | None:
+    """The highest threshold the TCs exceed (only that check is rolled: ruling
+    `highest-threshold-only`), or None when TCs are at or under CUF."""
+    reached = [t for t in ruleset.all(ThreatThreshold) if t.reached(tcs, cuf)]
+    return max(reached, key=lambda t: t.exceeds, default=None)
+
+
+def event_tcs(source: TcSource, event: TcEvent) -> int:
+    """The TCs one event brings (negative for a reduction)."""
+    if event.count < 1:
+        raise ValueError(f"{source.id}: count must be at least 1")
+    if event.outstanding:
+        if source.outstanding_success_tc is None:
+            raise ValueError(f"{source.id} has no Outstanding Success amount")
+        amount = source.outstanding_success_tc
+    elif isinstance(source.tc, int):
+        amount = source.tc
+    elif event.amount is None:
+        raise ValueError(f"{source.id}: the referee must choose the amount")
+    else:
+        amount = event.amount
+        if source.tc != "referee" and not source.tc.min <= amount <= source.tc.max:
+            raise ValueError(f"{source.id}: {amount} is outside {source.tc.min}..{source.tc.max}")
+    if event.count > 1 and source.per is None:
+        raise ValueError(f"{source.id} counts once, not per {event.count}")
+    return amount * event.count
+
+
+def total(ruleset: Ruleset, events: Sequence[TcEvent]) -> int:
+    """The TC total of a round's events. Within an "includes above" ladder only the
+    highest step present counts, since it includes the steps below it."""
+    outranked: set[str] = set()
+    present = {event.source for event in events}
+    for ladder in ruleset.all(TcLadder):
+        steps = [step for step in ladder.steps if step in present]
+        outranked.update(steps[:-1])
+    result = 0
+    for event in events:
+        source = ruleset.get(event.source)
+        if not isinstance(source, TcSource):
+            raise ValueError(f"no TC source {event.source!r}")
+        if event.source not in outranked:
+            result += event_tcs(source, event)
+    return result
+
+
+def end_of_round(current: int, ruleset: Ruleset, events: Sequence[TcEvent]) -> int:
+    """Apply a round's gains and reductions at its end; the total never drops below 0
+    (ruling `tc-total-floor`)."""
+    return max(current + total(ruleset, events), 0)
