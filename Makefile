@@ -15,6 +15,9 @@ build: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
+bench: $(VENV)/.installed
+	$(BIN)/python bench/bench_rules.py
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rulepress tests
 	$(BIN)/ruff format --check rulepress tests

@@ -91,6 +91,185 @@ def import_wiki_command(page: Path, ruleset_folder: Path) -> None:
         click.echo(f"wrote {path}")
 
 
+class IntList(click.ParamType):
+    """A comma-separated list of whole numbers: `1,2,6`."""
+
+    name = "N,N,..."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, list):
+            return value
+        try:
+            return [int(part) for part in str(value).split(",") if part.strip()]
+        except ValueError:
+            self.fail(f"{value!r} is not a comma-separated list of whole numbers", param, ctx)
+
+
+STEP_DIE = click.Choice(["d6", "d8", "d10", "d12"])
+READING = click.Choice(["neither-one-nor-success", "every-non-success"])
+
+
+def ruleset_options(default_ruleset: str):
+    def decorate(function):
+        function = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
+        function = click.option("--ruleset", "ruleset_id", default=default_ruleset,
+                                show_default=True, help="Ruleset id in the compendium.")(function)
+        return click.option("--compendium", type=click.Path(path_type=Path),
+                            default=Path(DEFAULT_COMPENDIUM), show_default=True,
+                            help=COMPENDIUM_HELP)(function)
+    return decorate
+
+
+def load_ruleset(compendium: Path, ruleset_id: str):
+    from rulepress.api import InvalidCompendium, load
+
+    try:
+        return load(compendium).ruleset(ruleset_id)
+    except InvalidCompendium as exc:
+        raise RulepressError(f"{exc}; run `rulepress validate` for every finding") from None
+    except KeyError as exc:
+        raise RulepressError(exc.args[0]) from None
+
+
+def emit(data: dict, as_json: bool, text: str) -> None:
+    import json
+
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
+
+
+def _lines(data: dict) -> str:
+    return "\n".join(f"{key}: {value}" for key, value in data.items() if key != "ruleset")
+
+
+@cli.group("roll")
+def roll_group() -> None:
+    """Resolve a test: give the faces rolled, or a --seed to roll them."""
+
+
+@roll_group.command("iris")
+@click.option("--rank", type=click.IntRange(0, 60), required=True, help="Skill rank (dice rolled).")
+@click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
+@click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
+@click.option("--seed", type=int, default=None, help="Roll with this seed instead.")
+@ruleset_options("iris")
+def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
+    """An IRIS skill test: AP from the dice plus the higher trait."""
+    from rulepress.commands.roll import iris_skill_test
+
+    data = iris_skill_test(load_ruleset(compendium, ruleset_id), rank, traits, faces, seed)
+    emit(data, as_json, _lines(data))
+
+
+@roll_group.command("t2k4e")
+@click.option("--attribute", "attribute_die", type=STEP_DIE, required=True, help="Attribute die.")
+@click.option("--skill", "skill_die", type=STEP_DIE, default=None, help="Skill die, if any.")
+@click.option("--modifier", "modifiers", type=int, multiple=True, help="A bonus or penalty (repeatable).")
+@click.option("--helpers", type=click.IntRange(0, 20), default=0, help="Characters helping (group roll).")
+@click.option("--faces", type=IntList(), default=None, help="The faces rolled, attribute die first.")
+@click.option("--push", is_flag=True, help="Push the roll.")
+@click.option("--push-faces", type=IntList(), default=None, help="Faces of the re-rolled dice.")
+@click.option("--for", "attribute", type=click.Choice(["STR", "AGL", "INT", "EMP"]), default=None,
+              help="The attribute rolled, to price the push.")
+@click.option("--gear", is_flag=True, help="The push uses a piece of gear.")
+@click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
+@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@ruleset_options("t2k4e")
+def roll_t2k4e(attribute_die, skill_die, modifiers, helpers, faces, push, push_faces, attribute,
+               gear, reading, seed, compendium, ruleset_id, as_json):
+    """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
+    from rulepress.commands.roll import t2k4e_roll
+
+    pool = [attribute_die, *([skill_die] if skill_die else [])]
+    data = t2k4e_roll(load_ruleset(compendium, ruleset_id), pool, modifiers, helpers, faces, push,
+                      push_faces, attribute, gear, reading, seed)
+    emit(data, as_json, _lines(data))
+
+
+@roll_group.command("cuf")
+@click.option("--cuf", type=click.IntRange(0, 40), required=True, help="The character's CUF.")
+@click.option("--willpower", type=click.IntRange(0, 40), required=True, help="Willpower.")
+@click.option("--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round.")
+@click.option("--d20", type=int, default=None, help="The check's d20 roll.")
+@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@ruleset_options("t2k-cuf")
+def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
+    """A CUF threat check: the state the TCs reach and the check it calls for."""
+    from rulepress.commands.roll import cuf_check
+
+    data = cuf_check(load_ruleset(compendium, ruleset_id), cuf, willpower, tcs, d20, seed)
+    emit(data, as_json, _lines(data))
+
+
+@roll_group.command("cool")
+@click.argument("kind", type=click.Choice(["shock", "fear"]))
+@click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
+@click.option("--penalty", type=click.IntRange(0, 100), default=0,
+              help="Wound penalty (damage taken).")
+@click.option("--roll", "roll_", type=int, default=None, help="The percentile roll.")
+@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@ruleset_options("cool")
+def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
+    """A Cool shock or fear roll."""
+    from rulepress.commands.roll import cool_roll
+
+    data = cool_roll(load_ruleset(compendium, ruleset_id), kind, cool, penalty, roll_, seed)
+    emit(data, as_json, _lines(data))
+
+
+@cli.group("odds")
+def odds_group() -> None:
+    """Exact odds computed from the rules."""
+
+
+@odds_group.command("iris")
+@click.option("--rank", type=click.IntRange(0, 60), default=None,
+              help="One rank's full distribution; default: the P(AP >= k) table by rank.")
+@click.option("--max-rank", type=click.IntRange(1, 60), default=10, show_default=True)
+@click.option("--up-to", type=click.IntRange(1, 120), default=20, show_default=True,
+              help="Largest k in the table.")
+@click.option("--trait-bonus", type=click.IntRange(0, 60), default=0, show_default=True)
+@ruleset_options("iris")
+def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_json):
+    """IRIS skill test odds: P(AP >= k) by rank, or one rank's distribution."""
+    from rulepress.commands import odds
+
+    ruleset = load_ruleset(compendium, ruleset_id)
+    if rank is not None:
+        data = odds.iris_distribution(ruleset, rank, trait_bonus)
+        text = odds.format_distribution(
+            [(f"{o['ap']} AP", o["exactly"]) for o in data["outcomes"]],
+            f"rank {rank}, trait bonus {trait_bonus}: P(AP = n)")
+    else:
+        data = odds.iris_table(ruleset, range(1, max_rank + 1), up_to, trait_bonus)
+        text = odds.format_iris_table(data)
+    emit(data, as_json, text)
+
+
+@odds_group.command("t2k4e")
+@click.option("--attribute", "attribute_die", type=STEP_DIE, default=None,
+              help="With --skill: one pool's full distribution; default: the odds tables.")
+@click.option("--skill", "skill_die", type=STEP_DIE, default=None)
+@click.option("--reading", type=READING, default=None,
+              help="Which dice a push re-rolls (default: the rule text's).")
+@ruleset_options("t2k4e")
+def odds_t2k4e(attribute_die, skill_die, reading, compendium, ruleset_id, as_json):
+    """T2K4e success odds: the printed tables beside the computed ones, or one pool."""
+    from rulepress.commands import odds
+
+    ruleset = load_ruleset(compendium, ruleset_id)
+    if attribute_die:
+        pool = [attribute_die, *([skill_die] if skill_die else [])]
+        data = odds.t2k4e_pool(ruleset, pool, reading)
+        text = "\n\n".join(odds.format_distribution(
+            [(f"{s['successes']}", s["chance"]) for s in data[name]["successes"]],
+            f"{'+'.join(pool)} {name} ({data['reading']}): successes")
+            for name in ("initial", "pushed"))
+    else:
+        data = odds.t2k4e_tables(ruleset, reading)
+        text = odds.format_t2k4e_tables(data)
+    emit(data, as_json, text)
+
+
 def main() -> None:
     try:
         cli(standalone_mode=False)

@@ -1,0 +1,588 @@
+"""Every cross-document check (RP2xx), as a table of examples.
+
+For each registered check there is at least one failing input, which must produce exactly
+the findings listed for it (code, level, file, line and column), and one passing input,
+which must not produce it. A check registered without a failing and a passing case here
+fails `test_every_check_has_a_failing_and_a_passing_case`.
+
+Each input is a small compendium: the valid tree of `test_broken_inputs.base_tree()` with
+some files added, replaced or removed. Cases that show a bug in a check are marked
+`xfail(strict=True)` with the bug in the reason, so they stay visible until it is fixed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from rulepress.commands.validate import validate
+from rulepress.errors import Finding, Level
+from rulepress.validators import CHECKS
+from rulepress.validators.tables import _spans
+from tests.conftest import build_tree
+from tests.test_broken_inputs import RULESET, SECTION, SKILL, TRAITS, base_tree, weapon
+
+Files = dict[str, str | bytes | None]
+"""Paths to write over `base_tree()`; None removes a file of the base tree."""
+
+# -- small documents -------------------------------------------------------------------
+
+PISTOL = "demo/weapons/test-pistol.yaml"
+ACUITY = "demo/traits/acuity.yaml"
+RESOLVE = "demo/traits/resolve.yaml"
+BIO_LORE = "demo/skills/bio-lore.yaml"
+PISTOLS = "demo/sections/pistols.yaml"
+RULE_FILE = "demo/rules/reading-tables.yaml"
+
+RULE = """\
+kind: rule
+id: reading-tables
+title: Reading Tables
+chapter: Weapons
+order: 1
+text: Find the row for your AP.
+"""
+
+SKILL_TEST = """\
+kind: skill-test
+id: skill-test
+name: Skill Test
+die: d6
+dice_per_rank: 1
+ap_by_face: {4: 1, 5: 1, 6: 2}
+trait_bonus: higher-of-skill-traits
+text: Roll one die per rank.
+examples:
+  - id: truck-repair
+    title: Steve repairs his truck
+    text: Steve repairs his truck.
+    given: {skill: mech-lore, rank: 6, faces: [1, 2, 3, 4, 5, 6], acuity: 5}
+    expect: {dice-ap: 4, trait-bonus: 5, total: 9}
+"""
+
+CORRUPTION_RULES = """\
+kind: corruption-rules
+id: corruption-rules
+name: Corruption
+text: Corruption rises with every Aug and Trait rank.
+per_aug: 2
+per_trait_rank: 1
+uncounted: Starting ranks do not count.
+presence_triggers: []
+target_text: The target AP is your Corruption.
+target_raises: []
+timing: Test at once.
+resist_pass: {text: Resisted., stamina: -2, dispels_for_session: true}
+resist_fail: {text: Obeyed., corruption: 1, must_obey: true}
+obey: {text: Obey., stamina: 5, corruption: 1}
+"""
+
+CP_SPENDING = """\
+kind: cp-spending
+id: cp-spending
+name: Spending CP
+text: What character points buy.
+headers: [Benefit, CP cost, Additional Costs]
+rows:
+  - {benefit: +1 Trait rank, buys: trait-rank, cp: 2, corruption: 1}
+  - {benefit: Unlock new Aug, buys: new-aug, cp: 4, corruption: 3}
+"""
+
+CORRUPTION_TRIGGERS = """\
+kind: corruption-triggers
+id: corruption-triggers
+name: Corruption Triggers
+headers: [Corruption level, Trigger]
+rows:
+  - {level: 10, events: torture}
+  - {level: 14, events: murder}
+  - {level: 12, events: severe abuse}
+"""
+
+OBEDIENCE = """\
+kind: obedience-consequences
+id: obedience-consequences
+name: Obedience Consequences
+headers: [Corruption level, Consequence]
+rows:
+  - {level: 10, options: [Find help]}
+  - {level: 10, options: [Flee the scene]}
+"""
+
+LADDER = """\
+kind: tc-ladder
+id: wound-ladder
+name: Own wounds
+steps: [wounded, seriously-wounded, killed]
+stated_in_source: true
+"""
+
+
+def tc_source(doc_id: str, tc: object, effect: str = "adds", extra: str = "") -> str:
+    """A TC source; `tc` stands on line 6, column 5."""
+    name = doc_id.replace("-", " ").capitalize()
+    return (f"kind: tc-source\nid: {doc_id}\nname: {name}\neffect: {effect}\norder: 1\n"
+            f"tc: {tc}\n{extra}")
+
+
+def wound_ladder(wounded: object = 1, seriously: object = 2, killed: object = 4) -> Files:
+    return {
+        "demo/tc/wounded.yaml": tc_source("wounded", wounded),
+        "demo/tc/seriously-wounded.yaml": tc_source("seriously-wounded", seriously),
+        "demo/tc/killed.yaml": tc_source("killed", killed),
+        "demo/tc/wound-ladder.yaml": LADDER,
+    }
+
+
+def table(aps=tuple(range(1, 31)), **columns: Callable[[int], object]) -> list[str]:
+    """AP rows written as `weapon()` writes them; `columns` gives a column as a function of AP
+    (by default damage and defense equal the AP, move is Base and range is 10)."""
+    spec = {"damage": lambda ap: ap, "defense": lambda ap: ap, "move": lambda ap: "Base",
+            "range": lambda ap: 10, **columns}
+    return ["  - {" + ", ".join([f"ap: {ap}", *(f"{c}: {spec[c](ap)}" for c in
+                                                 ("damage", "defense", "move", "range"))]) + "}"
+            for ap in aps]
+
+
+def flat(aps=tuple(range(1, 31))) -> list[str]:
+    """Rows whose figures never change, so only the AP column can be wrong."""
+    return table(aps, damage=lambda ap: 5, defense=lambda ap: 5)
+
+
+def profile(doc_id: str = "test-pistol", *, rows: list[str] | None = None, head: str = "",
+            **fields: object) -> str:
+    """`weapon()` with some top-level fields changed (None removes one). A field `weapon()`
+    does not write is added just before `table:`. The header follows the name unless given;
+    `rows=[]` leaves the table out."""
+    text = weapon(rows, head).replace("id: test-pistol", f"id: {doc_id}")
+    if "name" in fields and "header" not in fields:
+        fields["header"] = fields["name"]
+    extra = ""
+    for name, value in fields.items():
+        line = re.compile(rf"^{name}: .*\n", re.MULTILINE)
+        new = "" if value is None else f"{name}: {value}\n"
+        if line.search(text):
+            text = line.sub(new, text, count=1)
+        else:
+            extra += new
+    text = text.replace("table:\n", f"{extra}table:\n")
+    return text.replace("table:\n\n", "") if rows == [] else text
+
+
+def draft(text: str) -> str:
+    return text.replace("\nid:", "\nstatus: draft\nid:", 1)
+
+
+def second_weapon(doc_id: str = "zip-gun", **fields: object) -> dict[str, str]:
+    """A second weapon, filed after the test pistol, with its own name and (by default) tier 2."""
+    fields = {"name": doc_id.replace("-", " ").title(), "tier": 2, **fields}
+    return {f"demo/weapons/{doc_id}.yaml": profile(doc_id, **fields)}
+
+
+# -- the tables --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fails:
+    """An input that must produce exactly these findings of `code`: one at file:line:col
+    with `level`, and one at each place of `more`; besides them, exactly the codes `also`."""
+
+    example: str
+    files: Files
+    code: str
+    file: str
+    line: int
+    col: int
+    level: Level
+    more: tuple[tuple[str, int, int], ...] = ()
+    also: tuple[str, ...] = ()
+    bug: str | None = None
+    """Why this case fails today: a bug in the check, kept visible as a strict xfail."""
+
+
+@dataclass(frozen=True)
+class Passes:
+    """An input that must not produce `code`; the findings it gives are exactly `also`."""
+
+    example: str
+    files: Files
+    code: str
+    also: tuple[str, ...] = ()
+    bug: str | None = None
+
+
+E, W, I = Level.ERROR, Level.WARNING, Level.INFO
+
+FAILING = [
+    # RP201 duplicate-id
+    Fails("a rule that takes a weapon's id",
+          {"demo/rules/test-pistol.yaml": RULE.replace("reading-tables", "test-pistol")},
+          "RP201", PISTOL, 2, 5, E),
+    Fails("two skills with one id in two files", {"demo/skills/stealth-copy.yaml": SKILL},
+          "RP201", "demo/skills/stealth-copy.yaml", 2, 5, E, also=("RP214",)),
+    # RP202 slug-reused
+    Fails("new document that takes a renamed trait's old id",
+          {ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
+           RULE_FILE: RULE.replace("id: reading-tables", "id: wits")},
+          "RP202", RULE_FILE, 2, 5, E),
+    Fails("two documents that claim the same previous id",
+          {ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
+           RESOLVE: TRAITS[RESOLVE] + "previous_ids: [grit, wits]\n"},
+          "RP202", RESOLVE, 5, 22, E),
+    # RP203 dangling-reference
+    Fails("weapon whose section is misspelt", {PISTOL: profile(section="pistol")},
+          "RP203", PISTOL, 6, 10, E),
+    Fails("rule that sees also a document that does not exist",
+          {RULE_FILE: RULE + "see_also: [test-pistol, nothing]\n"},
+          "RP203", RULE_FILE, 7, 25, E),
+    Fails("ladder step that is a trait, not a tc source",
+          {**wound_ladder(), "demo/tc/wound-ladder.yaml": LADDER.replace("killed]", "acuity]")},
+          "RP203", "demo/tc/wound-ladder.yaml", 4, 37, E),
+    # RP204 draft-referenced
+    Fails("published section whose skill is a draft", {BIO_LORE: draft(SKILL)},
+          "RP204", PISTOLS, 5, 8, E, also=("RP211",)),
+    Fails("published rule that sees also a draft weapon",
+          {PISTOL: draft(weapon()), RULE_FILE: RULE + "see_also: [test-pistol]\n"},
+          "RP204", RULE_FILE, 7, 12, E, also=("RP211",)),
+    # RP205 example-reference
+    Fails("skill test example that uses a skill the lists lack",
+          {"demo/skill-test.yaml": SKILL_TEST},
+          "RP205", "demo/skill-test.yaml", 13, 20, W),
+    # RP206 ap-row-missing
+    Fails("table that stops at AP 29", {PISTOL: weapon(table(range(1, 30)))},
+          "RP206", PISTOL, 13, 1, E),
+    Fails("table of only the odd APs", {PISTOL: weapon(table(range(1, 31, 2)))},
+          "RP206", PISTOL, 13, 1, E),
+    # RP207 ap-row-repeated
+    Fails("table with AP 30 written twice", {PISTOL: weapon(table() + table([30]))},
+          "RP207", PISTOL, 44, 10, E),
+    Fails("draft table with a repeated row",
+          {PISTOL: draft(weapon(table(range(1, 11)) + table([10])))},
+          "RP207", PISTOL, 25, 10, E, also=("RP211",)),
+    # RP208 ap-row-order
+    Fails("row for AP 13 after the row for AP 14",
+          {PISTOL: weapon(flat([*range(1, 13), 14, 13, *range(15, 31)]))},
+          "RP208", PISTOL, 27, 10, E),
+    Fails("table out of order twice reports only the first place",
+          {PISTOL: weapon(flat([*range(1, 10), 11, 10, *range(12, 20), 21, 20, *range(22, 31)]))},
+          "RP208", PISTOL, 24, 10, E),
+    # RP209 figure-falls
+    Fails("defense that falls at AP 20",
+          {PISTOL: weapon(table(defense=lambda ap: 1 if ap == 20 else ap))},
+          "RP209", PISTOL, 33, 35, W),
+    Fails("damage that falls at the last row",
+          {PISTOL: weapon(table(damage=lambda ap: 3 if ap == 30 else ap))},
+          "RP209", PISTOL, 43, 22, W),
+    # RP210 off-band-step
+    Fails("range that steps at AP 20 where no other table steps",
+          {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+           **second_weapon(rows=table(range=lambda ap: 10 if ap < 11 else 12 if ap < 20 else 14))},
+          "RP210", "demo/weapons/zip-gun.yaml", 33, 58, W),
+    Fails("move that steps at AP 20 where no other table steps",
+          {PISTOL: weapon(table(move=lambda ap: "Base" if ap < 11 else 1)),
+           **second_weapon(rows=table(move=lambda ap: "Base" if ap < 11 else 1 if ap < 20 else 2))},
+          "RP210", "demo/weapons/zip-gun.yaml", 33, 45, W),
+    Fails("off-band step after a repeated AP row is reported at the row that changes",
+          {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+           **second_weapon(rows=table(range(1, 21)) + table([20, *range(21, 31)],
+                                                            range=lambda ap: 12))},
+          "RP210", "demo/weapons/zip-gun.yaml", 34, 58, W, also=("RP207",),
+          bug="tables.off_band_step locates a step with the first row of its AP "
+              "(next(i for i, r in enumerate(table) if r.ap == ap)), so when the AP is repeated "
+              "the finding points at the earlier row, which does not change (line 33)"),
+    # RP211 draft
+    Fails("rule marked as a draft", {RULE_FILE: draft(RULE)}, "RP211", RULE_FILE, 2, 9, W),
+    Fails("weapon placeholder marked as a draft",
+          {PISTOL: draft(profile(name=None, header="Tactical Railgun", rows=[]))},
+          "RP211", PISTOL, 2, 9, W),
+    # RP212 incomplete-profile
+    Fails("published weapon with both magazine and attacks",
+          {PISTOL: profile(attacks=2)}, "RP212", PISTOL, 1, 1, E),
+    Fails("published weapon with neither magazine nor attacks",
+          {PISTOL: profile(magazine=None)}, "RP212", PISTOL, 1, 1, E),
+    Fails("published weapon without an AP table",
+          {PISTOL: weapon().split("table:")[0]}, "RP212", PISTOL, 1, 1, E),
+    Fails("published weapon without a name",
+          {PISTOL: profile(name=None, header="Test Pistol")}, "RP212", PISTOL, 1, 1, E),
+    # RP213 header-mismatch
+    Fails("header that names another weapon than the profile",
+          {PISTOL: profile(header="Scattergun")}, "RP213", PISTOL, 4, 9, W),
+    Fails("header that is only longer than the name",
+          {PISTOL: profile(header="Test Pistol Mk II")}, "RP213", PISTOL, 4, 9, I),
+    Fails("unnamed draft whose header is another weapon's name",
+          second_weapon(name=None, header="Test Pistol", status="draft", rows=[]),
+          "RP213", "demo/weapons/zip-gun.yaml", 3, 9, W, also=("RP211", "RP214")),
+    # RP214 duplicate-name
+    Fails("two traits with one name",
+          {RESOLVE: TRAITS[RESOLVE].replace("name: Resolve", "name: Acuity")},
+          "RP214", RESOLVE, 3, 7, W),
+    Fails("two weapons headed alike",
+          second_weapon(header="test pistol!"), "RP214", "demo/weapons/zip-gun.yaml", 4, 9, W,
+          also=("RP213",)),
+    # RP215 column-named-two-ways
+    Fails("one table says Speed where the others say Move",
+          {**second_weapon(), **second_weapon("zulu-rifle", tier=3, move_column="Speed")},
+          "RP215", "demo/weapons/zulu-rifle.yaml", 13, 14, W),
+    Fails("one pistol counts attacks where the others count magazine rounds",
+          {**second_weapon(magazine=None, attacks=4), **second_weapon("zulu-rifle", tier=3)},
+          "RP215", "demo/weapons/zip-gun.yaml", 12, 10, W),
+    # RP216 conflicting-figures
+    Fails("corruption per Aug stated as 2 in the rules and 3 in the CP table",
+          {"demo/corruption/rules.yaml": CORRUPTION_RULES,
+           "demo/cp/spending.yaml": CP_SPENDING},
+          "RP216", "demo/corruption/rules.yaml", 5, 10, W,
+          more=(("demo/cp/spending.yaml", 8, 65),)),
+    # RP217 tier-order
+    Fails("tier 2 pistol that costs less than tier 1",
+          {PISTOL: profile(cost=10), **second_weapon(cost=8)},
+          "RP217", "demo/weapons/zip-gun.yaml", 11, 7, W),
+    Fails("tier 2 pistol that is commoner than tier 1",
+          second_weapon(rarity="Ubiquitous"), "RP217", "demo/weapons/zip-gun.yaml", 12, 9, W),
+    Fails("repeated tier 2 pistol cheaper than tier 1 is reported whatever the file order",
+          {PISTOL: profile(cost=10), **second_weapon("alpha-gun", cost=20),
+           **second_weapon(cost=5)},
+          "RP217", "demo/weapons/zip-gun.yaml", 11, 7, W, also=("RP221",),
+          bug="consistency.tier_order compares only neighbours after a stable sort by tier and "
+              "skips pairs of equal tier, so of two tier 2 profiles only the one filed first is "
+              "compared with tier 1: zip-gun (tier 2, cost 5 < tier 1's 10) is missed here, "
+              "and is reported if it is filed before alpha-gun"),
+    # RP218 level-order
+    Fails("corruption trigger rows 10, 14, 12",
+          {"demo/corruption/triggers.yaml": CORRUPTION_TRIGGERS},
+          "RP218", "demo/corruption/triggers.yaml", 8, 13, E),
+    Fails("obedience table that repeats level 10",
+          {"demo/corruption/obedience.yaml": OBEDIENCE},
+          "RP218", "demo/corruption/obedience.yaml", 7, 13, E),
+    # RP219 ladder-order
+    Fails("ladder whose top step counts less than the step below",
+          wound_ladder(1, 2, 1), "RP219", "demo/tc/wound-ladder.yaml", 4, 37, W),
+    Fails("ladder step that the referee sets",
+          wound_ladder(1, "referee", 4), "RP219", "demo/tc/wound-ladder.yaml", 4, 18, W),
+    # RP220 tc-sign
+    Fails("tc source that adds with a negative amount",
+          {"demo/tc/attacked.yaml": tc_source("attacked", -1)},
+          "RP220", "demo/tc/attacked.yaml", 6, 5, E),
+    Fails("tc source that reduces with a positive amount",
+          {"demo/tc/cover.yaml": tc_source("cover", 1, "reduces")},
+          "RP220", "demo/tc/cover.yaml", 6, 5, E),
+    Fails("tc source that adds a range reaching below zero",
+          {"demo/tc/rumour.yaml": tc_source("rumour", "{min: -1, max: 2}")},
+          "RP220", "demo/tc/rumour.yaml", 6, 5, E),
+    Fails("tc source whose outstanding success adds a negative amount",
+          {"demo/tc/intimidation.yaml": tc_source("intimidation", 1,
+                                                  extra="outstanding_success_tc: -2\n")},
+          "RP220", "demo/tc/intimidation.yaml", 7, 25, E,
+          bug="consistency.tc_sign reports every wrong amount at ('tc',), also when the wrong "
+              "amount is outstanding_success_tc: the finding points at `tc: 1` (line 6, col 5), "
+              "which is right, instead of `outstanding_success_tc: -2` (line 7, col 25)"),
+    # RP221 tier-repeated
+    Fails("second published tier 1 pistol", second_weapon(tier=1),
+          "RP221", "demo/weapons/zip-gun.yaml", 5, 7, W),
+    Fails("draft placeholder in the tier of a published pistol",
+          second_weapon(tier=1, status="draft"),
+          "RP221", "demo/weapons/zip-gun.yaml", 5, 7, W, also=("RP211",)),
+]
+
+OTHER_RULESET = {"other/ruleset.yaml": RULESET.replace("id: demo", "id: other"),
+                 "other/traits/acuity.yaml": TRAITS[ACUITY]}
+RIFLES = {"demo/sections/rifles.yaml": SECTION.replace("pistols", "rifles")
+          .replace("Pistols", "Rifles")}
+
+PASSING = [
+    Passes("the same id in two rulesets", OTHER_RULESET, "RP201"),
+    Passes("renamed trait that keeps its old id", {ACUITY: TRAITS[ACUITY] +
+                                                   "previous_ids: [wits]\n"}, "RP202"),
+    Passes("rule that sees also documents of any kind",
+           {RULE_FILE: RULE + "see_also: [test-pistol, acuity, pistols]\n"}, "RP203"),
+    Passes("draft weapon in a draft section",
+           {PISTOLS: draft(SECTION), PISTOL: draft(weapon())}, "RP204", also=("RP211",)),
+    Passes("skill test example that uses a listed skill",
+           {"demo/skill-test.yaml": SKILL_TEST.replace("mech-lore", "bio-lore")}, "RP205"),
+    Passes("draft placeholder with half a table", {PISTOL: draft(weapon(table(range(1, 16))))},
+           "RP206", also=("RP211",)),
+    Passes("table with every AP once", {PISTOL: weapon(table())}, "RP207"),
+    Passes("table in AP order with flat figures", {PISTOL: weapon(flat())}, "RP208"),
+    Passes("damage that holds level as AP rises",
+           {PISTOL: weapon(table(damage=lambda ap: 5 if ap < 20 else 6))}, "RP209"),
+    Passes("two tables that step range at AP 11",
+           {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+            **second_weapon(rows=table(range=lambda ap: 20 if ap < 11 else 30))}, "RP210"),
+    Passes("lone table whose range steps has no band to be off",
+           {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12))}, "RP210",
+           bug="tables.off_band_step compares a table's steps with the other tables' steps "
+               "even when there is no other table (a lone weapon, or the others all drafts): "
+               "every step is then reported, with the message ending 'bands start at AP )'"),
+    Passes("rule marked published", {RULE_FILE: RULE + "status: published\n"}, "RP211"),
+    Passes("published weapon that counts attacks instead of magazine rounds",
+           {PISTOL: profile(magazine=None, attacks=2)}, "RP212"),
+    Passes("header and name that differ only in case and punctuation",
+           {PISTOL: profile(header="TEST-PISTOL")}, "RP213"),
+    Passes("a trait and a skill with one name",
+           {BIO_LORE: SKILL.replace("Bio Lore", "Acuity")}, "RP214"),
+    Passes("capacity stats that differ between sections",
+           {**RIFLES, **second_weapon(section="rifles", magazine=None, attacks=4),
+            **second_weapon("zulu-rifle", section="rifles", tier=3, magazine=None, attacks=2)},
+           "RP215"),
+    Passes("draft printed with Speed beside a Move table",
+           second_weapon(move_column="Speed", status="draft"), "RP215", also=("RP211",)),
+    Passes("corruption per Aug stated as 3 in the rules and in the CP table",
+           {"demo/corruption/rules.yaml": CORRUPTION_RULES.replace("per_aug: 2", "per_aug: 3"),
+            "demo/cp/spending.yaml": CP_SPENDING}, "RP216"),
+    Passes("tier 2 pistol that costs more and is rarer",
+           second_weapon(cost=5, rarity="Rare"), "RP217"),
+    Passes("corruption trigger rows that rise",
+           {"demo/corruption/triggers.yaml": CORRUPTION_TRIGGERS.replace("level: 12", "level: 16")},
+           "RP218"),
+    Passes("ladder of reductions that grow",
+           {**{path: text.replace("effect: adds", "effect: reduces")
+               for path, text in wound_ladder(-1, -2, -4).items()}}, "RP219"),
+    Passes("tc source that reduces with a negative amount",
+           {"demo/tc/cover.yaml": tc_source("cover", -1, "reduces",
+                                            "outstanding_success_tc: -2\n")}, "RP220"),
+    Passes("tc source left to the referee", {"demo/tc/odd.yaml": tc_source("odd", "referee")},
+           "RP220"),
+    Passes("pistols of one tier in two sections",
+           {**RIFLES, **second_weapon(section="rifles", tier=1)}, "RP221"),
+    Passes("two draft placeholders of one tier",
+           {PISTOL: draft(weapon()), **second_weapon(tier=1, status="draft")}, "RP221",
+           also=("RP211",)),
+]
+
+
+def _params(cases):
+    return [pytest.param(case, id=case.example,
+                         marks=[pytest.mark.xfail(strict=True, reason=case.bug)] if case.bug
+                         else [])
+            for case in cases]
+
+
+def _findings(tmp_path: Path, files: Files) -> tuple[Finding, ...]:
+    tree = {**base_tree(), **files}
+    build_tree(tmp_path, {path: text for path, text in tree.items() if text is not None})
+    return validate(tmp_path).findings
+
+
+def _shown(findings) -> list[str]:
+    return [f"{f.code} {f.file.name}:{f.line}:{f.col} {f.message}" for f in findings]
+
+
+@pytest.mark.parametrize("case", _params(FAILING))
+def test_failing_input_gives_exactly_its_finding(tmp_path, case: Fails):
+    findings = _findings(tmp_path, case.files)
+    wanted = [f for f in findings if f.code == case.code]
+    places = sorted((tmp_path / file, line, col) for file, line, col in
+                    ((case.file, case.line, case.col), *case.more))
+    assert sorted((f.file, f.line, f.col) for f in wanted) == places, _shown(findings)
+    finding = next(f for f in wanted
+                   if (f.file, f.line, f.col) == (tmp_path / case.file, case.line, case.col))
+    assert finding.level == case.level
+    assert finding.name == next(c.name for c in CHECKS if c.code == case.code)
+    assert finding.message
+    assert {f.code for f in findings} - {case.code} == set(case.also), _shown(findings)
+
+
+@pytest.mark.parametrize("case", _params(PASSING))
+def test_passing_input_does_not_give_the_finding(tmp_path, case: Passes):
+    findings = _findings(tmp_path, case.files)
+    assert case.code not in {f.code for f in findings}, _shown(findings)
+    assert {f.code for f in findings} == set(case.also), _shown(findings)
+
+
+def test_every_check_has_a_failing_and_a_passing_case():
+    registered = {c.code for c in CHECKS}
+    failing = {c.code for c in FAILING if c.bug is None}
+    passing = {c.code for c in PASSING if c.bug is None}
+    assert sorted(registered - failing) == [], "checks without a failing case"
+    assert sorted(registered - passing) == [], "checks without a passing case"
+    assert {c.code for c in [*FAILING, *PASSING]} <= registered, "cases of unknown codes"
+
+
+def test_failing_cases_use_the_registered_level():
+    """A finding has its check's level; RP213's INFO (header longer than name) is the one
+    report that overrides it."""
+    levels = {c.code: c.level for c in CHECKS}
+    for case in FAILING:
+        assert case.level == levels[case.code] or (case.code, case.level) == ("RP213", I)
+
+
+def test_examples_read_as_examples_and_are_unique():
+    names = [c.example for c in [*FAILING, *PASSING]]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("registered", CHECKS, ids=lambda c: f"{c.code} {c.name}")
+def test_check_is_documented(registered):
+    assert re.fullmatch(r"RP[23]\d\d", registered.code)
+    assert re.fullmatch(r"[a-z]+(-[a-z]+)*", registered.name)
+    assert isinstance(registered.level, Level)
+    assert "Example:" in registered.doc
+
+
+def test_check_codes_and_names_are_unique():
+    assert len({c.code for c in CHECKS}) == len(CHECKS)
+    assert len({c.name for c in CHECKS}) == len(CHECKS)
+
+
+# -- tables._spans -----------------------------------------------------------------------
+
+SPANS = [
+    ([], ""),
+    ([7], "7"),
+    ([1, 2], "1-2"),
+    ([1, 2, 3, 7], "1-3, 7"),
+    ([1, 3, 5], "1, 3, 5"),
+    ([6, 11, 16, 21, 26], "6, 11, 16, 21, 26"),
+    ([1, 2, 4, 5, 6, 30], "1-2, 4-6, 30"),
+    (list(range(1, 31)), "1-30"),
+]
+
+
+@pytest.mark.parametrize(("values", "text"), SPANS, ids=[t or "nothing" for _, t in SPANS])
+def test_spans(values, text):
+    assert _spans(values) == text
+
+
+def test_spans_keeps_the_given_order():
+    """Callers sort first; unsorted input is written run by run as given."""
+    assert _spans([3, 2, 1]) == "3, 2, 1"
+    assert _spans([5, 6, 1, 2]) == "5-6, 1-2"
+
+
+# -- Level and Finding.sort_key ----------------------------------------------------------
+
+
+def test_levels_order_errors_first():
+    assert Level.ERROR < Level.WARNING < Level.INFO
+    assert list(Level) == [Level.ERROR, Level.WARNING, Level.INFO]
+    assert [str(level) for level in Level] == ["error", "warning", "info"]
+
+
+def test_sort_key_puts_errors_first_then_file_line_col_code():
+    a, b = Path("a.yaml"), Path("b.yaml")
+    info = Finding(Level.INFO, "RP213", "m", a, 1, 1)
+    warning = Finding(Level.WARNING, "RP209", "m", a, 1, 1)
+    late_error = Finding(Level.ERROR, "RP212", "m", b, 9, 9)
+    error_b_line_2 = Finding(Level.ERROR, "RP201", "m", b, 2, 5)
+    error_b_line_2_col_1 = Finding(Level.ERROR, "RP203", "m", b, 2, 1)
+    error_a = Finding(Level.ERROR, "RP207", "m", a, 40, 10)
+    error_a_same_place = Finding(Level.ERROR, "RP206", "m", a, 40, 10)
+    nowhere = Finding(Level.ERROR, "RP009", "m")
+    shuffled = [info, late_error, warning, error_b_line_2, error_a, nowhere,
+                error_b_line_2_col_1, error_a_same_place]
+    assert sorted(shuffled, key=Finding.sort_key) == [
+        nowhere, error_a_same_place, error_a, error_b_line_2_col_1, error_b_line_2,
+        late_error, warning, info]
+
+
+def test_validate_reports_errors_before_warnings(tmp_path):
+    findings = _findings(tmp_path, {"demo/tc/attacked.yaml": tc_source("attacked", -1),
+                                    RULE_FILE: draft(RULE),
+                                    PISTOL: profile(header="Test Pistol Mk II")})
+    assert [(f.level, f.code) for f in findings] == [
+        (Level.ERROR, "RP220"), (Level.WARNING, "RP211"), (Level.INFO, "RP213")]
+    assert list(findings) == sorted(findings, key=Finding.sort_key)
+
