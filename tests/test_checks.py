@@ -47,6 +47,8 @@ order: 1
 text: Find the row for your AP.
 """
 
+GIVEN = "{skill: bio-lore, rank: 6, faces: [1, 2, 3, 4, 5, 6], acuity: 5}"
+EXPECT = "{dice-ap: 4, trait-bonus: 5, total: 9}"
 SKILL_TEST = """\
 kind: skill-test
 id: skill-test
@@ -60,9 +62,57 @@ examples:
   - id: truck-repair
     title: Steve repairs his truck
     text: Steve repairs his truck.
-    given: {skill: mech-lore, rank: 6, faces: [1, 2, 3, 4, 5, 6], acuity: 5}
-    expect: {dice-ap: 4, trait-bonus: 5, total: 9}
+    given: %s
+    expect: %s
 """
+
+
+def skill_test(given: str = GIVEN, expect: str = EXPECT) -> Files:
+    """The skill test rule with one worked example (Steve's truck repair, seed 003), whose
+    `given` mapping opens at line 13, column 12 and `expect` at line 14, column 13."""
+    return {"demo/skill-test.yaml": SKILL_TEST % (given, expect)}
+
+
+STEP_DICE = """\
+kind: step-dice
+id: step-dice
+name: Task Resolution
+text: A 6 or more is a success; a 10 or more counts twice.
+levels: [{level: D, die: d6}, {level: C, die: d8}]
+successes: [{at_least: 6, successes: 1}, {at_least: 10, successes: 2}]
+"""
+
+PUSH = """\
+kind: push-rule
+id: push
+name: Pushing Your Roll
+text: Pick up any dice that neither rolled a 1 nor a success and roll them again.
+rerolls: neither-one-nor-success
+costs: [{attributes: [STR, AGL], cost: damage}, {attributes: [INT, EMP], cost: stress}]
+gear_takes_damage: true
+gear_reliability_loss: 1
+"""
+
+ODDS_FILE = "demo/dice/odds.yaml"
+
+
+def odds(roll: str = "initial", alone: str = "17, 38", with_d6: str = "31, 48",
+         push: str | None = None) -> Files:
+    """The step dice, a push rule reading `push` (none without it) and an odds table of
+    attribute d6 and d8, alone (line 8) and with skill d6 (line 9, d8's cell at column 31).
+    The defaults are the exact initial-roll chances, rounded."""
+    table = (f"kind: odds-table\nid: odds\nname: Odds of Success\nroll: {roll}\n"
+             f"corner: Attribute / Skill\ncolumns: [d6, d8]\nrows:\n"
+             f"  - {{skill: null, percent: [{alone}]}}\n  - {{skill: d6, percent: [{with_d6}]}}\n")
+    files: Files = {"demo/dice/step-dice.yaml": STEP_DICE, ODDS_FILE: table}
+    if push:
+        files["demo/dice/push.yaml"] = PUSH.replace("neither-one-nor-success", push)
+    return files
+
+
+PUSHED_EVERY_NON_SUCCESS = {"roll": "pushed", "alone": "31, 61", "with_d6": "52, 73"}
+"""Pushed chances when every die that is not a success is rolled again (the printed table's
+reading); when a 1 is kept instead, d6 alone is 27.8%, not 31%."""
 
 CORRUPTION_RULES = """\
 kind: corruption-rules
@@ -250,7 +300,7 @@ FAILING = [
           "RP204", RULE_FILE, 7, 12, E, also=("RP211",)),
     # RP205 example-reference
     Fails("skill test example that uses a skill the lists lack",
-          {"demo/skill-test.yaml": SKILL_TEST},
+          skill_test(GIVEN.replace("bio-lore", "mech-lore")),
           "RP205", "demo/skill-test.yaml", 13, 20, W),
     # RP206 ap-row-missing
     Fails("table that stops at AP 29", {PISTOL: weapon(table(range(1, 30)))},
@@ -288,8 +338,8 @@ FAILING = [
           "RP210", "demo/weapons/zip-gun.yaml", 33, 45, W),
     Fails("off-band step after a repeated AP row is reported at the row that changes",
           {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
-           **second_weapon(rows=table(range(1, 21)) + table([20, *range(21, 31)],
-                                                            range=lambda ap: 12))},
+           **second_weapon(rows=table(range(1, 21), range=lambda ap: 10 if ap < 11 else 12)
+                           + table(range(20, 31), range=lambda ap: 14))},
           "RP210", "demo/weapons/zip-gun.yaml", 34, 58, W, also=("RP207",),
           bug="tables.off_band_step locates a step with the first row of its AP "
               "(next(i for i, r in enumerate(table) if r.ap == ap)), so when the AP is repeated "
@@ -377,8 +427,31 @@ FAILING = [
                                                   extra="outstanding_success_tc: -2\n")},
           "RP220", "demo/tc/intimidation.yaml", 7, 25, E,
           bug="consistency.tc_sign reports every wrong amount at ('tc',), also when the wrong "
-              "amount is outstanding_success_tc: the finding points at `tc: 1` (line 6, col 5), "
-              "which is right, instead of `outstanding_success_tc: -2` (line 7, col 25)"),
+              "amount is outstanding_success_tc: 'has amount -2' points at `tc: 1` (line 6, "
+              "col 5), whose amount is right, instead of `outstanding_success_tc: -2` (line 7, "
+              "col 25)"),
+    # RP301 printed-odds-differ
+    Fails("odds table that prints 49% for d8 + d6 where the rules give 47.9%",
+          odds(with_d6="31, 49"), "RP301", ODDS_FILE, 9, 31, W),
+    Fails("pushed odds table that re-rolls the 1s the push rule keeps",
+          odds(**PUSHED_EVERY_NON_SUCCESS, push="neither-one-nor-success"),
+          "RP301", ODDS_FILE, 4, 7, W),
+    # RP302 example-disagrees
+    Fails("skill test example whose dice AP the rule does not give",
+          skill_test(expect=EXPECT.replace("dice-ap: 4", "dice-ap: 5")),
+          "RP302", "demo/skill-test.yaml", 14, 23, W),
+    Fails("example that expects a figure the rule does not compute",
+          skill_test(expect="{score: 9}"), "RP302", "demo/skill-test.yaml", 14, 21, I),
+    Fails("example that leaves out the faces rolled",
+          skill_test(given="{rank: 6, acuity: 5}"), "RP302", "demo/skill-test.yaml", 13, 12, I),
+    Fails("example that gives one face instead of a list of faces",
+          skill_test(given="{rank: 1, faces: 6, acuity: 5}"),
+          "RP302", "demo/skill-test.yaml", 13, 12, I,
+          bug="computed.example_disagrees catches only KeyError and ValueError from "
+              "rules.examples.replay; `faces: 6` (a valid ExampleValue) makes "
+              "SkillTest.resolve iterate an int, and the TypeError escapes validate() "
+              "(a traceback from `rulepress validate`) instead of an RP302 'cannot be "
+              "replayed' at the example's `given`"),
     # RP221 tier-repeated
     Fails("second published tier 1 pistol", second_weapon(tier=1),
           "RP221", "demo/weapons/zip-gun.yaml", 5, 7, W),
@@ -400,8 +473,7 @@ PASSING = [
            {RULE_FILE: RULE + "see_also: [test-pistol, acuity, pistols]\n"}, "RP203"),
     Passes("draft weapon in a draft section",
            {PISTOLS: draft(SECTION), PISTOL: draft(weapon())}, "RP204", also=("RP211",)),
-    Passes("skill test example that uses a listed skill",
-           {"demo/skill-test.yaml": SKILL_TEST.replace("mech-lore", "bio-lore")}, "RP205"),
+    Passes("skill test example that uses a listed skill", skill_test(), "RP205"),
     Passes("draft placeholder with half a table", {PISTOL: draft(weapon(table(range(1, 16))))},
            "RP206", also=("RP211",)),
     Passes("table with every AP once", {PISTOL: weapon(table())}, "RP207"),
@@ -445,6 +517,10 @@ PASSING = [
                                             "outstanding_success_tc: -2\n")}, "RP220"),
     Passes("tc source left to the referee", {"demo/tc/odd.yaml": tc_source("odd", "referee")},
            "RP220"),
+    Passes("odds table of the exact chances, rounded", odds(), "RP301"),
+    Passes("pushed odds table that follows the push rule's own reading",
+           odds(**PUSHED_EVERY_NON_SUCCESS, push="every-non-success"), "RP301"),
+    Passes("skill test example that comes out as printed", skill_test(), "RP302"),
     Passes("pistols of one tier in two sections",
            {**RIFLES, **second_weapon(section="rifles", tier=1)}, "RP221"),
     Passes("two draft placeholders of one tier",
@@ -502,11 +578,12 @@ def test_every_check_has_a_failing_and_a_passing_case():
 
 
 def test_failing_cases_use_the_registered_level():
-    """A finding has its check's level; RP213's INFO (header longer than name) is the one
-    report that overrides it."""
+    """A finding has its check's level, except the reports a check lowers to INFO: a header
+    only longer than the name (RP213), an example that cannot be replayed (RP302)."""
     levels = {c.code: c.level for c in CHECKS}
+    lowered = {("RP213", I), ("RP302", I)}
     for case in FAILING:
-        assert case.level == levels[case.code] or (case.code, case.level) == ("RP213", I)
+        assert case.level == levels[case.code] or (case.code, case.level) in lowered
 
 
 def test_examples_read_as_examples_and_are_unique():
