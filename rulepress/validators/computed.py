@@ -77,7 +77,7 @@ def example_disagrees(ruleset: Ruleset):
         for index, example in enumerate(getattr(entry.document, "examples", ())):
             try:
                 computed = replay(entry.document, example, ruleset)
-            except (KeyError, ValueError) as problem:
+            except (KeyError, ValueError, TypeError) as problem:
                 yield Report(entry, f"example '{example.id}' cannot be replayed: {problem}",
                              ("examples", index, "given"), level=Level.INFO)
                 continue

@@ -100,7 +100,7 @@ def _minority(entries: list[Entry], label, path: tuple, what: str):
     counts = Counter(label(e.document) for e in entries if label(e.document))
     if len(counts) < 2:
         return
-    usual, _ = counts.most_common(1)[0]
+    usual = min(counts, key=lambda name: (-counts[name], name))  # a tie goes to the first name
     for entry in entries:
         own = label(entry.document)
         if own and own != usual:
@@ -141,16 +141,19 @@ def tier_order(ruleset: Ruleset):
         if isinstance(entry.document, WeaponProfile) and not entry.document.is_draft:
             by_section[entry.document.section].append(entry)
     for entries in by_section.values():
-        entries.sort(key=lambda e: e.document.tier)
-        for lower, higher in zip(entries, entries[1:], strict=False):
-            a, b = lower.document, higher.document
-            if a.tier == b.tier:
-                continue
-            if a.cost is not None and b.cost is not None and b.cost < a.cost:
+        for higher in entries:
+            b = higher.document
+            lower = [e.document for e in entries if e.document.tier < b.tier]
+            dearer = [a for a in lower if a.cost is not None and b.cost is not None
+                      and b.cost < a.cost]
+            if dearer:
+                a = max(dearer, key=lambda d: (d.cost, d.id))
                 yield Report(higher, f"tier {b.tier} costs {b.cost}, less than tier {a.tier} "
                                      f"'{a.name}' ({a.cost})", ("cost",))
-            if a.rarity in RARITY_ORDER and b.rarity in RARITY_ORDER and \
-                    RARITY_ORDER.index(b.rarity) < RARITY_ORDER.index(a.rarity):
+            rarer = [a for a in lower if a.rarity in RARITY_ORDER and b.rarity in RARITY_ORDER
+                     and RARITY_ORDER.index(b.rarity) < RARITY_ORDER.index(a.rarity)]
+            if rarer:
+                a = max(rarer, key=lambda d: (RARITY_ORDER.index(d.rarity), d.id))
                 yield Report(higher, f"tier {b.tier} is {b.rarity}, commoner than tier "
                                      f"{a.tier} '{a.name}' ({a.rarity})", ("rarity",))
 
@@ -224,21 +227,21 @@ def tc_sign(ruleset: Ruleset):
         source = entry.document
         if not isinstance(source, TcSource):
             continue
-        amounts = _amounts(source)
         sign = 1 if source.effect == "adds" else -1
-        wrong = [amount for amount in amounts if amount * sign < 0]
-        if wrong:
-            yield Report(entry, f"a source that {source.effect} TCs has amount {wrong[0]}",
-                         ("tc",))
+        for field, amount in _amounts(source):
+            if amount * sign < 0:
+                yield Report(entry, f"a source that {source.effect} TCs has amount {amount}",
+                             (field,))
 
 
-def _amounts(source: TcSource) -> list[int]:
+def _amounts(source: TcSource) -> list[tuple[str, int]]:
+    """(field, amount) for every amount a source states."""
     if source.tc == "referee":
         amounts = []
     elif isinstance(source.tc, int):
-        amounts = [source.tc]
+        amounts = [("tc", source.tc)]
     else:
-        amounts = [source.tc.min, source.tc.max]
+        amounts = [("tc", source.tc.min), ("tc", source.tc.max)]
     if source.outstanding_success_tc is not None:
-        amounts.append(source.outstanding_success_tc)
+        amounts.append(("outstanding_success_tc", source.outstanding_success_tc))
     return amounts

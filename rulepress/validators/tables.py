@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.models import ApRow, WeaponProfile
+from rulepress.models import ApRow, OddsTable, WeaponProfile
 from rulepress.validators.registry import Report, check
 
 AP_RANGE = range(1, 31)
@@ -88,25 +88,28 @@ def off_band_step(ruleset: Ruleset):
 
     Example: every table changes move at AP 6, 11, 16, 21 or 26, and one changes at 20."""
     weapons = [e for e in _weapons(ruleset) if len(e.document.table) > 1]
-    steps: dict[tuple[str, str], set[int]] = {}
+    steps = {(e.document.id, column): _step_rows(e.document, column)
+             for e in weapons for column in STEPPED_COLUMNS}
     for entry in weapons:
+        others = {other.document.table[i].ap
+                  for other in weapons if other is not entry
+                  for column in STEPPED_COLUMNS for i in steps[(other.document.id, column)]}
+        if not others:
+            continue  # nothing to compare with: no band is known
         for column in STEPPED_COLUMNS:
-            steps[(entry.document.id, column)] = _step_points(entry.document, column)
-    for entry in weapons:
-        for column in STEPPED_COLUMNS:
-            others = set().union(*(points for (doc_id, _), points in steps.items()
-                                   if doc_id != entry.document.id))
-            for ap in sorted(steps[(entry.document.id, column)] - others):
-                index = next(i for i, r in enumerate(entry.document.table) if r.ap == ap)
-                yield Report(entry, f"{column} changes at AP {ap}, where no other table "
-                                    f"changes (bands start at AP {_spans(sorted(others))})",
-                             ("table", index, column))
+            for index in steps[(entry.document.id, column)]:
+                ap = entry.document.table[index].ap
+                if ap not in others:
+                    yield Report(entry, f"{column} changes at AP {ap}, where no other table "
+                                        f"changes (bands start at AP {_spans(sorted(others))})",
+                                 ("table", index, column))
 
 
-def _step_points(profile: WeaponProfile, column: str) -> set[int]:
+def _step_rows(profile: WeaponProfile, column: str) -> list[int]:
+    """Indexes of the rows where `column` differs from the row before."""
     table = profile.table
-    return {table[i].ap for i in range(1, len(table))
-            if _value(table[i], column) != _value(table[i - 1], column)}
+    return [i for i in range(1, len(table))
+            if _value(table[i], column) != _value(table[i - 1], column)]
 
 
 @check("RP211", "draft", Level.WARNING)
@@ -133,10 +136,28 @@ def incomplete_profile(ruleset: Ruleset):
         for field in ("name", *STATS):
             if getattr(profile, field) is None:
                 yield Report(entry, f"published weapon has no {field}", ())
-        if (profile.magazine is None) == (profile.attacks is None):
-            yield Report(entry, "give exactly one of `magazine` and `attacks`", ())
+        if profile.magazine is None and profile.attacks is None:
+            yield Report(entry, "give one of `magazine` and `attacks`", ())
+        elif profile.magazine is not None and profile.attacks is not None:
+            yield Report(entry, "give only one of `magazine` and `attacks`", ("attacks",), key=True)
         if not profile.table:
             yield Report(entry, "published weapon has no AP table", ())
+
+
+@check("RP222", "odds-row-length", Level.ERROR)
+def odds_row_length(ruleset: Ruleset):
+    """An odds table row has more or fewer cells than the table has columns, so a cell
+    would be read under the wrong die (or not at all).
+
+    Example: `columns: [d6, d8]` and a row `percent: [31, 48, 99]`."""
+    for entry in ruleset.entries:
+        table = entry.document
+        if not isinstance(table, OddsTable):
+            continue
+        for index, row in enumerate(table.rows):
+            if len(row.percent) != len(table.columns):
+                yield Report(entry, f"row has {len(row.percent)} cells for "
+                                    f"{len(table.columns)} columns", ("rows", index, "percent"))
 
 
 def _spans(values: list[int]) -> str:

@@ -1,0 +1,386 @@
+"""IRIS resolution rules (seed 003), one test per rule, named as an example of it.
+
+Figures the wiki page prints (the truck-repair example, the Salvaged Pistol table, the
+corruption and CP figures) are read out of tests/fixtures/seeds/iris-wiki.txt.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+
+import pytest
+
+from rulepress.models import (
+    CorruptionRules,
+    CorruptionTriggers,
+    CpSpending,
+    ObedienceConsequences,
+    SkillTest,
+    WeaponProfile,
+)
+from rulepress.rules.examples import replay
+
+
+@pytest.fixture(scope="module")
+def iris(bundled):
+    return bundled.compendium.ruleset("iris")
+
+
+@pytest.fixture(scope="module")
+def page(seed_text) -> str:
+    return seed_text("iris-wiki.txt")
+
+
+@pytest.fixture(scope="module")
+def skill_test(iris) -> SkillTest:
+    return iris.one(SkillTest)
+
+
+@pytest.fixture(scope="module")
+def corruption(iris) -> CorruptionRules:
+    return iris.one(CorruptionRules)
+
+
+@pytest.fixture(scope="module")
+def triggers(iris) -> CorruptionTriggers:
+    return iris.one(CorruptionTriggers)
+
+
+@pytest.fixture(scope="module")
+def consequences(iris) -> ObedienceConsequences:
+    return iris.one(ObedienceConsequences)
+
+
+@pytest.fixture(scope="module")
+def spending(iris) -> CpSpending:
+    return iris.one(CpSpending)
+
+
+@pytest.fixture(scope="module")
+def pistol(iris) -> WeaponProfile:
+    return iris.get("salvaged-pistol")
+
+
+# --- the skill test ---------------------------------------------------------------------------
+
+
+def test_steve_repairs_his_truck_for_nine_ap(skill_test, page):
+    faces = [int(f) for f in re.search(r"gets the results: ([\d, ]+)\.", page).group(1)
+             .split(",")]
+    dice_ap = int(re.search(r"for a total of \+(\d+)AP", page).group(1))
+    acuity = int(re.search(r"Acuity Trait is higher at rank (\d+)", page).group(1))
+    total = int(re.search(r"final total of (\d+)AP", page).group(1))
+    resolve_rank = acuity - 2  # the page only says Acuity is the higher of the two
+    result = skill_test.resolve(faces, [acuity, resolve_rank])
+    assert (result.dice_ap, result.trait_bonus, result.total) == (dice_ap, acuity, total)
+
+
+def test_the_truck_repair_example_replays_through_the_rule(skill_test, iris):
+    example = next(e for e in skill_test.examples if e.id == "truck-repair")
+    assert replay(skill_test, example, iris) == example.expect
+
+
+def test_steve_rolls_one_die_per_rank_of_mech_lore(skill_test, page):
+    rank, rolled = map(int, re.search(r"rank in Mech Lore is (\d+), so he rolls (\d+) dice",
+                                      page).groups())
+    assert skill_test.dice_for(rank) == rolled
+
+
+@pytest.mark.parametrize("face", [1, 2, 3])
+def test_a_one_to_three_earns_nothing(skill_test, face):
+    assert skill_test.face_ap(face) == 0
+
+
+@pytest.mark.parametrize("face", [4, 5])
+def test_a_four_or_five_earns_one_ap(skill_test, face):
+    assert skill_test.face_ap(face) == 1
+
+
+def test_a_six_earns_two_ap(skill_test):
+    assert skill_test.face_ap(6) == 2
+
+
+@pytest.mark.parametrize("face", [0, 7, 20])
+def test_a_d6_cannot_show_a_zero_or_a_seven(skill_test, face):
+    with pytest.raises(ValueError):
+        skill_test.face_ap(face)
+
+
+def test_a_negative_rank_rolls_no_dice_but_is_refused(skill_test):
+    with pytest.raises(ValueError):
+        skill_test.dice_for(-1)
+
+
+def test_the_higher_of_the_two_traits_is_added(skill_test):
+    assert skill_test.resolve([6], [2, 4]).trait_bonus == 4
+    assert skill_test.resolve([6], [4, 2]).total == 6
+
+
+def test_no_trait_ranks_add_nothing(skill_test):
+    assert skill_test.resolve([4, 6]).trait_bonus == 0
+    assert skill_test.resolve([4, 6]).total == 3
+
+
+def test_rank_zero_scores_only_the_trait_bonus(skill_test):
+    assert skill_test.distribution(0, trait_bonus=3) == {3: Fraction(1)}
+    assert skill_test.chance_at_least(0, 3, trait_bonus=3) == 1
+    assert skill_test.chance_at_least(0, 4, trait_bonus=3) == 0
+
+
+def test_one_die_earns_nothing_half_the_time_one_ap_a_third_two_ap_a_sixth(skill_test):
+    assert skill_test.distribution(1) == {0: Fraction(1, 2), 1: Fraction(1, 3),
+                                          2: Fraction(1, 6)}
+
+
+def test_two_dice_reach_four_ap_only_on_double_six(skill_test):
+    assert skill_test.chance_at_least(2, 4) == Fraction(1, 36)
+    assert skill_test.chance_at_least(2, 5) == 0
+
+
+def test_a_trait_bonus_shifts_the_whole_distribution(skill_test):
+    plain = skill_test.distribution(3)
+    assert skill_test.distribution(3, trait_bonus=5) == {ap + 5: p for ap, p in plain.items()}
+
+
+def test_a_rolled_test_rolls_rank_dice_and_resolves_them(skill_test):
+    faces, result = skill_test.roll(4, [1, 3], random.Random(2024))
+    assert len(faces) == 4
+    assert all(1 <= f <= 6 for f in faces)
+    assert result == skill_test.resolve(faces, [1, 3])
+
+
+# --- weapon tables: which row a score uses ----------------------------------------------------
+
+
+def printed_rows(page: str, name: str) -> dict[int, tuple[int, int, int | str, int]]:
+    after = page.split(f"\n{name}\n", 1)[1]
+    block = after.split("AP\tDamage\tDefense\tMove\tRange\n", 1)[1].split("\n\n", 1)[0]
+    rows = {}
+    for line in block.splitlines():
+        ap, damage, defense, move, rng = line.split("\t")
+        rows[int(ap)] = (int(damage), int(defense), move if move == "Base" else int(move),
+                         int(rng))
+    return rows
+
+
+def as_printed(row) -> tuple:
+    return (row.damage, row.defense, row.move, row.range)
+
+
+def test_the_salvaged_pistol_rows_are_the_printed_rows(pistol, page):
+    rows = printed_rows(page, "Salvaged Pistol")
+    assert sorted(rows) == list(range(1, 31))
+    for ap, printed in rows.items():
+        assert as_printed(pistol.row_at(ap)) == printed
+
+
+def test_one_ap_uses_the_first_row(pistol, page):
+    assert as_printed(pistol.row_for(1)) == printed_rows(page, "Salvaged Pistol")[1]
+
+
+@pytest.mark.parametrize("ap", [0, -1, -30])
+def test_below_one_ap_the_weapon_does_nothing(pistol, ap):
+    assert pistol.row_for(ap) is None
+
+
+@pytest.mark.parametrize("ap", [31, 45, 200])
+def test_above_thirty_ap_the_thirtieth_row_applies(pistol, page, ap):
+    assert as_printed(pistol.row_for(ap)) == printed_rows(page, "Salvaged Pistol")[30]
+
+
+def test_within_the_table_a_score_uses_its_own_row(pistol):
+    for ap in range(1, 31):
+        assert pistol.row_for(ap) is pistol.row_at(ap)
+
+
+def test_row_at_has_no_row_beyond_the_table(pistol):
+    assert pistol.row_at(31) is None
+    assert pistol.row_at(0) is None
+
+
+def test_a_draft_profile_without_a_table_has_no_row(iris):
+    draft = next(w for w in iris.all(WeaponProfile, drafts=True) if not w.table)
+    assert draft.row_for(10) is None
+    assert draft.row_at(10) is None
+
+
+def test_a_base_move_is_no_change(pistol):
+    assert pistol.row_at(1).move_value == -5
+    assert pistol.row_at(6).move == "Base"
+    assert pistol.row_at(6).move_value == 0
+
+
+def test_every_published_weapon_scores_its_last_row_above_thirty(iris):
+    weapons = [w for w in iris.all(WeaponProfile) if w.table]
+    assert weapons
+    for weapon in weapons:
+        assert weapon.row_for(31) == weapon.row_at(30)
+        assert weapon.row_for(0) is None
+
+
+# --- corruption -------------------------------------------------------------------------------
+
+
+def printed_per_aug_and_rank(page: str) -> tuple[int, int]:
+    per_aug = int(re.search(r"Each Aug increases Corruption by \+(\d+)", page).group(1))
+    per_rank = int(re.search(r"Each Trait rank increases Corruption by \+(\d+)", page).group(1))
+    return per_aug, per_rank
+
+
+def test_three_augs_and_two_trait_ranks_are_eight_corruption(corruption, page):
+    per_aug, per_rank = printed_per_aug_and_rank(page)
+    assert (per_aug, per_rank) == (2, 1)
+    assert corruption.level(3, 2) == 3 * per_aug + 2 * per_rank == 8
+
+
+def test_director_given_ranks_are_not_counted_so_a_new_character_has_none(corruption):
+    assert corruption.level(0, 0) == 0
+
+
+def test_the_cp_tables_figures_can_be_passed_to_the_level(corruption, spending, page):
+    row = {r.buys: r for r in spending.rows}
+    aug_corr = int(re.search(r"Unlock new Aug\t\d+ CP\t\+(\d+) Corruption", page).group(1))
+    rank_corr = int(re.search(r"\+1 Trait rank\t\d+ CP\t\+(\d+) Corruption", page).group(1))
+    assert (row["new-aug"].corruption, row["trait-rank"].corruption) == (aug_corr, rank_corr)
+    assert corruption.level(3, 2, per_aug=aug_corr, per_trait_rank=rank_corr) == 13
+
+
+@pytest.mark.parametrize(("augs", "ranks"), [(-1, 0), (0, -1)])
+def test_negative_counts_are_refused(corruption, augs, ranks):
+    with pytest.raises(ValueError):
+        corruption.level(augs, ranks)
+
+
+def test_the_willpower_target_is_the_corruption_level(corruption):
+    assert corruption.target(12) == 12
+
+
+@pytest.mark.parametrize("circumstance", ["exhausted", "corruption-above-max-stamina",
+                                          "entering-death-coma", "iris-extraction"])
+def test_each_circumstance_raises_the_target_to_corruption_plus_five(corruption, page,
+                                                                     circumstance):
+    plus = set(map(int, re.findall(r"increase the target number to \(Corruption\)\+(\d+)",
+                                   page)))
+    assert plus == {5}
+    assert corruption.target(12, {circumstance}) == 17
+
+
+def test_exhausted_while_entering_death_coma_is_still_corruption_plus_five(corruption):
+    assert corruption.target(12, {"exhausted", "entering-death-coma"}) == 17
+
+
+def test_every_raise_at_once_does_not_stack(corruption):
+    every = {r.id for r in corruption.target_raises}
+    assert len(every) == 4
+    assert corruption.target(12, every) == 17
+
+
+def test_an_unknown_circumstance_is_refused(corruption):
+    with pytest.raises(ValueError, match="tired"):
+        corruption.target(12, {"tired"})
+
+
+def test_reaching_the_target_resists_and_drains_two_stamina(corruption):
+    outcome = corruption.resist(12, 12)
+    assert outcome.stamina == -2
+    assert outcome.dispels_for_session
+    assert not outcome.must_obey
+
+
+def test_one_ap_short_fails_adds_one_corruption_and_must_obey(corruption):
+    outcome = corruption.resist(11, 12)
+    assert outcome.corruption == 1
+    assert outcome.must_obey
+    assert outcome.stamina == 0
+
+
+def test_obeying_gains_five_stamina_and_one_corruption(corruption, page):
+    stamina, corr = map(int, re.search(
+        r"If obeying, the Character immediately gains (\d+) Stamina, but Corruption increases "
+        r"by \+(\d+)", page).groups())
+    assert (corruption.obey.stamina, corruption.obey.corruption) == (stamina, corr)
+
+
+def test_a_torture_level_event_triggers_the_presence_at_corruption_ten(triggers):
+    assert triggers.triggers(10, 10)
+
+
+def test_an_event_above_the_corruption_level_does_not_trigger(triggers):
+    assert not triggers.triggers(12, 11)
+
+
+def test_at_corruption_thirteen_the_ten_and_twelve_rows_trigger(triggers):
+    assert [row.level for row in triggers.rows_triggering(13)] == [10, 12]
+
+
+def test_below_ten_no_event_triggers(triggers):
+    assert triggers.rows_triggering(9) == []
+
+
+def test_at_corruption_twenty_even_rudeness_triggers(triggers):
+    rows = triggers.rows_triggering(20)
+    assert len(rows) == len(triggers.rows) == 6
+    assert "Rudeness" in rows[-1].events
+
+
+def test_corruption_ten_obeys_by_the_ten_row(consequences):
+    row = consequences.row_for(10)
+    assert row.level == 10
+    assert "5AP Willpower test" in row.options[0]
+
+
+def test_corruption_thirteen_obeys_by_the_twelve_row(consequences):
+    row = consequences.row_for(13)
+    assert row.level == 12
+    assert "10AP Willpower test" in row.options[0]
+
+
+def test_below_ten_there_is_no_consequence_row(consequences):
+    assert consequences.row_for(9) is None
+    assert consequences.row_for(0) is None
+
+
+def test_corruption_twenty_five_obeys_by_the_twenty_row(consequences):
+    row = consequences.row_for(25)
+    assert row.level == 20
+    assert row.options[0] == "Collapse in terror"
+
+
+# --- character points -------------------------------------------------------------------------
+
+
+def printed_spending(page: str) -> dict[str, tuple[int, int]]:
+    table = page.split("Spending CP\n")[1].split("\n\n")[0]
+    found = {}
+    for benefit, cp, extra in re.findall(r"^(.+?)\t(\d+) CP\t(.+)$", table, flags=re.M):
+        corr = re.match(r"\+(\d+) Corruption", extra)
+        found[benefit] = (int(cp), int(corr.group(1)) if corr else 0)
+    return found
+
+
+@pytest.mark.parametrize(("benefit", "buys"), [
+    ("+1 Skill rank", "skill-rank"), ("+1 Trait rank", "trait-rank"),
+    ("Unlock new Skill", "new-skill"), ("Unlock new Aug", "new-aug"),
+])
+def test_each_benefit_costs_its_printed_cp_and_corruption(spending, page, benefit, buys):
+    assert spending.cost({buys: 1}) == printed_spending(page)[benefit]
+
+
+def test_a_trait_rank_costs_two_cp_and_two_corruption(spending):
+    assert spending.cost({"trait-rank": 1}) == (2, 2)
+
+
+def test_two_skill_ranks_and_a_new_aug_cost_six_cp_and_three_corruption(spending):
+    assert spending.cost({"skill-rank": 2, "new-aug": 1}) == (6, 3)
+
+
+def test_buying_nothing_costs_nothing(spending):
+    assert spending.cost({}) == (0, 0)
+    assert spending.cost({"new-skill": 0}) == (0, 0)
+
+
+def test_buying_something_the_table_lacks_is_refused(spending):
+    with pytest.raises(ValueError, match="new-specialty"):
+        spending.cost({"new-specialty": 1})
