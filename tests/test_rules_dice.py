@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
 from functools import reduce
@@ -17,6 +19,7 @@ import pytest
 
 from rulepress.models import PushRule, SkillTest, StepDice
 from rulepress.rules import dice
+from tests.conftest import REPO
 
 STEP_SIDES = {"d6": 6, "d8": 8, "d10": 10, "d12": 12}
 POOLS = [(a,) for a in STEP_SIDES] + list(itertools.product(STEP_SIDES, repeat=2))
@@ -30,11 +33,16 @@ READINGS = ("neither-one-nor-success", "every-non-success")
 def iris_face_ap(seed_text) -> dict[int, int]:
     """AP per d6 face, from "Each D6 result of 4 or 5 grants +1AP, while a 6 grants +2AP"."""
     page = seed_text("iris-wiki.txt")
-    one_a, one_b, one_ap, two, two_ap = map(int, re.search(
-        r"Each D6 result of (\d) or (\d) grants \+(\d)AP, while a (\d) grants \+(\d)AP",
-        page).groups())
-    return {face: (one_ap if face in (one_a, one_b) else two_ap if face == two else 0)
-            for face in range(1, 7)}
+    one_a, one_b, one_ap, two, two_ap = map(
+        int,
+        re.search(
+            r"Each D6 result of (\d) or (\d) grants \+(\d)AP, while a (\d) grants \+(\d)AP", page
+        ).groups(),
+    )
+    return {
+        face: (one_ap if face in (one_a, one_b) else two_ap if face == two else 0)
+        for face in range(1, 7)
+    }
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +51,9 @@ def t2k_face_successes(seed_text):
     greater counts as 2 successes."."""
     text = seed_text("t2k4e.txt")
     one = int(re.search(r"Any roll of (\d+) or greater is a success", text).group(1))
-    two_at, two = map(int, re.search(
-        r"Any roll of (\d+) or greater counts as (\d+) successes", text).groups())
+    two_at, two = map(
+        int, re.search(r"Any roll of (\d+) or greater counts as (\d+) successes", text).groups()
+    )
 
     def successes(face: int) -> int:
         return two if face >= two_at else 1 if face >= one else 0
@@ -75,19 +84,23 @@ def counted(outcomes: Counter, total: int) -> dict[int, Fraction]:
 
 
 @pytest.mark.parametrize("rank", range(6))
-def test_iris_skill_test_distribution_matches_every_roll_of_the_dice(skill_test, iris_face_ap,
-                                                                    rank):
-    outcomes = Counter(sum(iris_face_ap[f] for f in faces)
-                       for faces in itertools.product(range(1, 7), repeat=rank))
-    assert skill_test.distribution(rank) == counted(outcomes, 6 ** rank)
+def test_iris_skill_test_distribution_matches_every_roll_of_the_dice(
+    skill_test, iris_face_ap, rank
+):
+    outcomes = Counter(
+        sum(iris_face_ap[f] for f in faces) for faces in itertools.product(range(1, 7), repeat=rank)
+    )
+    assert skill_test.distribution(rank) == counted(outcomes, 6**rank)
 
 
 @pytest.mark.parametrize("rank", range(6))
 def test_iris_skill_test_with_a_trait_bonus_matches_every_roll(skill_test, iris_face_ap, rank):
     bonus = 3
-    outcomes = Counter(sum(iris_face_ap[f] for f in faces) + bonus
-                       for faces in itertools.product(range(1, 7), repeat=rank))
-    assert skill_test.distribution(rank, trait_bonus=bonus) == counted(outcomes, 6 ** rank)
+    outcomes = Counter(
+        sum(iris_face_ap[f] for f in faces) + bonus
+        for faces in itertools.product(range(1, 7), repeat=rank)
+    )
+    assert skill_test.distribution(rank, trait_bonus=bonus) == counted(outcomes, 6**rank)
 
 
 @pytest.mark.parametrize("rank", range(6))
@@ -120,8 +133,11 @@ def brute_pushed(pool, successes, reading) -> dict[int, Fraction]:
     result: dict[int, Fraction] = {}
     for faces in itertools.product(*(range(1, s + 1) for s in sides)):
         initial_chance = Fraction(1, reduce(lambda a, b: a * b, sides, 1))
-        picked = [i for i, f in enumerate(faces) if successes(f) == 0
-                  and not (reading == "neither-one-nor-success" and f == 1)]
+        picked = [
+            i
+            for i, f in enumerate(faces)
+            if successes(f) == 0 and not (reading == "neither-one-nor-success" and f == 1)
+        ]
         again = list(itertools.product(*(range(1, sides[i] + 1) for i in picked)))
         for new in again:
             final = list(faces)
@@ -133,15 +149,15 @@ def brute_pushed(pool, successes, reading) -> dict[int, Fraction]:
 
 
 @pytest.mark.parametrize("pool", POOLS, ids="+".join)
-def test_t2k_initial_roll_matches_every_combination_of_faces(step_dice, t2k_face_successes,
-                                                            pool):
+def test_t2k_initial_roll_matches_every_combination_of_faces(step_dice, t2k_face_successes, pool):
     assert step_dice.distribution(pool) == brute_initial(pool, t2k_face_successes)
 
 
 @pytest.mark.parametrize("reading", READINGS)
 @pytest.mark.parametrize("pool", POOLS, ids="+".join)
-def test_t2k_pushed_roll_matches_every_combination_of_faces(step_dice, t2k_face_successes,
-                                                           pool, reading):
+def test_t2k_pushed_roll_matches_every_combination_of_faces(
+    step_dice, t2k_face_successes, pool, reading
+):
     expected = brute_pushed(pool, t2k_face_successes, reading)
     assert step_dice.distribution(pool, pushed=True, reading=reading) == expected
 
@@ -149,7 +165,8 @@ def test_t2k_pushed_roll_matches_every_combination_of_faces(step_dice, t2k_face_
 @pytest.mark.parametrize("reading", READINGS)
 @pytest.mark.parametrize("pool", POOLS, ids="+".join)
 def test_t2k_push_rule_replayed_face_by_face_gives_the_pushed_distribution(
-        step_dice, push_rule, pool, reading):
+    step_dice, push_rule, pool, reading
+):
     """PushRule.push over every initial roll and every re-roll agrees with the engine."""
     sides = [STEP_SIDES[d] for d in pool]
     result: dict[int, Fraction] = {}
@@ -175,8 +192,9 @@ def test_t2k_chance_is_the_brute_force_chance_of_a_success(step_dice, t2k_face_s
     assert step_dice.chance(pool) == sum(p for n, p in initial.items() if n >= 1)
     for reading in READINGS:
         pushed = brute_pushed(pool, t2k_face_successes, reading)
-        assert step_dice.chance(pool, pushed=True, reading=reading) == \
-            sum(p for n, p in pushed.items() if n >= 1)
+        assert step_dice.chance(pool, pushed=True, reading=reading) == sum(
+            p for n, p in pushed.items() if n >= 1
+        )
 
 
 # --- the engine's own pieces -----------------------------------------------------------------
@@ -213,6 +231,24 @@ def test_repeated_d6_equals_counting_every_roll(times):
 
 def test_repeated_zero_times_is_a_certain_zero():
     assert dice.repeated(dice.die(6), 0) == {0: Fraction(1)}
+
+
+def test_repeating_a_die_a_negative_number_of_times_is_refused():
+    """Like dice.die(0) and SkillTest.dice_for(-1), a negative count is an error. Run in a
+    child process so a hang fails the test instead of stopping the run."""
+    code = (
+        "from rulepress.rules import dice\n"
+        "try:\n    dice.repeated(dice.die(6), -1)\n"
+        "except ValueError:\n    raise SystemExit(0)\n"
+        "raise SystemExit(1)\n"
+    )
+    try:
+        finished = subprocess.run(
+            [sys.executable, "-c", code], timeout=5, cwd=REPO, capture_output=True, text=True
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("dice.repeated(die(6), -1) did not return within 5 seconds")
+    assert finished.returncode == 0, finished.stderr
 
 
 def test_total_of_different_dice_equals_counting_every_roll():

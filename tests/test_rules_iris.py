@@ -67,8 +67,7 @@ def pistol(iris) -> WeaponProfile:
 
 
 def test_steve_repairs_his_truck_for_nine_ap(skill_test, page):
-    faces = [int(f) for f in re.search(r"gets the results: ([\d, ]+)\.", page).group(1)
-             .split(",")]
+    faces = [int(f) for f in re.search(r"gets the results: ([\d, ]+)\.", page).group(1).split(",")]
     dice_ap = int(re.search(r"for a total of \+(\d+)AP", page).group(1))
     acuity = int(re.search(r"Acuity Trait is higher at rank (\d+)", page).group(1))
     total = int(re.search(r"final total of (\d+)AP", page).group(1))
@@ -83,8 +82,9 @@ def test_the_truck_repair_example_replays_through_the_rule(skill_test, iris):
 
 
 def test_steve_rolls_one_die_per_rank_of_mech_lore(skill_test, page):
-    rank, rolled = map(int, re.search(r"rank in Mech Lore is (\d+), so he rolls (\d+) dice",
-                                      page).groups())
+    rank, rolled = map(
+        int, re.search(r"rank in Mech Lore is (\d+), so he rolls (\d+) dice", page).groups()
+    )
     assert skill_test.dice_for(rank) == rolled
 
 
@@ -130,8 +130,7 @@ def test_rank_zero_scores_only_the_trait_bonus(skill_test):
 
 
 def test_one_die_earns_nothing_half_the_time_one_ap_a_third_two_ap_a_sixth(skill_test):
-    assert skill_test.distribution(1) == {0: Fraction(1, 2), 1: Fraction(1, 3),
-                                          2: Fraction(1, 6)}
+    assert skill_test.distribution(1) == {0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}
 
 
 def test_two_dice_reach_four_ap_only_on_double_six(skill_test):
@@ -160,8 +159,7 @@ def printed_rows(page: str, name: str) -> dict[int, tuple[int, int, int | str, i
     rows = {}
     for line in block.splitlines():
         ap, damage, defense, move, rng = line.split("\t")
-        rows[int(ap)] = (int(damage), int(defense), move if move == "Base" else int(move),
-                         int(rng))
+        rows[int(ap)] = (int(damage), int(defense), move if move == "Base" else int(move), int(rng))
     return rows
 
 
@@ -257,12 +255,14 @@ def test_the_willpower_target_is_the_corruption_level(corruption):
     assert corruption.target(12) == 12
 
 
-@pytest.mark.parametrize("circumstance", ["exhausted", "corruption-above-max-stamina",
-                                          "entering-death-coma", "iris-extraction"])
-def test_each_circumstance_raises_the_target_to_corruption_plus_five(corruption, page,
-                                                                     circumstance):
-    plus = set(map(int, re.findall(r"increase the target number to \(Corruption\)\+(\d+)",
-                                   page)))
+@pytest.mark.parametrize(
+    "circumstance",
+    ["exhausted", "corruption-above-max-stamina", "entering-death-coma", "iris-extraction"],
+)
+def test_each_circumstance_raises_the_target_to_corruption_plus_five(
+    corruption, page, circumstance
+):
+    plus = set(map(int, re.findall(r"increase the target number to \(Corruption\)\+(\d+)", page)))
     assert plus == {5}
     assert corruption.target(12, {circumstance}) == 17
 
@@ -297,9 +297,14 @@ def test_one_ap_short_fails_adds_one_corruption_and_must_obey(corruption):
 
 
 def test_obeying_gains_five_stamina_and_one_corruption(corruption, page):
-    stamina, corr = map(int, re.search(
-        r"If obeying, the Character immediately gains (\d+) Stamina, but Corruption increases "
-        r"by \+(\d+)", page).groups())
+    stamina, corr = map(
+        int,
+        re.search(
+            r"If obeying, the Character immediately gains (\d+) Stamina, but Corruption increases "
+            r"by \+(\d+)",
+            page,
+        ).groups(),
+    )
     assert (corruption.obey.stamina, corruption.obey.corruption) == (stamina, corr)
 
 
@@ -360,10 +365,15 @@ def printed_spending(page: str) -> dict[str, tuple[int, int]]:
     return found
 
 
-@pytest.mark.parametrize(("benefit", "buys"), [
-    ("+1 Skill rank", "skill-rank"), ("+1 Trait rank", "trait-rank"),
-    ("Unlock new Skill", "new-skill"), ("Unlock new Aug", "new-aug"),
-])
+@pytest.mark.parametrize(
+    ("benefit", "buys"),
+    [
+        ("+1 Skill rank", "skill-rank"),
+        ("+1 Trait rank", "trait-rank"),
+        ("Unlock new Skill", "new-skill"),
+        ("Unlock new Aug", "new-aug"),
+    ],
+)
 def test_each_benefit_costs_its_printed_cp_and_corruption(spending, page, benefit, buys):
     assert spending.cost({buys: 1}) == printed_spending(page)[benefit]
 
@@ -384,3 +394,8 @@ def test_buying_nothing_costs_nothing(spending):
 def test_buying_something_the_table_lacks_is_refused(spending):
     with pytest.raises(ValueError, match="new-specialty"):
         spending.cost({"new-specialty": 1})
+
+
+def test_buying_a_negative_number_of_ranks_is_refused(spending):
+    with pytest.raises(ValueError):
+        spending.cost({"skill-rank": -2})

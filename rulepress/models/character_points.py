@@ -42,6 +42,8 @@ class CpSpending(Document):
         unknown = set(purchases) - set(rows)
         if unknown:
             raise ValueError(f"nothing to buy called {', '.join(sorted(unknown))}")
+        if any(count < 0 for count in purchases.values()):
+            raise ValueError("cannot buy a negative number of anything")
         cp = sum(rows[b].cp * n for b, n in purchases.items())
         corruption = sum((rows[b].corruption or 0) * n for b, n in purchases.items())
         return cp, corruption

@@ -6,10 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-State = Literal["steady", "frightened", "shock", "scared"]
-# Frightened characters act before scared ones; those in shock and the scared (panicked)
-# act last together, by initiative (ruling `shocked-and-scared-acting-order`).
-_RANK: dict[str, int] = {"steady": 0, "frightened": 1, "shock": 2, "scared": 2}
+State = Literal["steady", "not-afraid", "frightened", "shock", "scared", "panicked",
+                "unconscious"]
+# The outcomes of shock and fear rolls, in acting order. Frightened characters act after
+# the steady and before the scared; those in shock and the scared (panicked) act last
+# together, by initiative (rulings `frightened-act-after-steady`,
+# `shocked-and-scared-acting-order`, `scared-means-panicked`). The unconscious do not act.
+_RANK: dict[str, int] = {"steady": 0, "not-afraid": 0, "frightened": 1, "shock": 2,
+                         "scared": 2, "panicked": 2}
 
 
 @dataclass(frozen=True)
@@ -20,6 +24,11 @@ class Combatant:
 
 
 def acting_order(combatants: Sequence[Combatant]) -> list[Combatant]:
-    """Who acts first: steady characters by initiative, then the frightened, then those in
-    shock and the scared; within a group, higher initiative first."""
-    return sorted(combatants, key=lambda c: (_RANK[c.state], -c.initiative))
+    """Who acts, first to last: steady characters by initiative, then the frightened, then
+    those in shock and the scared; within a group, higher initiative first. Unconscious
+    characters are left out."""
+    for combatant in combatants:
+        if combatant.state not in _RANK and combatant.state != "unconscious":
+            raise ValueError(f"{combatant.name}: unknown state {combatant.state!r}")
+    acting = [c for c in combatants if c.state != "unconscious"]
+    return sorted(acting, key=lambda c: (_RANK[c.state], -c.initiative))

@@ -63,8 +63,9 @@ def total(ruleset: Ruleset, events: Sequence[TcEvent]) -> int:
         source = ruleset.get(event.source)
         if not isinstance(source, TcSource):
             raise ValueError(f"no TC source {event.source!r}")
+        amount = event_tcs(source, event)  # checked even when a higher step outranks it
         if event.source not in outranked:
-            result += event_tcs(source, event)
+            result += amount
     return result
 
 

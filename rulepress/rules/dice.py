@@ -51,6 +51,8 @@ def total(parts: Iterable[Mapping[int, Fraction]]) -> Distribution[int]:
 
 def repeated(part: Mapping[int, Fraction], times: int) -> Distribution[int]:
     """The sum of `times` independent copies of `part`, by squaring (fast for large counts)."""
+    if times < 0:
+        raise ValueError("cannot repeat a roll a negative number of times")
     result: Distribution[int] = point(0)
     square = dict(part)
     while times:

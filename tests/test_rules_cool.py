@@ -1,0 +1,259 @@
+"""The percentile Cool stat (seed 002): shock rolls, fear rolls, durations, acting order.
+
+Ugg's figures (cool 80, 10 damage, 70 or less; a roll of 90 failing by 10) and the 1d6+1
+durations are read from tests/fixtures/seeds/cool.txt.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+
+import pytest
+
+from rulepress.models import CriticalFailure, FearRoll, ShockRoll
+from rulepress.models.cool import Duration, FearResult
+from rulepress.rules.cool import Combatant, acting_order
+from rulepress.rules.examples import replay
+
+
+@pytest.fixture(scope="module")
+def cool(bundled):
+    return bundled.compendium.ruleset("cool")
+
+
+@pytest.fixture(scope="module")
+def text(seed_text) -> str:
+    return " ".join(seed_text("cool.txt").split())
+
+
+@pytest.fixture(scope="module")
+def shock(cool) -> ShockRoll:
+    return cool.one(ShockRoll)
+
+
+@pytest.fixture(scope="module")
+def fear(cool) -> FearRoll:
+    return cool.one(FearRoll)
+
+
+@pytest.fixture(scope="module")
+def critical(cool) -> CriticalFailure:
+    return cool.one(CriticalFailure)
+
+
+# --- shock rolls ------------------------------------------------------------------------------
+
+
+def test_ugg_needs_seventy_or_less(shock, text):
+    cool_, damage = map(
+        int,
+        re.search(r"Ugg the Mighty has a cool of (\d+), he takes (\d+) hit-points", text).groups(),
+    )
+    needed = int(re.search(r"Ugg requires (\d+) or less to save against shock", text).group(1))
+    assert shock.target(cool_, damage) == needed
+
+
+def test_ugg_rolling_seventy_saves_and_seventy_one_goes_into_shock(shock, critical):
+    assert shock.outcome(70, 70, critical) == "steady"
+    assert shock.outcome(71, 70, critical) == "shock"
+
+
+def test_ugg_shock_example_replays_through_the_rule(shock, cool):
+    for example in shock.examples:
+        assert replay(shock, example, cool) == example.expect
+
+
+def test_every_hit_point_of_damage_is_minus_one(shock):
+    assert [shock.target(80, d) for d in (0, 1, 25)] == [80, 79, 55]
+
+
+def test_a_single_wound_of_half_the_hit_points_calls_for_a_roll(shock):
+    assert shock.required(20, 0, 40)
+
+
+def test_a_single_wound_of_half_the_hit_points_calls_even_past_both_marks(shock):
+    assert shock.required(20, 25, 40)
+
+
+def test_a_first_wound_over_a_quarter_calls_for_a_roll(shock):
+    # Ugg's 10 damage "exceeds a quarter of total hit-points": with 36 HP the mark is 9
+    assert shock.required(10, 0, 36)
+
+
+def test_a_wound_reaching_the_quarter_mark_exactly_does_not_exceed_it(shock):
+    assert not shock.required(10, 0, 40)
+    assert shock.required(1, 10, 40)
+
+
+def test_a_wound_between_the_marks_calls_for_no_roll(shock):
+    assert not shock.required(5, 12, 40)
+
+
+def test_passing_the_half_mark_calls_for_a_roll(shock):
+    assert shock.required(6, 15, 40)
+
+
+def test_damage_past_both_marks_calls_for_no_further_roll(shock):
+    assert not shock.required(3, 25, 40)
+
+
+def test_a_critical_shock_roll_knocks_out_whatever_the_target(shock, critical):
+    assert shock.outcome(96, 99, critical) == "unconscious"
+    assert shock.outcome(100, 70, critical) == "unconscious"
+    assert shock.outcome(95, 99, critical) == "steady"
+
+
+@pytest.mark.parametrize("roll", [0, 101, -5])
+def test_a_percentile_roll_outside_one_to_a_hundred_is_refused(shock, fear, critical, roll):
+    with pytest.raises(ValueError):
+        shock.outcome(roll, 50, critical)
+    with pytest.raises(ValueError):
+        fear.outcome(roll, 50, critical)
+
+
+def test_critical_failures_are_ninety_six_to_a_hundred(critical):
+    assert [r for r in range(1, 101) if critical.is_critical(r)] == list(range(96, 101))
+
+
+# --- durations ----------------------------------------------------------------------------------
+
+
+def test_a_critical_shock_knocks_out_for_one_d6_plus_one_rounds(shock, text):
+    assert "automatic loss of consciousness for 1d6+1 rounds" in text
+    assert shock.unconscious.unit == "rounds"
+    assert shock.unconscious.distribution() == {n: Fraction(1, 6) for n in range(2, 8)}
+
+
+def test_a_panic_freezes_for_one_d6_plus_one_turns(fear, text):
+    assert "cannot act for 1d6+1 turns" in text
+    assert fear.frozen.unit == "turns"
+    assert fear.frozen.distribution() == {n: Fraction(1, 6) for n in range(2, 8)}
+
+
+def test_a_rolled_duration_is_two_to_seven(shock):
+    rng = random.Random(11)
+    assert {shock.unconscious.roll(rng) for _ in range(300)} == set(range(2, 8))
+
+
+def test_two_d6_minus_one_runs_from_one_to_eleven():
+    duration = Duration(dice="2d6-1", unit="rounds")
+    distribution = duration.distribution()
+    assert min(distribution) == 1
+    assert max(distribution) == 11
+    assert distribution[6] == Fraction(6, 36)
+
+
+def test_a_duration_without_a_bonus_is_the_dice_alone():
+    assert Duration(dice="1d4", unit="turns").distribution() == {
+        n: Fraction(1, 4) for n in range(1, 5)
+    }
+
+
+# --- fear rolls -------------------------------------------------------------------------------
+
+
+def test_ugg_rolling_ninety_against_cool_eighty_is_frightened_at_minus_ten(fear, critical, text):
+    cool_ = int(re.search(r"has a cool of (\d+)\. He encounters", text).group(1))
+    roll, margin = map(int, re.search(r"Ugg rolls a (\d+)\. He fails by (\d+)", text).groups())
+    penalty = int(re.search(r"actions are at (-\d+) until", text).group(1))
+    result = fear.outcome(roll, cool_, critical)
+    assert result == FearResult("frightened", margin)
+    assert result.penalty == penalty
+
+
+def test_the_fear_examples_replay_through_the_rule(fear, cool):
+    for example in fear.examples:
+        assert replay(fear, example, cool) == example.expect
+
+
+def test_rolling_exactly_cool_is_not_afraid(fear, critical):
+    assert fear.outcome(80, 80, critical) == FearResult("not-afraid", 0)
+    assert fear.outcome(1, 80, critical).state == "not-afraid"
+
+
+def test_missing_by_one_is_frightened_at_minus_one(fear, critical):
+    result = fear.outcome(81, 80, critical)
+    assert (result.state, result.margin, result.penalty) == ("frightened", 1, -1)
+
+
+def test_a_critical_fear_roll_panics(fear, critical):
+    result = fear.outcome(97, 80, critical)
+    assert result.state == "panicked"
+    assert result.margin == 17
+
+
+def test_a_critical_fear_roll_panics_even_under_the_cool(fear, critical):
+    assert fear.outcome(96, 99, critical) == FearResult("panicked", 0)
+
+
+def test_wounds_lower_the_fear_target(fear, critical):
+    # cool 80 with 10 damage taken: a 75 misses the 70 target by 5
+    assert fear.outcome(75, 80, critical, penalty=10) == FearResult("frightened", 5)
+
+
+# --- acting order ---------------------------------------------------------------------------
+
+
+def names(combatants) -> list[str]:
+    return [c.name for c in acting_order(combatants)]
+
+
+def test_those_in_shock_act_last_irrespective_of_initiative():
+    assert names([Combatant("Ugg", 20, "shock"), Combatant("Grak", 3)]) == ["Grak", "Ugg"]
+
+
+def test_two_in_shock_act_by_their_initiatives():
+    assert names([Combatant("Low", 4, "shock"), Combatant("High", 9, "shock")]) == ["High", "Low"]
+
+
+def test_frightened_characters_act_before_scared_ones():
+    assert names([Combatant("Scared", 18, "scared"), Combatant("Frightened", 2, "frightened")]) == [
+        "Frightened",
+        "Scared",
+    ]
+
+
+def test_frightened_characters_act_by_their_initiatives():
+    assert names([Combatant("A", 5, "frightened"), Combatant("B", 12, "frightened")]) == ["B", "A"]
+
+
+def test_shocked_and_scared_act_last_together_by_initiative():
+    order = names(
+        [
+            Combatant("Shocked", 7, "shock"),
+            Combatant("Scared", 11, "scared"),
+            Combatant("Frightened", 1, "frightened"),
+            Combatant("Calm", 0),
+            Combatant("Shocked2", 15, "shock"),
+        ]
+    )
+    assert order == ["Calm", "Frightened", "Shocked2", "Scared", "Shocked"]
+
+
+def test_steady_characters_act_by_initiative_highest_first():
+    assert names([Combatant("A", 3), Combatant("B", 14), Combatant("C", 8)]) == ["B", "C", "A"]
+
+
+def test_acting_order_keeps_every_combatant():
+    combatants = [
+        Combatant(str(i), i % 7, s)
+        for i, s in enumerate(["steady", "shock", "scared", "frightened"] * 3)
+    ]
+    assert sorted(names(combatants)) == sorted(c.name for c in combatants)
+
+
+def test_unconscious_characters_do_not_act():
+    assert names([Combatant("Ugg", 20, "unconscious"), Combatant("Grak", 3)]) == ["Grak"]
+
+
+def test_fear_roll_outcomes_give_the_acting_order():
+    order = names([Combatant("Panicked", 19, "panicked"), Combatant("Calm", 1, "not-afraid"),
+                   Combatant("Frightened", 9, "frightened")])
+    assert order == ["Calm", "Frightened", "Panicked"]
+
+
+def test_an_unknown_state_is_refused():
+    with pytest.raises(ValueError, match="unknown state"):
+        acting_order([Combatant("Ugg", 5, "berserk")])

@@ -1,0 +1,442 @@
+"""Coolness Under Fire (seed 000), one test per rule, named as an example of it.
+
+The source's own examples ("9 TCs against a CUF of 4", "10 Tcs would equal 2 rounds on a
+CUF of 4", "13 TCs against a CUF of 4") are read from tests/fixtures/seeds/cuf.txt.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+from rulepress.models import CufRating, TcLadder, TcSource, ThreatThreshold
+from rulepress.models.cuf import Check
+from rulepress.rules import cuf
+from rulepress.rules.cuf import TcEvent
+from rulepress.rules.examples import replay
+
+
+@pytest.fixture(scope="module")
+def ruleset(bundled):
+    return bundled.compendium.ruleset("t2k-cuf")
+
+
+@pytest.fixture(scope="module")
+def text(seed_text) -> str:
+    return " ".join(seed_text("cuf.txt").split())
+
+
+@pytest.fixture(scope="module")
+def rating(ruleset) -> CufRating:
+    return ruleset.one(CufRating)
+
+
+@pytest.fixture(scope="module")
+def fear(ruleset) -> ThreatThreshold:
+    return ruleset.get("fear")
+
+
+@pytest.fixture(scope="module")
+def fright(ruleset) -> ThreatThreshold:
+    return ruleset.get("fright")
+
+
+@pytest.fixture(scope="module")
+def flight(ruleset) -> ThreatThreshold:
+    return ruleset.get("fight-or-flight")
+
+
+def total(ruleset, *events: TcEvent | str) -> int:
+    return cuf.total(ruleset, [e if isinstance(e, TcEvent) else TcEvent(e) for e in events])
+
+
+# --- the CUF rating -------------------------------------------------------------------------
+
+
+def test_a_roll_of_seven_averaged_with_willpower_four_rounds_down_to_five(rating):
+    assert rating.rating(7, 0, 4) == 5
+
+
+def test_an_even_sum_averages_exactly(rating):
+    assert rating.rating(6, 0, 4) == 5
+
+
+def test_initiative_modifiers_are_added_to_the_roll_before_averaging(rating):
+    # 1D10 roll 3 + Special Forces +2 = 5, averaged with Willpower 6 = 5.5, rounded down
+    assert rating.rating(3, 2, 6) == 5
+    assert rating.rating(3, 3, 6) == 6
+
+
+def test_cuf_rounding_is_down_as_ruled(rating):
+    assert rating.rounding == "down"
+    for roll in range(1, 11):
+        assert rating.rating(roll, 0, 5) == (roll + 5) // 2
+
+
+def test_cuf_with_willpower_five_is_three_to_seven(rating):
+    distribution = rating.distribution(0, 5)
+    # rolls 1..10 plus 5 are 6..15; halved and rounded down, two rolls give each of 3..7
+    assert distribution == {cuf_: Fraction(1, 5) for cuf_ in range(3, 8)}
+
+
+def test_cuf_is_rolled_on_one_d10(rating, text):
+    assert "I roll a 1D10 and add all of the modifiers for Initiative" in text
+    assert rating.die == "d10"
+    assert len(rating.distribution(0, 0)) == 6  # 1..10 halved, rounded down: 0..5
+
+
+# --- which state a TC total reaches ---------------------------------------------------------
+
+
+def test_nine_tcs_against_cuf_four_is_fright(ruleset, text):
+    tcs, rating_ = map(
+        int,
+        re.search(
+            r"\(ie (\d+) TCs against a CUF of (\d+)\), the PC/NPC must "
+            r"roll a FRIGHT",
+            text,
+        ).groups(),
+    )
+    assert cuf.state(ruleset, tcs, rating_).id == "fright"
+
+
+def test_thirteen_tcs_against_cuf_four_is_fight_or_flight(ruleset, text):
+    tcs, rating_ = map(
+        int,
+        re.search(
+            r"\(ie (\d+) TCs against a CUF of (\d+)\), you must make "
+            r"a FIGHT OR FLIGHT",
+            text,
+        ).groups(),
+    )
+    assert cuf.state(ruleset, tcs, rating_).id == "fight-or-flight"
+
+
+def test_five_tcs_against_cuf_four_is_fear(ruleset):
+    assert cuf.state(ruleset, 5, 4).id == "fear"
+
+
+def test_exactly_cuf_tcs_is_no_state(ruleset):
+    assert cuf.state(ruleset, 4, 4) is None
+    assert cuf.state(ruleset, 0, 4) is None
+
+
+def test_exactly_twice_cuf_is_still_fear_not_fright(ruleset):
+    assert cuf.state(ruleset, 8, 4).id == "fear"
+
+
+def test_exactly_three_times_cuf_is_still_fright(ruleset):
+    assert cuf.state(ruleset, 12, 4).id == "fright"
+
+
+def test_only_the_highest_threshold_is_checked(ruleset, fear, fright, flight):
+    assert fear.reached(13, 4) and fright.reached(13, 4) and flight.reached(13, 4)
+    assert cuf.state(ruleset, 13, 4) is flight
+
+
+def test_threshold_is_the_multiple_of_cuf(fear, fright, flight):
+    assert (fear.threshold(4), fright.threshold(4), flight.threshold(4)) == (4, 8, 12)
+
+
+@pytest.mark.parametrize("doc", ["fear", "fright", "fight-or-flight"])
+def test_each_printed_example_replays_through_the_rule(ruleset, doc):
+    threshold = ruleset.get(doc)
+    for example in threshold.examples:
+        computed = replay(threshold, example, ruleset)
+        assert {k: computed[k] for k in example.expect} == example.expect
+
+
+# --- suppression and penalties --------------------------------------------------------------
+
+
+def test_a_failed_fear_check_suppresses_the_next_round(fear):
+    assert fear.suppression_rounds(5, 4, passed=False) == 1
+    assert fear.suppression_rounds(8, 4, passed=False) == 1
+
+
+def test_a_passed_fear_check_does_not_suppress(fear):
+    assert fear.suppression_rounds(5, 4, passed=True) == 0
+
+
+def test_ten_tcs_against_cuf_four_failing_fright_suppresses_two_rounds(fright, text):
+    tcs, rounds, rating_ = map(
+        int,
+        re.search(r"\(ie (\d+) Tcs would equal (\d+) rounds on a CUF of (\d+)\)", text).groups(),
+    )
+    assert fright.suppression_rounds(tcs, rating_, passed=False) == rounds
+
+
+def test_a_passed_fright_check_does_not_suppress(fright):
+    assert fright.suppression_rounds(10, 4, passed=True) == 0
+
+
+def test_even_a_passed_fight_or_flight_check_suppresses_a_round_per_tc_over_three_cuf(flight):
+    assert flight.suppression_rounds(13, 4, passed=True) == 1
+    assert flight.suppression_rounds(15, 4, passed=True) == 3
+
+
+def test_a_failed_fight_or_flight_check_means_flee_or_surrender(flight):
+    assert flight.result(False).flee_or_surrender
+    assert flight.suppression_rounds(13, 4, passed=False) == 0
+
+
+def test_suppression_over_the_threshold_is_never_negative(fright):
+    assert fright.suppression_rounds(5, 4, passed=False) == 0
+
+
+def test_fear_penalties_last_until_tcs_drop_to_cuf(fear):
+    assert fear.penalties_last(5, 4)
+    assert not fear.penalties_last(4, 4)
+
+
+def test_fright_penalties_last_until_tcs_drop_to_twice_cuf(fright):
+    assert fright.penalties_last(9, 4)
+    assert not fright.penalties_last(8, 4)
+
+
+def test_fight_or_flight_penalties_last_at_exactly_three_times_cuf(flight, text):
+    assert "until their TCs drop below CUF x 3" in text
+    assert flight.penalties_last(12, 4)
+    assert not flight.penalties_last(11, 4)
+
+
+def test_successful_checks_cost_one_two_and_three_initiative(fear, fright, flight):
+    assert [t.on_success.initiative_penalty for t in (fear, fright, flight)] == [-1, -2, -3]
+
+
+# --- the check itself -----------------------------------------------------------------------
+
+
+def test_an_average_check_of_cuf_four_and_will_six_passes_on_ten_or_less(fear):
+    ratings = {"cuf": 4, "willpower": 6}
+    assert fear.check.target(ratings) == 10
+    assert fear.check.passes(10, ratings)
+    assert not fear.check.passes(11, ratings)
+
+
+def test_an_average_check_of_ten_passes_half_the_time_and_a_quarter_with_bane(fear):
+    ratings = {"cuf": 4, "willpower": 6}
+    assert fear.check.chance(ratings) == Fraction(1, 2)
+    assert fear.check.chance(ratings, bane=True) == Fraction(1, 4)
+
+
+def test_a_difficult_check_halves_the_asset_dropping_fractions():
+    check = Check(difficulty="Difficult", asset=["cuf", "willpower"])
+    assert check.target({"cuf": 4, "willpower": 5}) == 4
+
+
+def test_an_asset_above_twenty_always_passes(fear):
+    assert fear.check.chance({"cuf": 15, "willpower": 10}) == 1
+
+
+def test_a_check_without_willpower_is_refused(fear):
+    with pytest.raises(ValueError, match="willpower"):
+        fear.check.target({"cuf": 4})
+
+
+# --- TC totals --------------------------------------------------------------------------------
+
+
+def test_a_lethal_weapon_includes_the_weapons_one_tc(ruleset, text):
+    assert "= 2TC (including the 1TC for above)" in text
+    assert total(ruleset, "weapon-threat", "lethal-weapon-threat") == 2
+
+
+def test_automatic_fire_includes_the_lethal_weapon(ruleset):
+    assert total(ruleset, "weapon-threat", "lethal-weapon-threat", "automatic-fire") == 3
+
+
+def test_explosives_include_every_weapon_step(ruleset):
+    assert (
+        total(
+            ruleset,
+            "weapon-threat",
+            "lethal-weapon-threat",
+            "automatic-fire",
+            "explosives-or-poison-gas",
+        )
+        == 4
+    )
+
+
+def test_being_attacked_with_a_knife_is_one_plus_two(ruleset):
+    assert total(ruleset, "being-attacked", "lethal-weapon-threat") == 3
+
+
+def test_outnumbered_ten_to_one_is_three_not_six(ruleset):
+    assert total(ruleset, "outnumbered", "outnumbered-5-to-1", "outnumbered-10-to-1") == 3
+
+
+def test_seeing_an_ally_incapacitated_includes_seeing_them_wounded(ruleset):
+    assert total(ruleset, "ally-wounded", "ally-incapacitated") == 2
+
+
+def test_seeing_an_ally_killed_is_four_not_seven(ruleset):
+    assert total(ruleset, "ally-wounded", "ally-incapacitated", "ally-killed") == 4
+
+
+def test_a_critical_wound_is_three_not_six(ruleset):
+    assert total(ruleset, "wounded", "seriously-wounded", "critically-wounded") == 3
+
+
+def test_two_allies_seen_wounded_are_two_events_of_one_tc(ruleset):
+    assert total(ruleset, "ally-wounded", "ally-wounded") == 2
+
+
+def test_completely_outgunning_includes_superior_firepower(ruleset):
+    assert total(ruleset, "superior-firepower", "completely-outgun") == -2
+
+
+@pytest.mark.parametrize(
+    "ladder_id",
+    [
+        "weapon-attack-ladder",
+        "outnumbered-ladder",
+        "ally-casualty-ladder",
+        "own-wound-ladder",
+        "firepower-ladder",
+    ],
+)
+def test_every_ladder_counts_only_its_highest_step(ruleset, ladder_id):
+    ladder = ruleset.get(ladder_id)
+    assert isinstance(ladder, TcLadder)
+    for top in range(1, len(ladder.steps) + 1):
+        steps = ladder.steps[:top]
+        assert total(ruleset, *steps) == ruleset.get(steps[-1]).tc
+
+
+def test_the_order_of_events_does_not_change_the_total(ruleset):
+    assert (
+        total(ruleset, "automatic-fire", "being-attacked", "weapon-threat")
+        == total(ruleset, "weapon-threat", "being-attacked", "automatic-fire")
+        == 4
+    )
+
+
+def test_three_allies_arriving_remove_three_tcs(ruleset):
+    assert total(ruleset, TcEvent("ally-arrives", count=3)) == -3
+
+
+def test_surplus_allies_stack_with_arriving_allies(ruleset, text):
+    assert "-1TC per surplus ally (stacks with above)" in text
+    assert (
+        total(ruleset, TcEvent("ally-arrives", count=3), TcEvent("opponents-outnumbered", count=2))
+        == -5
+    )
+
+
+def test_two_tangos_down_and_one_fled_remove_three(ruleset):
+    assert total(ruleset, TcEvent("tango-down", count=2), TcEvent("tango-skips")) == -3
+
+
+def test_a_once_only_source_cannot_count_twice(ruleset):
+    with pytest.raises(ValueError, match="counts once"):
+        total(ruleset, TcEvent("being-attacked", count=2))
+
+
+def test_a_count_below_one_is_refused(ruleset):
+    with pytest.raises(ValueError):
+        total(ruleset, TcEvent("ally-arrives", count=0))
+
+
+def test_an_environmental_disadvantage_needs_the_referees_amount(ruleset):
+    with pytest.raises(ValueError, match="referee must choose"):
+        total(ruleset, "environmental-disadvantage")
+
+
+def test_an_environmental_disadvantage_of_three(ruleset):
+    assert total(ruleset, TcEvent("environmental-disadvantage", amount=3)) == 3
+
+
+@pytest.mark.parametrize("amount", [0, 5, -1])
+def test_an_environmental_disadvantage_outside_one_to_four_is_refused(ruleset, amount):
+    with pytest.raises(ValueError, match="outside"):
+        total(ruleset, TcEvent("environmental-disadvantage", amount=amount))
+
+
+def test_an_environmental_advantage_of_two_removes_two(ruleset):
+    assert total(ruleset, TcEvent("environmental-advantage", amount=-2)) == -2
+    with pytest.raises(ValueError):
+        total(ruleset, TcEvent("environmental-advantage", amount=-5))
+
+
+def test_a_supernatural_monster_brings_what_the_referee_says(ruleset):
+    assert total(ruleset, TcEvent("supernatural-monster-or-magic", amount=6)) == 6
+    with pytest.raises(ValueError):
+        total(ruleset, "supernatural-monster-or-magic")
+
+
+def test_an_outstanding_intimidation_brings_two_tcs(ruleset, text):
+    assert "A successful Intimidation check = 1TC (2TCs for Outstanding Success)" in text
+    assert total(ruleset, "intimidation") == 1
+    assert total(ruleset, TcEvent("intimidation", outstanding=True)) == 2
+
+
+def test_outstanding_leadership_removes_two_tcs(ruleset):
+    assert total(ruleset, "inspirational-leadership") == -1
+    assert total(ruleset, TcEvent("inspirational-leadership", outstanding=True)) == -2
+
+
+def test_only_sources_with_an_outstanding_amount_can_be_outstanding(ruleset):
+    with pytest.raises(ValueError, match="Outstanding"):
+        total(ruleset, TcEvent("surprised-or-startled", outstanding=True))
+
+
+def test_an_unknown_source_is_refused(ruleset):
+    with pytest.raises(ValueError, match="no TC source"):
+        total(ruleset, "stubbed-toe")
+    with pytest.raises(ValueError, match="no TC source"):
+        total(ruleset, "fear")  # a document, but not a TC source
+
+
+def test_every_fixed_source_brings_its_printed_amount(ruleset):
+    sources = [s for s in ruleset.all(TcSource) if isinstance(s.tc, int)]
+    assert len(sources) > 20
+    for source in sources:
+        assert total(ruleset, source.id) == source.tc
+        assert (source.tc > 0) == (source.effect == "adds")
+
+
+# --- the end of the round ---------------------------------------------------------------------
+
+
+def test_a_rounds_tcs_are_added_at_its_end(ruleset):
+    events = [TcEvent("surprised-or-startled"), TcEvent("being-attacked")]
+    assert cuf.end_of_round(3, ruleset, events) == 5
+
+
+def test_reductions_never_take_the_total_below_zero(ruleset):
+    events = [TcEvent("good-cover"), TcEvent("completely-outgun")]
+    assert cuf.end_of_round(2, ruleset, events) == 0
+    assert cuf.end_of_round(0, ruleset, [TcEvent("ally-arrives", count=4)]) == 0
+
+
+def test_reductions_to_exactly_zero_leave_zero(ruleset):
+    assert cuf.end_of_round(1, ruleset, [TcEvent("morphine")]) == 0
+
+
+def test_a_round_with_nothing_keeps_the_total(ruleset):
+    assert cuf.end_of_round(7, ruleset, []) == 7
+
+
+def test_a_round_under_automatic_fire_with_an_ally_killed_frightens_cuf_four(ruleset):
+    events = [
+        TcEvent("being-attacked"),
+        TcEvent("weapon-threat"),
+        TcEvent("lethal-weapon-threat"),
+        TcEvent("automatic-fire"),
+        TcEvent("ally-killed"),
+        TcEvent("ally-arrives"),
+    ]
+    tcs = cuf.end_of_round(1, ruleset, events)
+    assert tcs == 1 + 1 + 3 + 4 - 1 == 8
+    assert cuf.state(ruleset, tcs, 4).id == "fear"
+    tcs = cuf.end_of_round(tcs, ruleset, [TcEvent("surprised-or-startled")])
+    assert cuf.state(ruleset, tcs, 4).id == "fright"
+
+
+def test_an_outranked_event_is_still_checked(ruleset):
+    with pytest.raises(ValueError, match="counts once"):
+        cuf.total(ruleset, [TcEvent("weapon-threat", count=2), TcEvent("lethal-weapon-threat")])
