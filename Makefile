@@ -13,14 +13,16 @@ build: $(VENV)/.installed
 	$(BIN)/rulepress build
 
 test: $(VENV)/.installed-test
+	$(BIN)/ruff check rulepress tests bench
+	$(BIN)/ruff format --check rulepress tests bench
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_rules.py
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check rulepress tests
-	$(BIN)/ruff format --check rulepress tests
+	$(BIN)/ruff check rulepress tests bench
+	$(BIN)/ruff format --check rulepress tests bench
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)

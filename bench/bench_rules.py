@@ -33,21 +33,30 @@ def main() -> None:
 
     iris = {rank: median_ms(lambda r=rank: skill_test.distribution(r, 5)) for rank in range(0, 31)}
     pools = [[a] for a in ("d6", "d8", "d10", "d12")] + [
-        list(p) for p in itertools.product(("d6", "d8", "d10", "d12"), repeat=2)]
+        list(p) for p in itertools.product(("d6", "d8", "d10", "d12"), repeat=2)
+    ]
     t2k = {}
     for pool in pools:
-        for pushed, reading in ((False, "neither-one-nor-success"), (True, "neither-one-nor-success"),
-                                (True, "every-non-success")):
+        for pushed, reading in (
+            (False, "neither-one-nor-success"),
+            (True, "neither-one-nor-success"),
+            (True, "every-non-success"),
+        ):
             key = f"{'+'.join(pool)} {'pushed ' + reading if pushed else 'initial'}"
-            t2k[key] = median_ms(lambda p=pool, x=pushed, r=reading:
-                                 step_dice.distribution(p, pushed=x, reading=r))
+            t2k[key] = median_ms(
+                lambda p=pool, x=pushed, r=reading: step_dice.distribution(p, pushed=x, reading=r)
+            )
 
     print(f"median of {REPEATS} runs, milliseconds per exact distribution")
-    print(f"IRIS skill test, rank 0-30: max {max(iris.values()):.3f} ms "
-          f"(rank {max(iris, key=iris.get)}), rank 30 {iris[30]:.3f} ms, "
-          f"mean {statistics.mean(iris.values()):.3f} ms")
-    print(f"T2K4e, {len(t2k)} pool/roll combinations: max {max(t2k.values()):.3f} ms "
-          f"({max(t2k, key=t2k.get)}), mean {statistics.mean(t2k.values()):.3f} ms")
+    print(
+        f"IRIS skill test, rank 0-30: max {max(iris.values()):.3f} ms "
+        f"(rank {max(iris, key=iris.get)}), rank 30 {iris[30]:.3f} ms, "
+        f"mean {statistics.mean(iris.values()):.3f} ms"
+    )
+    print(
+        f"T2K4e, {len(t2k)} pool/roll combinations: max {max(t2k.values()):.3f} ms "
+        f"({max(t2k, key=t2k.get)}), mean {statistics.mean(t2k.values()):.3f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -18,8 +18,9 @@ COMPENDIUM_HELP = "Compendium folder (one folder per ruleset, or a single rulese
 
 
 def compendium_argument(function):
-    return click.argument("compendium", default=DEFAULT_COMPENDIUM,
-                          type=click.Path(path_type=Path))(function)
+    return click.argument(
+        "compendium", default=DEFAULT_COMPENDIUM, type=click.Path(path_type=Path)
+    )(function)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,8 +36,14 @@ def cli() -> None:
 
 @cli.command("validate")
 @compendium_argument
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
-              show_default=True, help="text for people, json for tools, github for annotations.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="text for people, json for tools, github for annotations.",
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def validate_command(compendium: Path, fmt: str, strict: bool) -> None:
     """Check COMPENDIUM (default ./compendium) and print `path:line:col: level CODE: message`
@@ -50,10 +57,20 @@ def validate_command(compendium: Path, fmt: str, strict: bool) -> None:
 
 @cli.command("build")
 @compendium_argument
-@click.option("--out", type=click.Path(path_type=Path), default=Path("dist"), show_default=True,
-              help="Output folder; each target writes into its own subfolder.")
-@click.option("--target", "targets", multiple=True, metavar="NAME",
-              help="Target to build (repeatable); default: every target.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("dist"),
+    show_default=True,
+    help="Output folder; each target writes into its own subfolder.",
+)
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="NAME",
+    help="Target to build (repeatable); default: every target.",
+)
 def build_command(compendium: Path, out: Path, targets: tuple[str, ...]) -> None:
     """Validate COMPENDIUM, then write every output into OUT. Nothing is written when
     validation finds errors; a target's previous output is replaced only when its new
@@ -78,9 +95,14 @@ def import_group() -> None:
 
 @import_group.command("wiki")
 @click.argument("page", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--ruleset", "ruleset_folder", type=click.Path(path_type=Path, file_okay=False),
-              default=Path(DEFAULT_COMPENDIUM) / "iris", show_default=True,
-              help="Ruleset folder to write the weapon files into.")
+@click.option(
+    "--ruleset",
+    "ruleset_folder",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path(DEFAULT_COMPENDIUM) / "iris",
+    show_default=True,
+    help="Ruleset folder to write the weapon files into.",
+)
 def import_wiki_command(page: Path, ruleset_folder: Path) -> None:
     """Import weapon profiles from a quick-reference wiki PAGE (the IRIS text format:
     section headings, "Weapon Profile - NAME (Tier N)" headers, a stats line and an AP
@@ -112,11 +134,21 @@ READING = click.Choice(["neither-one-nor-success", "every-non-success"])
 def ruleset_options(default_ruleset: str):
     def decorate(function):
         function = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
-        function = click.option("--ruleset", "ruleset_id", default=default_ruleset,
-                                show_default=True, help="Ruleset id in the compendium.")(function)
-        return click.option("--compendium", type=click.Path(path_type=Path),
-                            default=Path(DEFAULT_COMPENDIUM), show_default=True,
-                            help=COMPENDIUM_HELP)(function)
+        function = click.option(
+            "--ruleset",
+            "ruleset_id",
+            default=default_ruleset,
+            show_default=True,
+            help="Ruleset id in the compendium.",
+        )(function)
+        return click.option(
+            "--compendium",
+            type=click.Path(path_type=Path),
+            default=Path(DEFAULT_COMPENDIUM),
+            show_default=True,
+            help=COMPENDIUM_HELP,
+        )(function)
+
     return decorate
 
 
@@ -163,32 +195,70 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
 @roll_group.command("t2k4e")
 @click.option("--attribute", "attribute_die", type=STEP_DIE, required=True, help="Attribute die.")
 @click.option("--skill", "skill_die", type=STEP_DIE, default=None, help="Skill die, if any.")
-@click.option("--modifier", "modifiers", type=int, multiple=True, help="A bonus or penalty (repeatable).")
-@click.option("--helpers", type=click.IntRange(0, 20), default=0, help="Characters helping (group roll).")
-@click.option("--faces", type=IntList(), default=None, help="The faces rolled, attribute die first.")
+@click.option(
+    "--modifier", "modifiers", type=int, multiple=True, help="A bonus or penalty (repeatable)."
+)
+@click.option(
+    "--helpers", type=click.IntRange(0, 20), default=0, help="Characters helping (group roll)."
+)
+@click.option(
+    "--faces", type=IntList(), default=None, help="The faces rolled, attribute die first."
+)
 @click.option("--push", is_flag=True, help="Push the roll.")
 @click.option("--push-faces", type=IntList(), default=None, help="Faces of the re-rolled dice.")
-@click.option("--for", "attribute", type=click.Choice(["STR", "AGL", "INT", "EMP"]), default=None,
-              help="The attribute rolled, to price the push.")
+@click.option(
+    "--for",
+    "attribute",
+    type=click.Choice(["STR", "AGL", "INT", "EMP"]),
+    default=None,
+    help="The attribute rolled, to price the push.",
+)
 @click.option("--gear", is_flag=True, help="The push uses a piece of gear.")
 @click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
 @click.option("--seed", type=int, default=None, help="Roll with this seed.")
 @ruleset_options("t2k4e")
-def roll_t2k4e(attribute_die, skill_die, modifiers, helpers, faces, push, push_faces, attribute,
-               gear, reading, seed, compendium, ruleset_id, as_json):
+def roll_t2k4e(
+    attribute_die,
+    skill_die,
+    modifiers,
+    helpers,
+    faces,
+    push,
+    push_faces,
+    attribute,
+    gear,
+    reading,
+    seed,
+    compendium,
+    ruleset_id,
+    as_json,
+):
     """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
     from rulepress.commands.roll import t2k4e_roll
 
     pool = [attribute_die, *([skill_die] if skill_die else [])]
-    data = t2k4e_roll(load_ruleset(compendium, ruleset_id), pool, modifiers, helpers, faces, push,
-                      push_faces, attribute, gear, reading, seed)
+    data = t2k4e_roll(
+        load_ruleset(compendium, ruleset_id),
+        pool,
+        modifiers,
+        helpers,
+        faces,
+        push,
+        push_faces,
+        attribute,
+        gear,
+        reading,
+        seed,
+    )
     emit(data, as_json, _lines(data))
 
 
 @roll_group.command("cuf")
 @click.option("--cuf", type=click.IntRange(0, 40), required=True, help="The character's CUF.")
 @click.option("--willpower", type=click.IntRange(0, 40), required=True, help="Willpower.")
-@click.option("--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round.")
+@click.option(
+    "--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round."
+)
 @click.option("--d20", type=int, default=None, help="The check's d20 roll.")
 @click.option("--seed", type=int, default=None, help="Roll with this seed.")
 @ruleset_options("t2k-cuf")
@@ -203,8 +273,9 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
 @roll_group.command("cool")
 @click.argument("kind", type=click.Choice(["shock", "fear"]))
 @click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
-@click.option("--penalty", type=click.IntRange(0, 100), default=0,
-              help="Wound penalty (damage taken).")
+@click.option(
+    "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
+)
 @click.option("--roll", "roll_", type=int, default=None, help="The percentile roll.")
 @click.option("--seed", type=int, default=None, help="Roll with this seed.")
 @ruleset_options("cool")
@@ -222,11 +293,20 @@ def odds_group() -> None:
 
 
 @odds_group.command("iris")
-@click.option("--rank", type=click.IntRange(0, 60), default=None,
-              help="One rank's full distribution; default: the P(AP >= k) table by rank.")
+@click.option(
+    "--rank",
+    type=click.IntRange(0, 60),
+    default=None,
+    help="One rank's full distribution; default: the P(AP >= k) table by rank.",
+)
 @click.option("--max-rank", type=click.IntRange(1, 60), default=10, show_default=True)
-@click.option("--up-to", type=click.IntRange(1, 120), default=20, show_default=True,
-              help="Largest k in the table.")
+@click.option(
+    "--up-to",
+    type=click.IntRange(1, 120),
+    default=20,
+    show_default=True,
+    help="Largest k in the table.",
+)
 @click.option("--trait-bonus", type=click.IntRange(0, 60), default=0, show_default=True)
 @ruleset_options("iris")
 def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_json):
@@ -238,7 +318,8 @@ def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_jso
         data = odds.iris_distribution(ruleset, rank, trait_bonus)
         text = odds.format_distribution(
             [(f"{o['ap']} AP", o["exactly"]) for o in data["outcomes"]],
-            f"rank {rank}, trait bonus {trait_bonus}: P(AP = n)")
+            f"rank {rank}, trait bonus {trait_bonus}: P(AP = n)",
+        )
     else:
         data = odds.iris_table(ruleset, range(1, max_rank + 1), up_to, trait_bonus)
         text = odds.format_iris_table(data)
@@ -246,11 +327,20 @@ def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_jso
 
 
 @odds_group.command("t2k4e")
-@click.option("--attribute", "attribute_die", type=STEP_DIE, default=None,
-              help="With --skill: one pool's full distribution; default: the odds tables.")
+@click.option(
+    "--attribute",
+    "attribute_die",
+    type=STEP_DIE,
+    default=None,
+    help="With --skill: one pool's full distribution; default: the odds tables.",
+)
 @click.option("--skill", "skill_die", type=STEP_DIE, default=None)
-@click.option("--reading", type=READING, default=None,
-              help="Which dice a push re-rolls (default: the rule text's).")
+@click.option(
+    "--reading",
+    type=READING,
+    default=None,
+    help="Which dice a push re-rolls (default: the rule text's).",
+)
 @ruleset_options("t2k4e")
 def odds_t2k4e(attribute_die, skill_die, reading, compendium, ruleset_id, as_json):
     """T2K4e success odds: the printed tables beside the computed ones, or one pool."""
@@ -260,10 +350,13 @@ def odds_t2k4e(attribute_die, skill_die, reading, compendium, ruleset_id, as_jso
     if attribute_die:
         pool = [attribute_die, *([skill_die] if skill_die else [])]
         data = odds.t2k4e_pool(ruleset, pool, reading)
-        text = "\n\n".join(odds.format_distribution(
-            [(f"{s['successes']}", s["chance"]) for s in data[name]["successes"]],
-            f"{'+'.join(pool)} {name} ({data['reading']}): successes")
-            for name in ("initial", "pushed"))
+        text = "\n\n".join(
+            odds.format_distribution(
+                [(f"{s['successes']}", s["chance"]) for s in data[name]["successes"]],
+                f"{'+'.join(pool)} {name} ({data['reading']}): successes",
+            )
+            for name in ("initial", "pushed")
+        )
     else:
         data = odds.t2k4e_tables(ruleset, reading)
         text = odds.format_t2k4e_tables(data)
@@ -287,6 +380,9 @@ def main() -> None:
     except Exception as exc:  # a bug in rulepress: say so in one line, keep the trace opt-in
         if os.environ.get("RULEPRESS_DEBUG"):
             raise
-        click.echo(f"internal error: {exc!r} (set RULEPRESS_DEBUG=1 for the traceback, "
-                   "and please report it)", err=True)
+        click.echo(
+            f"internal error: {exc!r} (set RULEPRESS_DEBUG=1 for the traceback, "
+            "and please report it)",
+            err=True,
+        )
         sys.exit(EXIT_INTERNAL)

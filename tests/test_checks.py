@@ -96,14 +96,17 @@ gear_reliability_loss: 1
 ODDS_FILE = "demo/dice/odds.yaml"
 
 
-def odds(roll: str = "initial", alone: str = "17, 38", with_d6: str = "31, 48",
-         push: str | None = None) -> Files:
+def odds(
+    roll: str = "initial", alone: str = "17, 38", with_d6: str = "31, 48", push: str | None = None
+) -> Files:
     """The step dice, a push rule reading `push` (none without it) and an odds table of
     attribute d6 and d8, alone (line 8) and with skill d6 (line 9, d8's cell at column 31).
     The defaults are the exact initial-roll chances, rounded."""
-    table = (f"kind: odds-table\nid: odds\nname: Odds of Success\nroll: {roll}\n"
-             f"corner: Attribute / Skill\ncolumns: [d6, d8]\nrows:\n"
-             f"  - {{skill: null, percent: [{alone}]}}\n  - {{skill: d6, percent: [{with_d6}]}}\n")
+    table = (
+        f"kind: odds-table\nid: odds\nname: Odds of Success\nroll: {roll}\n"
+        f"corner: Attribute / Skill\ncolumns: [d6, d8]\nrows:\n"
+        f"  - {{skill: null, percent: [{alone}]}}\n  - {{skill: d6, percent: [{with_d6}]}}\n"
+    )
     files: Files = {"demo/dice/step-dice.yaml": STEP_DICE, ODDS_FILE: table}
     if push:
         files["demo/dice/push.yaml"] = PUSH.replace("neither-one-nor-success", push)
@@ -175,8 +178,10 @@ stated_in_source: true
 def tc_source(doc_id: str, tc: object, effect: str = "adds", extra: str = "") -> str:
     """A TC source; `tc` stands on line 6, column 5."""
     name = doc_id.replace("-", " ").capitalize()
-    return (f"kind: tc-source\nid: {doc_id}\nname: {name}\neffect: {effect}\norder: 1\n"
-            f"tc: {tc}\n{extra}")
+    return (
+        f"kind: tc-source\nid: {doc_id}\nname: {name}\neffect: {effect}\norder: 1\n"
+        f"tc: {tc}\n{extra}"
+    )
 
 
 def wound_ladder(wounded: object = 1, seriously: object = 2, killed: object = 4) -> Files:
@@ -191,11 +196,21 @@ def wound_ladder(wounded: object = 1, seriously: object = 2, killed: object = 4)
 def table(aps=tuple(range(1, 31)), **columns: Callable[[int], object]) -> list[str]:
     """AP rows written as `weapon()` writes them; `columns` gives a column as a function of AP
     (by default damage and defense equal the AP, move is Base and range is 10)."""
-    spec = {"damage": lambda ap: ap, "defense": lambda ap: ap, "move": lambda ap: "Base",
-            "range": lambda ap: 10, **columns}
-    return ["  - {" + ", ".join([f"ap: {ap}", *(f"{c}: {spec[c](ap)}" for c in
-                                                 ("damage", "defense", "move", "range"))]) + "}"
-            for ap in aps]
+    spec = {
+        "damage": lambda ap: ap,
+        "defense": lambda ap: ap,
+        "move": lambda ap: "Base",
+        "range": lambda ap: 10,
+        **columns,
+    }
+    return [
+        "  - {"
+        + ", ".join(
+            [f"ap: {ap}", *(f"{c}: {spec[c](ap)}" for c in ("damage", "defense", "move", "range"))]
+        )
+        + "}"
+        for ap in aps
+    ]
 
 
 def flat(aps=tuple(range(1, 31))) -> list[str]:
@@ -203,8 +218,9 @@ def flat(aps=tuple(range(1, 31))) -> list[str]:
     return table(aps, damage=lambda ap: 5, defense=lambda ap: 5)
 
 
-def profile(doc_id: str = "test-pistol", *, rows: list[str] | None = None, head: str = "",
-            **fields: object) -> str:
+def profile(
+    doc_id: str = "test-pistol", *, rows: list[str] | None = None, head: str = "", **fields: object
+) -> str:
     """`weapon()` with some top-level fields changed (None removes one). A field `weapon()`
     does not write is added just before `table:`. The header follows the name unless given;
     `rows=[]` leaves the table out."""
@@ -269,256 +285,697 @@ ERR, WARN, INFO = Level.ERROR, Level.WARNING, Level.INFO
 
 FAILING = [
     # RP201 duplicate-id
-    Fails("a rule that takes a weapon's id",
-          {"demo/rules/test-pistol.yaml": RULE.replace("reading-tables", "test-pistol")},
-          "RP201", PISTOL, 2, 5, ERR),
-    Fails("skill copied to a second file", {"demo/skills/copy-of-bio-lore.yaml": SKILL},
-          "RP201", "demo/skills/copy-of-bio-lore.yaml", 2, 5, ERR, also=("RP214",)),
+    Fails(
+        "a rule that takes a weapon's id",
+        {"demo/rules/test-pistol.yaml": RULE.replace("reading-tables", "test-pistol")},
+        "RP201",
+        PISTOL,
+        2,
+        5,
+        ERR,
+    ),
+    Fails(
+        "skill copied to a second file",
+        {"demo/skills/copy-of-bio-lore.yaml": SKILL},
+        "RP201",
+        "demo/skills/copy-of-bio-lore.yaml",
+        2,
+        5,
+        ERR,
+        also=("RP214",),
+    ),
     # RP202 slug-reused
-    Fails("new document that takes a renamed trait's old id",
-          {ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
-           RULE_FILE: RULE.replace("id: reading-tables", "id: wits")},
-          "RP202", RULE_FILE, 2, 5, ERR),
-    Fails("two documents that claim the same previous id",
-          {ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
-           RESOLVE: TRAITS[RESOLVE] + "previous_ids: [grit, wits]\n"},
-          "RP202", RESOLVE, 5, 22, ERR),
+    Fails(
+        "new document that takes a renamed trait's old id",
+        {
+            ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
+            RULE_FILE: RULE.replace("id: reading-tables", "id: wits"),
+        },
+        "RP202",
+        RULE_FILE,
+        2,
+        5,
+        ERR,
+    ),
+    Fails(
+        "two documents that claim the same previous id",
+        {
+            ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
+            RESOLVE: TRAITS[RESOLVE] + "previous_ids: [grit, wits]\n",
+        },
+        "RP202",
+        RESOLVE,
+        5,
+        22,
+        ERR,
+    ),
     # RP203 dangling-reference
-    Fails("weapon whose section is misspelt", {PISTOL: profile(section="pistol")},
-          "RP203", PISTOL, 6, 10, ERR),
-    Fails("rule that sees also a document that does not exist",
-          {RULE_FILE: RULE + "see_also: [test-pistol, nothing]\n"},
-          "RP203", RULE_FILE, 7, 25, ERR),
-    Fails("ladder step that is a trait, not a tc source",
-          {**wound_ladder(), "demo/tc/wound-ladder.yaml": LADDER.replace("killed]", "acuity]")},
-          "RP203", "demo/tc/wound-ladder.yaml", 4, 37, ERR),
+    Fails(
+        "weapon whose section is misspelt",
+        {PISTOL: profile(section="pistol")},
+        "RP203",
+        PISTOL,
+        6,
+        10,
+        ERR,
+    ),
+    Fails(
+        "rule that sees also a document that does not exist",
+        {RULE_FILE: RULE + "see_also: [test-pistol, nothing]\n"},
+        "RP203",
+        RULE_FILE,
+        7,
+        25,
+        ERR,
+    ),
+    Fails(
+        "ladder step that is a trait, not a tc source",
+        {**wound_ladder(), "demo/tc/wound-ladder.yaml": LADDER.replace("killed]", "acuity]")},
+        "RP203",
+        "demo/tc/wound-ladder.yaml",
+        4,
+        37,
+        ERR,
+    ),
     # RP204 draft-referenced
-    Fails("published section whose skill is a draft", {BIO_LORE: draft(SKILL)},
-          "RP204", PISTOLS, 5, 8, ERR, also=("RP211",)),
-    Fails("published rule that sees also a draft weapon",
-          {PISTOL: draft(weapon()), RULE_FILE: RULE + "see_also: [test-pistol]\n"},
-          "RP204", RULE_FILE, 7, 12, ERR, also=("RP211",)),
+    Fails(
+        "published section whose skill is a draft",
+        {BIO_LORE: draft(SKILL)},
+        "RP204",
+        PISTOLS,
+        5,
+        8,
+        ERR,
+        also=("RP211",),
+    ),
+    Fails(
+        "published rule that sees also a draft weapon",
+        {PISTOL: draft(weapon()), RULE_FILE: RULE + "see_also: [test-pistol]\n"},
+        "RP204",
+        RULE_FILE,
+        7,
+        12,
+        ERR,
+        also=("RP211",),
+    ),
     # RP205 example-reference
-    Fails("skill test example that uses a skill the lists lack",
-          skill_test(GIVEN.replace("bio-lore", "mech-lore")),
-          "RP205", "demo/skill-test.yaml", 13, 20, WARN),
+    Fails(
+        "skill test example that uses a skill the lists lack",
+        skill_test(GIVEN.replace("bio-lore", "mech-lore")),
+        "RP205",
+        "demo/skill-test.yaml",
+        13,
+        20,
+        WARN,
+    ),
     # RP206 ap-row-missing
-    Fails("table that stops at AP 29", {PISTOL: weapon(table(range(1, 30)))},
-          "RP206", PISTOL, 13, 1, ERR),
-    Fails("table of only the odd APs", {PISTOL: weapon(table(range(1, 31, 2)))},
-          "RP206", PISTOL, 13, 1, ERR),
+    Fails(
+        "table that stops at AP 29",
+        {PISTOL: weapon(table(range(1, 30)))},
+        "RP206",
+        PISTOL,
+        13,
+        1,
+        ERR,
+    ),
+    Fails(
+        "table of only the odd APs",
+        {PISTOL: weapon(table(range(1, 31, 2)))},
+        "RP206",
+        PISTOL,
+        13,
+        1,
+        ERR,
+    ),
     # RP207 ap-row-repeated
-    Fails("table with AP 30 written twice", {PISTOL: weapon(table() + table([30]))},
-          "RP207", PISTOL, 44, 10, ERR),
-    Fails("draft table with a repeated row",
-          {PISTOL: draft(weapon(table(range(1, 11)) + table([10])))},
-          "RP207", PISTOL, 25, 10, ERR, also=("RP211",)),
+    Fails(
+        "table with AP 30 written twice",
+        {PISTOL: weapon(table() + table([30]))},
+        "RP207",
+        PISTOL,
+        44,
+        10,
+        ERR,
+    ),
+    Fails(
+        "draft table with a repeated row",
+        {PISTOL: draft(weapon(table(range(1, 11)) + table([10])))},
+        "RP207",
+        PISTOL,
+        25,
+        10,
+        ERR,
+        also=("RP211",),
+    ),
     # RP208 ap-row-order
-    Fails("row for AP 13 after the row for AP 14",
-          {PISTOL: weapon(flat([*range(1, 13), 14, 13, *range(15, 31)]))},
-          "RP208", PISTOL, 27, 10, ERR),
-    Fails("table out of order twice reports only the first place",
-          {PISTOL: weapon(flat([*range(1, 10), 11, 10, *range(12, 20), 21, 20, *range(22, 31)]))},
-          "RP208", PISTOL, 24, 10, ERR),
+    Fails(
+        "row for AP 13 after the row for AP 14",
+        {PISTOL: weapon(flat([*range(1, 13), 14, 13, *range(15, 31)]))},
+        "RP208",
+        PISTOL,
+        27,
+        10,
+        ERR,
+    ),
+    Fails(
+        "table out of order twice reports only the first place",
+        {PISTOL: weapon(flat([*range(1, 10), 11, 10, *range(12, 20), 21, 20, *range(22, 31)]))},
+        "RP208",
+        PISTOL,
+        24,
+        10,
+        ERR,
+    ),
     # RP209 figure-falls
-    Fails("defense that falls at AP 20",
-          {PISTOL: weapon(table(defense=lambda ap: 1 if ap == 20 else ap))},
-          "RP209", PISTOL, 33, 35, WARN),
-    Fails("damage that falls at the last row",
-          {PISTOL: weapon(table(damage=lambda ap: 3 if ap == 30 else ap))},
-          "RP209", PISTOL, 43, 22, WARN),
+    Fails(
+        "defense that falls at AP 20",
+        {PISTOL: weapon(table(defense=lambda ap: 1 if ap == 20 else ap))},
+        "RP209",
+        PISTOL,
+        33,
+        35,
+        WARN,
+    ),
+    Fails(
+        "damage that falls at the last row",
+        {PISTOL: weapon(table(damage=lambda ap: 3 if ap == 30 else ap))},
+        "RP209",
+        PISTOL,
+        43,
+        22,
+        WARN,
+    ),
     # RP210 off-band-step
-    Fails("range that steps at AP 20 where no other table steps",
-          {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
-           **second_weapon(rows=table(range=lambda ap: 10 if ap < 11 else 12 if ap < 20 else 14))},
-          "RP210", "demo/weapons/zip-gun.yaml", 33, 58, WARN),
-    Fails("move that steps at AP 20 where no other table steps",
-          {PISTOL: weapon(table(move=lambda ap: "Base" if ap < 11 else 1)),
-           **second_weapon(rows=table(move=lambda ap: "Base" if ap < 11 else 1 if ap < 20 else 2))},
-          "RP210", "demo/weapons/zip-gun.yaml", 33, 45, WARN),
-    Fails("off-band step after a repeated AP row is reported at the row that changes",
-          {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
-           **second_weapon(rows=table(range(1, 21), range=lambda ap: 10 if ap < 11 else 12)
-                           + table(range(20, 31), range=lambda ap: 14))},
-          "RP210", "demo/weapons/zip-gun.yaml", 34, 58, WARN, also=("RP207",)),
+    Fails(
+        "range that steps at AP 20 where no other table steps",
+        {
+            PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+            **second_weapon(rows=table(range=lambda ap: 10 if ap < 11 else 12 if ap < 20 else 14)),
+        },
+        "RP210",
+        "demo/weapons/zip-gun.yaml",
+        33,
+        58,
+        WARN,
+    ),
+    Fails(
+        "move that steps at AP 20 where no other table steps",
+        {
+            PISTOL: weapon(table(move=lambda ap: "Base" if ap < 11 else 1)),
+            **second_weapon(rows=table(move=lambda ap: "Base" if ap < 11 else 1 if ap < 20 else 2)),
+        },
+        "RP210",
+        "demo/weapons/zip-gun.yaml",
+        33,
+        45,
+        WARN,
+    ),
+    Fails(
+        "off-band step after a repeated AP row is reported at the row that changes",
+        {
+            PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+            **second_weapon(
+                rows=table(range(1, 21), range=lambda ap: 10 if ap < 11 else 12)
+                + table(range(20, 31), range=lambda ap: 14)
+            ),
+        },
+        "RP210",
+        "demo/weapons/zip-gun.yaml",
+        34,
+        58,
+        WARN,
+        also=("RP207",),
+    ),
     # RP211 draft
     Fails("rule marked as a draft", {RULE_FILE: draft(RULE)}, "RP211", RULE_FILE, 2, 9, WARN),
-    Fails("weapon placeholder marked as a draft",
-          {PISTOL: draft(profile(name=None, header="Tactical Railgun", rows=[]))},
-          "RP211", PISTOL, 2, 9, WARN),
+    Fails(
+        "weapon placeholder marked as a draft",
+        {PISTOL: draft(profile(name=None, header="Tactical Railgun", rows=[]))},
+        "RP211",
+        PISTOL,
+        2,
+        9,
+        WARN,
+    ),
     # RP212 incomplete-profile
-    Fails("published weapon with both magazine and attacks",
-          {PISTOL: profile(attacks=2)}, "RP212", PISTOL, 13, 1, ERR),
-    Fails("published weapon with neither magazine nor attacks",
-          {PISTOL: profile(magazine=None)}, "RP212", PISTOL, 1, 1, ERR),
-    Fails("published weapon without an AP table",
-          {PISTOL: weapon().split("table:")[0]}, "RP212", PISTOL, 1, 1, ERR),
-    Fails("published weapon without a name",
-          {PISTOL: profile(name=None, header="Test Pistol")}, "RP212", PISTOL, 1, 1, ERR),
+    Fails(
+        "published weapon with both magazine and attacks",
+        {PISTOL: profile(attacks=2)},
+        "RP212",
+        PISTOL,
+        13,
+        1,
+        ERR,
+    ),
+    Fails(
+        "published weapon with neither magazine nor attacks",
+        {PISTOL: profile(magazine=None)},
+        "RP212",
+        PISTOL,
+        1,
+        1,
+        ERR,
+    ),
+    Fails(
+        "published weapon without an AP table",
+        {PISTOL: weapon().split("table:")[0]},
+        "RP212",
+        PISTOL,
+        1,
+        1,
+        ERR,
+    ),
+    Fails(
+        "published weapon without a name",
+        {PISTOL: profile(name=None, header="Test Pistol")},
+        "RP212",
+        PISTOL,
+        1,
+        1,
+        ERR,
+    ),
     # RP213 header-mismatch
-    Fails("header that names another weapon than the profile",
-          {PISTOL: profile(header="Scattergun")}, "RP213", PISTOL, 4, 9, WARN),
-    Fails("header that is only longer than the name",
-          {PISTOL: profile(header="Test Pistol Mk II")}, "RP213", PISTOL, 4, 9, INFO),
-    Fails("unnamed draft whose header is another weapon's name",
-          second_weapon(name=None, header="Test Pistol", status="draft", rows=[]),
-          "RP213", "demo/weapons/zip-gun.yaml", 3, 9, WARN, also=("RP211", "RP214")),
+    Fails(
+        "header that names another weapon than the profile",
+        {PISTOL: profile(header="Scattergun")},
+        "RP213",
+        PISTOL,
+        4,
+        9,
+        WARN,
+    ),
+    Fails(
+        "header that is only longer than the name",
+        {PISTOL: profile(header="Test Pistol Mk II")},
+        "RP213",
+        PISTOL,
+        4,
+        9,
+        INFO,
+    ),
+    Fails(
+        "unnamed draft whose header is another weapon's name",
+        second_weapon(name=None, header="Test Pistol", status="draft", rows=[]),
+        "RP213",
+        "demo/weapons/zip-gun.yaml",
+        3,
+        9,
+        WARN,
+        also=("RP211", "RP214"),
+    ),
     # RP214 duplicate-name
-    Fails("two traits with one name",
-          {RESOLVE: TRAITS[RESOLVE].replace("name: Resolve", "name: Acuity")},
-          "RP214", RESOLVE, 3, 7, WARN),
-    Fails("two weapons headed alike",
-          second_weapon(header="test pistol!"), "RP214", "demo/weapons/zip-gun.yaml", 4, 9, WARN,
-          also=("RP213",)),
+    Fails(
+        "two traits with one name",
+        {RESOLVE: TRAITS[RESOLVE].replace("name: Resolve", "name: Acuity")},
+        "RP214",
+        RESOLVE,
+        3,
+        7,
+        WARN,
+    ),
+    Fails(
+        "two weapons headed alike",
+        second_weapon(header="test pistol!"),
+        "RP214",
+        "demo/weapons/zip-gun.yaml",
+        4,
+        9,
+        WARN,
+        also=("RP213",),
+    ),
     # RP215 column-named-two-ways
-    Fails("one table says Speed where the others say Move",
-          {**second_weapon(), **second_weapon("zulu-rifle", tier=3, move_column="Speed")},
-          "RP215", "demo/weapons/zulu-rifle.yaml", 13, 14, WARN),
-    Fails("one pistol counts attacks where the others count magazine rounds",
-          {**second_weapon(magazine=None, attacks=4), **second_weapon("zulu-rifle", tier=3)},
-          "RP215", "demo/weapons/zip-gun.yaml", 12, 10, WARN),
+    Fails(
+        "one table says Speed where the others say Move",
+        {**second_weapon(), **second_weapon("zulu-rifle", tier=3, move_column="Speed")},
+        "RP215",
+        "demo/weapons/zulu-rifle.yaml",
+        13,
+        14,
+        WARN,
+    ),
+    Fails(
+        "one pistol counts attacks where the others count magazine rounds",
+        {**second_weapon(magazine=None, attacks=4), **second_weapon("zulu-rifle", tier=3)},
+        "RP215",
+        "demo/weapons/zip-gun.yaml",
+        12,
+        10,
+        WARN,
+    ),
     # RP216 conflicting-figures
-    Fails("corruption per Aug stated as 2 in the rules and 3 in the CP table",
-          {"demo/corruption/rules.yaml": CORRUPTION_RULES,
-           "demo/cp/spending.yaml": CP_SPENDING},
-          "RP216", "demo/corruption/rules.yaml", 5, 10, WARN,
-          more=(("demo/cp/spending.yaml", 8, 65),)),
+    Fails(
+        "corruption per Aug stated as 2 in the rules and 3 in the CP table",
+        {"demo/corruption/rules.yaml": CORRUPTION_RULES, "demo/cp/spending.yaml": CP_SPENDING},
+        "RP216",
+        "demo/corruption/rules.yaml",
+        5,
+        10,
+        WARN,
+        more=(("demo/cp/spending.yaml", 8, 65),),
+    ),
     # RP217 tier-order
-    Fails("tier 2 pistol that costs less than tier 1",
-          {PISTOL: profile(cost=10), **second_weapon(cost=8)},
-          "RP217", "demo/weapons/zip-gun.yaml", 11, 7, WARN),
-    Fails("tier 2 pistol that is commoner than tier 1",
-          second_weapon(rarity="Ubiquitous"), "RP217", "demo/weapons/zip-gun.yaml", 12, 9, WARN),
-    Fails("repeated tier 2 pistol cheaper than tier 1 is reported whatever the file order",
-          {PISTOL: profile(cost=10), **second_weapon("alpha-gun", cost=20),
-           **second_weapon(cost=5)},
-          "RP217", "demo/weapons/zip-gun.yaml", 11, 7, WARN, also=("RP221",)),
+    Fails(
+        "tier 2 pistol that costs less than tier 1",
+        {PISTOL: profile(cost=10), **second_weapon(cost=8)},
+        "RP217",
+        "demo/weapons/zip-gun.yaml",
+        11,
+        7,
+        WARN,
+    ),
+    Fails(
+        "tier 2 pistol that is commoner than tier 1",
+        second_weapon(rarity="Ubiquitous"),
+        "RP217",
+        "demo/weapons/zip-gun.yaml",
+        12,
+        9,
+        WARN,
+    ),
+    Fails(
+        "repeated tier 2 pistol cheaper than tier 1 is reported whatever the file order",
+        {PISTOL: profile(cost=10), **second_weapon("alpha-gun", cost=20), **second_weapon(cost=5)},
+        "RP217",
+        "demo/weapons/zip-gun.yaml",
+        11,
+        7,
+        WARN,
+        also=("RP221",),
+    ),
     # RP218 level-order
-    Fails("corruption trigger rows 10, 14, 12",
-          {"demo/corruption/triggers.yaml": CORRUPTION_TRIGGERS},
-          "RP218", "demo/corruption/triggers.yaml", 8, 13, ERR),
-    Fails("obedience table that repeats level 10",
-          {"demo/corruption/obedience.yaml": OBEDIENCE},
-          "RP218", "demo/corruption/obedience.yaml", 7, 13, ERR),
+    Fails(
+        "corruption trigger rows 10, 14, 12",
+        {"demo/corruption/triggers.yaml": CORRUPTION_TRIGGERS},
+        "RP218",
+        "demo/corruption/triggers.yaml",
+        8,
+        13,
+        ERR,
+    ),
+    Fails(
+        "obedience table that repeats level 10",
+        {"demo/corruption/obedience.yaml": OBEDIENCE},
+        "RP218",
+        "demo/corruption/obedience.yaml",
+        7,
+        13,
+        ERR,
+    ),
     # RP219 ladder-order
-    Fails("ladder whose top step counts less than the step below",
-          wound_ladder(1, 2, 1), "RP219", "demo/tc/wound-ladder.yaml", 4, 37, WARN),
-    Fails("ladder step that the referee sets",
-          wound_ladder(1, "referee", 4), "RP219", "demo/tc/wound-ladder.yaml", 4, 18, WARN),
+    Fails(
+        "ladder whose top step counts less than the step below",
+        wound_ladder(1, 2, 1),
+        "RP219",
+        "demo/tc/wound-ladder.yaml",
+        4,
+        37,
+        WARN,
+    ),
+    Fails(
+        "ladder step that the referee sets",
+        wound_ladder(1, "referee", 4),
+        "RP219",
+        "demo/tc/wound-ladder.yaml",
+        4,
+        18,
+        WARN,
+    ),
     # RP220 tc-sign
-    Fails("tc source that adds with a negative amount",
-          {"demo/tc/attacked.yaml": tc_source("attacked", -1)},
-          "RP220", "demo/tc/attacked.yaml", 6, 5, ERR),
-    Fails("tc source that reduces with a positive amount",
-          {"demo/tc/cover.yaml": tc_source("cover", 1, "reduces")},
-          "RP220", "demo/tc/cover.yaml", 6, 5, ERR),
-    Fails("tc source that adds a range reaching below zero",
-          {"demo/tc/rumour.yaml": tc_source("rumour", "{min: -1, max: 2}")},
-          "RP220", "demo/tc/rumour.yaml", 6, 5, ERR),
-    Fails("tc source whose outstanding success adds a negative amount",
-          {"demo/tc/intimidation.yaml": tc_source("intimidation", 1,
-                                                  extra="outstanding_success_tc: -2\n")},
-          "RP220", "demo/tc/intimidation.yaml", 7, 25, ERR),
+    Fails(
+        "tc source that adds with a negative amount",
+        {"demo/tc/attacked.yaml": tc_source("attacked", -1)},
+        "RP220",
+        "demo/tc/attacked.yaml",
+        6,
+        5,
+        ERR,
+    ),
+    Fails(
+        "tc source that reduces with a positive amount",
+        {"demo/tc/cover.yaml": tc_source("cover", 1, "reduces")},
+        "RP220",
+        "demo/tc/cover.yaml",
+        6,
+        5,
+        ERR,
+    ),
+    Fails(
+        "tc source that adds a range reaching below zero",
+        {"demo/tc/rumour.yaml": tc_source("rumour", "{min: -1, max: 2}")},
+        "RP220",
+        "demo/tc/rumour.yaml",
+        6,
+        5,
+        ERR,
+    ),
+    Fails(
+        "tc source whose outstanding success adds a negative amount",
+        {
+            "demo/tc/intimidation.yaml": tc_source(
+                "intimidation", 1, extra="outstanding_success_tc: -2\n"
+            )
+        },
+        "RP220",
+        "demo/tc/intimidation.yaml",
+        7,
+        25,
+        ERR,
+    ),
     # RP221 tier-repeated
-    Fails("second published tier 1 pistol", second_weapon(tier=1),
-          "RP221", "demo/weapons/zip-gun.yaml", 5, 7, WARN),
-    Fails("draft placeholder in the tier of a published pistol",
-          second_weapon(tier=1, status="draft"),
-          "RP221", "demo/weapons/zip-gun.yaml", 5, 7, WARN, also=("RP211",)),
+    Fails(
+        "second published tier 1 pistol",
+        second_weapon(tier=1),
+        "RP221",
+        "demo/weapons/zip-gun.yaml",
+        5,
+        7,
+        WARN,
+    ),
+    Fails(
+        "draft placeholder in the tier of a published pistol",
+        second_weapon(tier=1, status="draft"),
+        "RP221",
+        "demo/weapons/zip-gun.yaml",
+        5,
+        7,
+        WARN,
+        also=("RP211",),
+    ),
     # RP301 printed-odds-differ
-    Fails("odds table that prints 49% for d8 + d6 where the rules give 47.9%",
-          odds(with_d6="31, 49"), "RP301", ODDS_FILE, 9, 31, WARN),
-    Fails("pushed odds table that re-rolls the 1s the push rule keeps",
-          odds(**PUSHED_EVERY_NON_SUCCESS, push="neither-one-nor-success"),
-          "RP301", ODDS_FILE, 4, 7, WARN),
+    Fails(
+        "odds table that prints 49% for d8 + d6 where the rules give 47.9%",
+        odds(with_d6="31, 49"),
+        "RP301",
+        ODDS_FILE,
+        9,
+        31,
+        WARN,
+    ),
+    Fails(
+        "pushed odds table that re-rolls the 1s the push rule keeps",
+        odds(**PUSHED_EVERY_NON_SUCCESS, push="neither-one-nor-success"),
+        "RP301",
+        ODDS_FILE,
+        4,
+        7,
+        WARN,
+    ),
     # RP222 odds-row-length
-    Fails("odds row with a cell more than the table has columns",
-          odds(with_d6="31, 48, 99"), "RP222", ODDS_FILE, 9, 26, ERR),
+    Fails(
+        "odds row with a cell more than the table has columns",
+        odds(with_d6="31, 48, 99"),
+        "RP222",
+        ODDS_FILE,
+        9,
+        26,
+        ERR,
+    ),
     # RP302 example-disagrees
-    Fails("skill test example whose dice AP the rule does not give",
-          skill_test(expect=EXPECT.replace("dice-ap: 4", "dice-ap: 5")),
-          "RP302", "demo/skill-test.yaml", 14, 23, WARN),
-    Fails("example that expects a figure the rule does not compute",
-          skill_test(expect="{score: 9}"), "RP302", "demo/skill-test.yaml", 14, 21, INFO),
-    Fails("example that leaves out the faces rolled",
-          skill_test(given="{rank: 6, acuity: 5}"), "RP302", "demo/skill-test.yaml", 13, 12, INFO),
-    Fails("example that gives one face instead of a list of faces",
-          skill_test(given="{rank: 1, faces: 6, acuity: 5}"),
-          "RP302", "demo/skill-test.yaml", 13, 12, INFO),
+    Fails(
+        "skill test example whose dice AP the rule does not give",
+        skill_test(expect=EXPECT.replace("dice-ap: 4", "dice-ap: 5")),
+        "RP302",
+        "demo/skill-test.yaml",
+        14,
+        23,
+        WARN,
+    ),
+    Fails(
+        "example that expects a figure the rule does not compute",
+        skill_test(expect="{score: 9}"),
+        "RP302",
+        "demo/skill-test.yaml",
+        14,
+        21,
+        INFO,
+    ),
+    Fails(
+        "example that leaves out the faces rolled",
+        skill_test(given="{rank: 6, acuity: 5}"),
+        "RP302",
+        "demo/skill-test.yaml",
+        13,
+        12,
+        INFO,
+    ),
+    Fails(
+        "example that gives one face instead of a list of faces",
+        skill_test(given="{rank: 1, faces: 6, acuity: 5}"),
+        "RP302",
+        "demo/skill-test.yaml",
+        13,
+        12,
+        INFO,
+    ),
 ]
 
-OTHER_RULESET = {"other/ruleset.yaml": RULESET.replace("id: demo", "id: other"),
-                 "other/traits/acuity.yaml": TRAITS[ACUITY]}
-RIFLES = {"demo/sections/rifles.yaml": SECTION.replace("pistols", "rifles")
-          .replace("Pistols", "Rifles")}
+OTHER_RULESET = {
+    "other/ruleset.yaml": RULESET.replace("id: demo", "id: other"),
+    "other/traits/acuity.yaml": TRAITS[ACUITY],
+}
+RIFLES = {
+    "demo/sections/rifles.yaml": SECTION.replace("pistols", "rifles").replace("Pistols", "Rifles")
+}
 
 PASSING = [
     Passes("the same id in two rulesets", OTHER_RULESET, "RP201"),
-    Passes("renamed trait that keeps its old id", {ACUITY: TRAITS[ACUITY] +
-                                                   "previous_ids: [wits]\n"}, "RP202"),
-    Passes("rule that sees also documents of any kind",
-           {RULE_FILE: RULE + "see_also: [test-pistol, acuity, pistols]\n"}, "RP203"),
-    Passes("draft weapon in a draft section",
-           {PISTOLS: draft(SECTION), PISTOL: draft(weapon())}, "RP204", also=("RP211",)),
+    Passes(
+        "renamed trait that keeps its old id",
+        {ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n"},
+        "RP202",
+    ),
+    Passes(
+        "rule that sees also documents of any kind",
+        {RULE_FILE: RULE + "see_also: [test-pistol, acuity, pistols]\n"},
+        "RP203",
+    ),
+    Passes(
+        "draft weapon in a draft section",
+        {PISTOLS: draft(SECTION), PISTOL: draft(weapon())},
+        "RP204",
+        also=("RP211",),
+    ),
     Passes("skill test example that uses a listed skill", skill_test(), "RP205"),
-    Passes("draft placeholder with half a table", {PISTOL: draft(weapon(table(range(1, 16))))},
-           "RP206", also=("RP211",)),
+    Passes(
+        "draft placeholder with half a table",
+        {PISTOL: draft(weapon(table(range(1, 16))))},
+        "RP206",
+        also=("RP211",),
+    ),
     Passes("table with every AP once", {PISTOL: weapon(table())}, "RP207"),
     Passes("table in AP order with flat figures", {PISTOL: weapon(flat())}, "RP208"),
-    Passes("damage that holds level as AP rises",
-           {PISTOL: weapon(table(damage=lambda ap: 5 if ap < 20 else 6))}, "RP209"),
-    Passes("two tables that step range at AP 11",
-           {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
-            **second_weapon(rows=table(range=lambda ap: 20 if ap < 11 else 30))}, "RP210"),
-    Passes("lone table whose range steps has no band to be off",
-           {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12))}, "RP210"),
+    Passes(
+        "damage that holds level as AP rises",
+        {PISTOL: weapon(table(damage=lambda ap: 5 if ap < 20 else 6))},
+        "RP209",
+    ),
+    Passes(
+        "two tables that step range at AP 11",
+        {
+            PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+            **second_weapon(rows=table(range=lambda ap: 20 if ap < 11 else 30)),
+        },
+        "RP210",
+    ),
+    Passes(
+        "lone table whose range steps has no band to be off",
+        {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12))},
+        "RP210",
+    ),
     Passes("rule marked published", {RULE_FILE: RULE + "status: published\n"}, "RP211"),
-    Passes("published weapon that counts attacks instead of magazine rounds",
-           {PISTOL: profile(magazine=None, attacks=2)}, "RP212"),
-    Passes("header and name that differ only in case and punctuation",
-           {PISTOL: profile(header="TEST-PISTOL")}, "RP213"),
-    Passes("a trait and a skill with one name",
-           {BIO_LORE: SKILL.replace("Bio Lore", "Acuity")}, "RP214"),
-    Passes("capacity stats that differ between sections",
-           {**RIFLES, **second_weapon(section="rifles", magazine=None, attacks=4),
-            **second_weapon("zulu-rifle", section="rifles", tier=3, magazine=None, attacks=2)},
-           "RP215"),
-    Passes("draft printed with Speed beside a Move table",
-           second_weapon(move_column="Speed", status="draft"), "RP215", also=("RP211",)),
-    Passes("corruption per Aug stated as 3 in the rules and in the CP table",
-           {"demo/corruption/rules.yaml": CORRUPTION_RULES.replace("per_aug: 2", "per_aug: 3"),
-            "demo/cp/spending.yaml": CP_SPENDING}, "RP216"),
-    Passes("tier 2 pistol that costs more and is rarer",
-           second_weapon(cost=5, rarity="Rare"), "RP217"),
-    Passes("corruption trigger rows that rise",
-           {"demo/corruption/triggers.yaml": CORRUPTION_TRIGGERS.replace("level: 12", "level: 16")},
-           "RP218"),
-    Passes("ladder of reductions that grow",
-           {path: text.replace("effect: adds", "effect: reduces")
-            for path, text in wound_ladder(-1, -2, -4).items()}, "RP219"),
-    Passes("tc source that reduces with a negative amount",
-           {"demo/tc/cover.yaml": tc_source("cover", -1, "reduces",
-                                            "outstanding_success_tc: -2\n")}, "RP220"),
-    Passes("tc source left to the referee", {"demo/tc/odd.yaml": tc_source("odd", "referee")},
-           "RP220"),
-    Passes("pistols of one tier in two sections",
-           {**RIFLES, **second_weapon(section="rifles", tier=1)}, "RP221"),
-    Passes("two draft placeholders of one tier",
-           {PISTOL: draft(weapon()), **second_weapon(tier=1, status="draft")}, "RP221",
-           also=("RP211",)),
+    Passes(
+        "published weapon that counts attacks instead of magazine rounds",
+        {PISTOL: profile(magazine=None, attacks=2)},
+        "RP212",
+    ),
+    Passes(
+        "header and name that differ only in case and punctuation",
+        {PISTOL: profile(header="TEST-PISTOL")},
+        "RP213",
+    ),
+    Passes(
+        "a trait and a skill with one name",
+        {BIO_LORE: SKILL.replace("Bio Lore", "Acuity")},
+        "RP214",
+    ),
+    Passes(
+        "capacity stats that differ between sections",
+        {
+            **RIFLES,
+            **second_weapon(section="rifles", magazine=None, attacks=4),
+            **second_weapon("zulu-rifle", section="rifles", tier=3, magazine=None, attacks=2),
+        },
+        "RP215",
+    ),
+    Passes(
+        "draft printed with Speed beside a Move table",
+        second_weapon(move_column="Speed", status="draft"),
+        "RP215",
+        also=("RP211",),
+    ),
+    Passes(
+        "corruption per Aug stated as 3 in the rules and in the CP table",
+        {
+            "demo/corruption/rules.yaml": CORRUPTION_RULES.replace("per_aug: 2", "per_aug: 3"),
+            "demo/cp/spending.yaml": CP_SPENDING,
+        },
+        "RP216",
+    ),
+    Passes(
+        "tier 2 pistol that costs more and is rarer", second_weapon(cost=5, rarity="Rare"), "RP217"
+    ),
+    Passes(
+        "corruption trigger rows that rise",
+        {"demo/corruption/triggers.yaml": CORRUPTION_TRIGGERS.replace("level: 12", "level: 16")},
+        "RP218",
+    ),
+    Passes(
+        "ladder of reductions that grow",
+        {
+            path: text.replace("effect: adds", "effect: reduces")
+            for path, text in wound_ladder(-1, -2, -4).items()
+        },
+        "RP219",
+    ),
+    Passes(
+        "tc source that reduces with a negative amount",
+        {"demo/tc/cover.yaml": tc_source("cover", -1, "reduces", "outstanding_success_tc: -2\n")},
+        "RP220",
+    ),
+    Passes(
+        "tc source left to the referee", {"demo/tc/odd.yaml": tc_source("odd", "referee")}, "RP220"
+    ),
+    Passes(
+        "pistols of one tier in two sections",
+        {**RIFLES, **second_weapon(section="rifles", tier=1)},
+        "RP221",
+    ),
+    Passes(
+        "two draft placeholders of one tier",
+        {PISTOL: draft(weapon()), **second_weapon(tier=1, status="draft")},
+        "RP221",
+        also=("RP211",),
+    ),
     Passes("odds table of the exact chances, rounded", odds(), "RP301"),
     Passes("odds rows with one cell per column", odds(), "RP222"),
-    Passes("pushed odds table that follows the push rule's own reading",
-           odds(**PUSHED_EVERY_NON_SUCCESS, push="every-non-success"), "RP301"),
+    Passes(
+        "pushed odds table that follows the push rule's own reading",
+        odds(**PUSHED_EVERY_NON_SUCCESS, push="every-non-success"),
+        "RP301",
+    ),
     Passes("skill test example that comes out as printed", skill_test(), "RP302"),
 ]
 
 
 def _params(cases):
-    return [pytest.param(case, id=case.example,
-                         marks=[pytest.mark.xfail(strict=True, reason=case.bug)] if case.bug
-                         else [])
-            for case in cases]
+    return [
+        pytest.param(
+            case,
+            id=case.example,
+            marks=[pytest.mark.xfail(strict=True, reason=case.bug)] if case.bug else [],
+        )
+        for case in cases
+    ]
 
 
 def _findings(tmp_path: Path, files: Files) -> tuple[Finding, ...]:
@@ -535,11 +992,14 @@ def _shown(findings) -> list[str]:
 def test_failing_input_gives_exactly_its_finding(tmp_path, case: Fails):
     findings = _findings(tmp_path, case.files)
     wanted = [f for f in findings if f.code == case.code]
-    places = sorted((tmp_path / file, line, col) for file, line, col in
-                    ((case.file, case.line, case.col), *case.more))
+    places = sorted(
+        (tmp_path / file, line, col)
+        for file, line, col in ((case.file, case.line, case.col), *case.more)
+    )
     assert sorted((f.file, f.line, f.col) for f in wanted) == places, _shown(findings)
-    finding = next(f for f in wanted
-                   if (f.file, f.line, f.col) == (tmp_path / case.file, case.line, case.col))
+    finding = next(
+        f for f in wanted if (f.file, f.line, f.col) == (tmp_path / case.file, case.line, case.col)
+    )
     assert finding.level == case.level
     assert finding.name == next(c.name for c in CHECKS if c.code == case.code)
     assert finding.message
@@ -633,18 +1093,40 @@ def test_sort_key_puts_errors_first_then_file_line_col_code():
     error_a = Finding(Level.ERROR, "RP207", "m", a, 40, 10)
     error_a_same_place = Finding(Level.ERROR, "RP206", "m", a, 40, 10)
     nowhere = Finding(Level.ERROR, "RP009", "m")
-    shuffled = [info, late_error, warning, error_b_line_2, error_a, nowhere,
-                error_b_line_2_col_1, error_a_same_place]
+    shuffled = [
+        info,
+        late_error,
+        warning,
+        error_b_line_2,
+        error_a,
+        nowhere,
+        error_b_line_2_col_1,
+        error_a_same_place,
+    ]
     assert sorted(shuffled, key=Finding.sort_key) == [
-        nowhere, error_a_same_place, error_a, error_b_line_2_col_1, error_b_line_2,
-        late_error, warning, info]
+        nowhere,
+        error_a_same_place,
+        error_a,
+        error_b_line_2_col_1,
+        error_b_line_2,
+        late_error,
+        warning,
+        info,
+    ]
 
 
 def test_validate_reports_errors_before_warnings(tmp_path):
-    findings = _findings(tmp_path, {"demo/tc/attacked.yaml": tc_source("attacked", -1),
-                                    RULE_FILE: draft(RULE),
-                                    PISTOL: profile(header="Test Pistol Mk II")})
+    findings = _findings(
+        tmp_path,
+        {
+            "demo/tc/attacked.yaml": tc_source("attacked", -1),
+            RULE_FILE: draft(RULE),
+            PISTOL: profile(header="Test Pistol Mk II"),
+        },
+    )
     assert [(f.level, f.code) for f in findings] == [
-        (Level.ERROR, "RP220"), (Level.WARNING, "RP211"), (Level.INFO, "RP213")]
+        (Level.ERROR, "RP220"),
+        (Level.WARNING, "RP211"),
+        (Level.INFO, "RP213"),
+    ]
     assert list(findings) == sorted(findings, key=Finding.sort_key)
-

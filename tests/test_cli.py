@@ -14,8 +14,13 @@ from tests.test_broken_inputs import base_tree
 
 
 def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, "-m", "rulepress", *args], cwd=cwd,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "rulepress", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "Traceback" not in result.stdout + result.stderr
     return result
 
@@ -24,7 +29,8 @@ def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
 def broken(tmp_path) -> Path:
     tree = base_tree()
     tree["demo/weapons/test-pistol.yaml"] = tree["demo/weapons/test-pistol.yaml"].replace(
-        "cost: 1", "cost: one")
+        "cost: 1", "cost: one"
+    )
     return build_tree(tmp_path / "broken", tree)
 
 
@@ -66,8 +72,12 @@ def test_json_output_lists_findings_with_positions(broken):
     data = json.loads(result.stdout)
     assert data["ok"] is False and data["counts"]["error"] == 1
     (finding,) = data["findings"]
-    assert (finding["code"], finding["name"], finding["line"], finding["col"]) == \
-        ("RP103", "wrong-type", 11, 7)
+    assert (finding["code"], finding["name"], finding["line"], finding["col"]) == (
+        "RP103",
+        "wrong-type",
+        11,
+        7,
+    )
 
 
 def test_github_format_prints_annotations(broken):

@@ -81,8 +81,11 @@ def test_the_cool_folder_validates_without_errors():
 
 @pytest.mark.parametrize("name", sorted(p.name for p in COOL_FOLDER.glob("*.yaml")))
 def test_each_file_starts_with_kind_then_id(name):
-    lines = [line for line in (COOL_FOLDER / name).read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.lstrip().startswith("#")]
+    lines = [
+        line
+        for line in (COOL_FOLDER / name).read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     assert lines[0].startswith("kind: ")
     assert lines[1].startswith("id: ")
 
@@ -118,7 +121,8 @@ def test_shock_roll_text_includes_the_wound_penalty_sentence(shock, source):
 
 
 @pytest.mark.parametrize(
-    "field", ["text", "on_failure", "critical_failure", "recovery", "ends", "acting_order"])
+    "field", ["text", "on_failure", "critical_failure", "recovery", "ends", "acting_order"]
+)
 def test_fear_roll_wording_is_verbatim(fear, source, field):
     assert_verbatim(getattr(fear, field), source)
 
@@ -169,8 +173,10 @@ def test_total_damage_passing_the_half_and_quarter_marks_calls_for_a_shock_roll(
 
 
 def test_ugg_with_cool_80_taking_10_damage_needs_70_or_less(shock, source):
-    cool_, damage = map(int, printed(
-        source, r"has a cool of (\d+), he takes (\d+) hit-points worth of damage").groups())
+    cool_, damage = map(
+        int,
+        printed(source, r"has a cool of (\d+), he takes (\d+) hit-points worth of damage").groups(),
+    )
     penalty = int(printed(source, r"roll his cool with a (-\d+) penalty").group(1))
     target = int(printed(source, r"requires (\d+) or less to save against shock").group(1))
     example = shock.examples[0]
@@ -188,7 +194,8 @@ def test_the_wound_penalty_is_the_damage_taken_as_the_example_shows(shock):
 def test_ugg_rolling_90_against_cool_80_fails_by_10_and_is_frightened(fear, source):
     cool_ = int(printed(source, r"has a cool of (\d+)\. He encounters").group(1))
     roll, margin, result = printed(
-        source, r"Ugg rolls a (\d+)\. He fails by (\d+) and he is (\w+)\.").groups()
+        source, r"Ugg rolls a (\d+)\. He fails by (\d+) and he is (\w+)\."
+    ).groups()
     penalty = int(printed(source, r"actions are at (-\d+) until he recovers").group(1))
     example = next(e for e in fear.examples if e.given.get("roll") is not None)
     assert example.given == {"cool": cool_, "roll": int(roll)}

@@ -47,7 +47,8 @@ def test_reimporting_the_wiki_page_reproduces_every_weapon_file_byte_for_byte(tm
         imported = copy / original.relative_to(COMPENDIUM / "iris")
         assert imported.read_text() == original.read_text(), original.name
     assert len(list((copy / "weapons").rglob("*.yaml"))) == len(
-        list((COMPENDIUM / "iris" / "weapons").rglob("*.yaml")))
+        list((COMPENDIUM / "iris" / "weapons").rglob("*.yaml"))
+    )
 
 
 def test_every_table_row_printed_on_the_page_is_a_row_of_that_weapon(iris, page):
@@ -62,8 +63,10 @@ def test_every_table_row_printed_on_the_page_is_a_row_of_that_weapon(iris, page)
         candidates = by_header[(header or None, int(tier))]
         assert any(
             [(r.ap, r.damage, r.defense, r.move, r.range) for r in c.table]
-            == [(int(a), int(d), int(f), m if m == "Base" else int(m), int(g))
-                for a, d, f, m, g in rows]
+            == [
+                (int(a), int(d), int(f), m if m == "Base" else int(m), int(g))
+                for a, d, f, m, g in rows
+            ]
             for c in candidates
         ), header
         checked += len(rows)
@@ -71,11 +74,23 @@ def test_every_table_row_printed_on_the_page_is_a_row_of_that_weapon(iris, page)
 
 
 def test_every_stats_line_on_the_page_matches_its_weapon(iris, page):
-    lines = re.findall(r"^(Magazine|Attacks): (\d+)\tReload: (\d+)\tWeight: (\d+)\t"
-                       r"Cost: (\d+)Bar\tRarity: (\w+)$", page, flags=re.M)
-    stats = {(w.magazine if w.magazine is not None else w.attacks, w.reload, w.weight, w.cost,
-              w.rarity, "Magazine" if w.magazine is not None else "Attacks")
-             for w in iris.all(WeaponProfile)}
+    lines = re.findall(
+        r"^(Magazine|Attacks): (\d+)\tReload: (\d+)\tWeight: (\d+)\t"
+        r"Cost: (\d+)Bar\tRarity: (\w+)$",
+        page,
+        flags=re.M,
+    )
+    stats = {
+        (
+            w.magazine if w.magazine is not None else w.attacks,
+            w.reload,
+            w.weight,
+            w.cost,
+            w.rarity,
+            "Magazine" if w.magazine is not None else "Attacks",
+        )
+        for w in iris.all(WeaponProfile)
+    }
     assert len(lines) == len(iris.all(WeaponProfile)) == 13
     for label, capacity, reload, weight, cost, rarity in lines:
         assert (int(capacity), int(reload), int(weight), int(cost), rarity, label) in stats
@@ -83,8 +98,11 @@ def test_every_stats_line_on_the_page_matches_its_weapon(iris, page):
 
 def test_the_page_lists_as_many_profiles_as_the_compendium_holds(iris):
     _, profiles = parse_page(PAGE.read_text(), PAGE)
-    assert len(profiles) == len(iris.all(WeaponProfile, drafts=True)) == \
-        PAGE.read_text().count("Weapon Profile - ")
+    assert (
+        len(profiles)
+        == len(iris.all(WeaponProfile, drafts=True))
+        == PAGE.read_text().count("Weapon Profile - ")
+    )
     assert sum(not p.is_draft for p in profiles) == len(iris.all(WeaponProfile))
 
 
@@ -97,8 +115,12 @@ def test_every_skill_line_names_the_same_two_traits(iris, page):
 
 
 def test_skill_categories_follow_the_page_headings(iris, page):
-    for heading, category in (("Academic", "academic"), ("Weapon", "weapon"),
-                              ("Specialist", "specialist"), ("Talent", "talent")):
+    for heading, category in (
+        ("Academic", "academic"),
+        ("Weapon", "weapon"),
+        ("Specialist", "specialist"),
+        ("Talent", "talent"),
+    ):
         block = page.split(f"{heading} Skills\n")[1].split(" Skills\n")[0]
         names = re.findall(r"^([A-Z][\w -]+?)\t\w+ or \w+$", block, flags=re.M)
         assert names
@@ -119,8 +141,11 @@ def test_skill_test_faces_and_example_come_from_the_page(iris, page):
     example = rule.examples[0]
     assert _squash(example.text) in _squash(page)
     assert example.given["faces"] == [1, 2, 3, 4, 5, 6]
-    assert (example.expect["dice-ap"], example.expect["trait-bonus"], example.expect["total"]) \
-        == (4, 5, 9)
+    assert (example.expect["dice-ap"], example.expect["trait-bonus"], example.expect["total"]) == (
+        4,
+        5,
+        9,
+    )
 
 
 def test_every_corruption_trigger_row_is_in_the_yaml(iris, page):
@@ -134,8 +159,9 @@ def test_every_obedience_consequence_is_in_the_yaml(iris, page):
     table = page.split("Obedience Consequences\n")[1].split("Character Points")[0]
     printed = re.findall(r"^(\d+)\t\t(.+)$", table, flags=re.M)
     rows = iris.one(ObedienceConsequences).rows
-    assert [(str(r.level), " -or- ".join(r.options)) for r in rows] == \
-        [(lvl, t.strip()) for lvl, t in printed]
+    assert [(str(r.level), " -or- ".join(r.options)) for r in rows] == [
+        (lvl, t.strip()) for lvl, t in printed
+    ]
 
 
 def test_corruption_figures_and_target_raises_are_as_printed(iris, page):

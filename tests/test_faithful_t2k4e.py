@@ -101,8 +101,9 @@ def test_odds_tables_keep_the_printed_corner_columns_and_row_order(source, odds)
 
 def test_every_printed_time_unit_row_is_in_the_yaml(source, ruleset):
     time = ruleset.one(TimeUnits)
-    header, *body = printed_table(source, next(
-        line for line in source.splitlines() if line.startswith("Time passes")))
+    header, *body = printed_table(
+        source, next(line for line in source.splitlines() if line.startswith("Time passes"))
+    )
     assert time.headers == header
     yaml_rows = {(u.unit, f"{u.duration.min}-{u.duration.max} {u.per}", u.use) for u in time.rows}
     assert yaml_rows == {tuple(row) for row in body}
@@ -116,8 +117,11 @@ def test_success_thresholds_are_the_printed_6_and_10(source, ruleset):
 
 
 def test_die_levels_are_the_printed_levels(source, ruleset):
-    match = re.search(r"between (d\d+), (d\d+), (d\d+), and (d\d+), also known as "
-                      r"Levels (\w), (\w), (\w), or (\w), respectively", source)
+    match = re.search(
+        r"between (d\d+), (d\d+), (d\d+), and (d\d+), also known as "
+        r"Levels (\w), (\w), (\w), or (\w), respectively",
+        source,
+    )
     printed = dict(zip(match.groups()[4:], match.groups()[:4], strict=True))
     assert {lv.level: lv.die for lv in ruleset.one(StepDice).levels} == printed
 
@@ -129,8 +133,10 @@ def test_group_roll_gives_the_printed_plus_1_per_helper_to_a_max_of_plus_3(sourc
 
 
 def test_push_costs_name_the_printed_attributes(source, ruleset):
-    printed = {(cost, frozenset(attrs)) for cost, *attrs in
-               re.findall(r"a point of (\w+) \(if for (\w+) or (\w+)\)", source)}
+    printed = {
+        (cost, frozenset(attrs))
+        for cost, *attrs in re.findall(r"a point of (\w+) \(if for (\w+) or (\w+)\)", source)
+    }
     yaml = {(c.cost, frozenset(c.attributes)) for c in ruleset.one(PushRule).costs}
     assert printed and yaml == printed
 
@@ -158,8 +164,11 @@ def test_every_printed_paragraph_is_kept_in_some_yaml_text(source, ruleset):
     """Nothing is dropped: each sentence line of the source (not a heading, not a table
     cell) is part of some document's verbatim text."""
     kept = " | ".join(normal(d.text) for kind in TEXT_KINDS for d in ruleset.all(kind))
-    paragraphs = [line for line in source.splitlines()
-                  if line.rstrip().endswith((".", ":")) and not line.lstrip().startswith("|")]
+    paragraphs = [
+        line
+        for line in source.splitlines()
+        if line.rstrip().endswith((".", ":")) and not line.lstrip().startswith("|")
+    ]
     assert len(paragraphs) >= 10
     assert [p for p in paragraphs if normal(p) not in kept] == []
 

@@ -249,8 +249,13 @@ def test_unconscious_characters_do_not_act():
 
 
 def test_fear_roll_outcomes_give_the_acting_order():
-    order = names([Combatant("Panicked", 19, "panicked"), Combatant("Calm", 1, "not-afraid"),
-                   Combatant("Frightened", 9, "frightened")])
+    order = names(
+        [
+            Combatant("Panicked", 19, "panicked"),
+            Combatant("Calm", 1, "not-afraid"),
+            Combatant("Frightened", 9, "frightened"),
+        ]
+    )
     assert order == ["Calm", "Frightened", "Panicked"]
 
 

@@ -11,7 +11,9 @@ from rulepress.exporters import available_exporters
 from rulepress.exporters.output import replaced_atomically, safe_child
 
 
-def build(root: Path | str, out: Path | str, targets: Sequence[str] = ()) -> tuple[Validation, list[Path]]:
+def build(
+    root: Path | str, out: Path | str, targets: Sequence[str] = ()
+) -> tuple[Validation, list[Path]]:
     """Validate `root`; when it has no errors, write each target into `out/<target>`.
 
     With errors nothing is written. Each target's folder is replaced whole, so a failed

@@ -73,17 +73,27 @@ def _section(parsed: ParsedSection, order: int, existing: dict) -> WeaponSection
     if skill is None:
         raise RulepressError(
             f"section '{parsed.name}' is new and no weapon skill's name matches it; create "
-            f"weapon-sections/{section_id}.yaml with its `skill` and import again")
-    return WeaponSection(kind="weapon-section", id=section_id, name=parsed.name,
-                         group=parsed.group, order=order, skill=skill)
+            f"weapon-sections/{section_id}.yaml with its `skill` and import again"
+        )
+    return WeaponSection(
+        kind="weapon-section",
+        id=section_id,
+        name=parsed.name,
+        group=parsed.group,
+        order=order,
+        skill=skill,
+    )
 
 
 def _guess_skill(parsed: ParsedSection, existing: dict) -> str | None:
     """The weapon skill sharing its first word with the group or section ("High-Caliber")."""
     words = {slugify(name).split("-")[0] for name in (parsed.group, parsed.name) if name}
     for doc in existing.values():
-        if isinstance(doc, Skill) and doc.category == "weapon" and \
-                slugify(doc.name).split("-")[0] in words:
+        if (
+            isinstance(doc, Skill)
+            and doc.category == "weapon"
+            and slugify(doc.name).split("-")[0] in words
+        ):
             return doc.id
     return None
 
@@ -99,13 +109,20 @@ def _weapon_id(profile: ParsedProfile, section_id: str, taken: set[str]) -> str:
     return candidate
 
 
-def _weapon(profile: ParsedProfile, weapon_id: str, section_id: str, order: int,
-            existing: dict) -> WeaponProfile:
+def _weapon(
+    profile: ParsedProfile, weapon_id: str, section_id: str, order: int, existing: dict
+) -> WeaponProfile:
     stats = profile.stats
     data: dict = {
-        "kind": "weapon", "id": weapon_id, "name": profile.name, "header": profile.header or None,
-        "tier": profile.tier, "section": section_id, "order": order,
-        "move_column": profile.move_column, "table": profile.rows,
+        "kind": "weapon",
+        "id": weapon_id,
+        "name": profile.name,
+        "header": profile.header or None,
+        "tier": profile.tier,
+        "section": section_id,
+        "order": order,
+        "move_column": profile.move_column,
+        "table": profile.rows,
     }
     if profile.is_draft:
         data["status"] = "draft"
@@ -124,7 +141,8 @@ def _weapon(profile: ParsedProfile, weapon_id: str, section_id: str, order: int,
         data.update({k: getattr(old, k) for k in KEPT_FIELDS if getattr(old, k)})
     try:
         return WeaponProfile.model_validate(
-            {k: v for k, v in data.items() if v is not None}, strict=False)
+            {k: v for k, v in data.items() if v is not None}, strict=False
+        )
     except ValidationError as exc:
         raise RulepressError(f"line {profile.line}: {profile.header}: {exc}") from None
 

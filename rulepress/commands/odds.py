@@ -18,8 +18,10 @@ READINGS = ("neither-one-nor-success", "every-non-success")
 
 
 def chance_json(chance: Fraction) -> dict:
-    return {"fraction": f"{chance.numerator}/{chance.denominator}",
-            "percent": round(float(chance * 100), 4)}
+    return {
+        "fraction": f"{chance.numerator}/{chance.denominator}",
+        "percent": round(float(chance * 100), 4),
+    }
 
 
 def _need(ruleset: Ruleset, kind):
@@ -35,18 +37,38 @@ def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> 
     rows = []
     for rank in ranks:
         distribution = rule.distribution(rank, trait_bonus)
-        rows.append({"rank": rank, "at_least": [
-            chance_json(dice.at_least(distribution, k)) for k in range(1, up_to + 1)]})
-    return {"ruleset": ruleset.id, "trait_bonus": trait_bonus,
-            "ap": list(range(1, up_to + 1)), "rows": rows}
+        rows.append(
+            {
+                "rank": rank,
+                "at_least": [
+                    chance_json(dice.at_least(distribution, k)) for k in range(1, up_to + 1)
+                ],
+            }
+        )
+    return {
+        "ruleset": ruleset.id,
+        "trait_bonus": trait_bonus,
+        "ap": list(range(1, up_to + 1)),
+        "rows": rows,
+    }
 
 
 def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
     rule: SkillTest = _need(ruleset, SkillTest)
     distribution = rule.distribution(rank, trait_bonus)
-    return {"ruleset": ruleset.id, "rank": rank, "trait_bonus": trait_bonus, "outcomes": [
-        {"ap": ap, "exactly": chance_json(p), "at_least": chance_json(dice.at_least(distribution, ap))}
-        for ap, p in dice.ordered(distribution)]}
+    return {
+        "ruleset": ruleset.id,
+        "rank": rank,
+        "trait_bonus": trait_bonus,
+        "outcomes": [
+            {
+                "ap": ap,
+                "exactly": chance_json(p),
+                "at_least": chance_json(dice.at_least(distribution, ap)),
+            }
+            for ap, p in dice.ordered(distribution)
+        ],
+    }
 
 
 def t2k4e_pool(ruleset: Ruleset, pool: list[str], reading: str | None) -> dict:
@@ -58,8 +80,10 @@ def t2k4e_pool(ruleset: Ruleset, pool: list[str], reading: str | None) -> dict:
         distribution = step_dice.distribution(pool, pushed=pushed, reading=reading)
         result[name] = {
             "at_least_one": chance_json(dice.at_least(distribution, 1)),
-            "successes": [{"successes": s, "chance": chance_json(p)}
-                          for s, p in dice.ordered(distribution)]}
+            "successes": [
+                {"successes": s, "chance": chance_json(p)} for s, p in dice.ordered(distribution)
+            ],
+        }
     return result
 
 
@@ -74,9 +98,14 @@ def t2k4e_tables(ruleset: Ruleset, reading: str | None) -> dict:
             cells = []
             for column, printed in zip(table.columns, row.percent, strict=False):
                 exact = exact_percent(step_dice, table, row.skill, column, reading)
-                cells.append({"attribute": column, "printed": printed,
-                              "computed": round(float(exact), 4),
-                              "agrees": within_rounding(printed, exact)})
+                cells.append(
+                    {
+                        "attribute": column,
+                        "printed": printed,
+                        "computed": round(float(exact), 4),
+                        "agrees": within_rounding(printed, exact),
+                    }
+                )
             rows.append({"skill": row.skill, "cells": cells})
         tables.append({"id": table.id, "name": table.name, "roll": table.roll, "rows": rows})
     return {"ruleset": ruleset.id, "reading": reading, "tables": tables}
@@ -86,12 +115,16 @@ def format_t2k4e_tables(data: dict) -> str:
     lines = [f"push reading: {data['reading']}  (printed / computed; * differs by a point or more)"]
     for table in data["tables"]:
         columns = [cell["attribute"] for cell in table["rows"][0]["cells"]]
-        lines += ["", f"{table['name']} ({table['roll']})",
-                  "skill \\ attr " + "".join(f"{c:>15}" for c in columns)]
+        lines += [
+            "",
+            f"{table['name']} ({table['roll']})",
+            "skill \\ attr " + "".join(f"{c:>15}" for c in columns),
+        ]
         for row in table["rows"]:
             cells = "".join(
                 f"{cell['printed']:>5}% / {cell['computed']:5.1f}%{' ' if cell['agrees'] else '*'}"
-                for cell in row["cells"])
+                for cell in row["cells"]
+            )
             lines.append(f"{row['skill'] or '--':<13}{cells}")
     return "\n".join(lines)
 
@@ -100,12 +133,15 @@ def format_iris_table(data: dict) -> str:
     header = "rank " + "".join(f"{k:>6}" for k in data["ap"])
     lines = [f"P(AP >= k) with trait bonus {data['trait_bonus']}, in percent", header]
     for row in data["rows"]:
-        lines.append(f"{row['rank']:>4} " + "".join(
-            f"{cell['percent']:6.1f}" for cell in row["at_least"]))
+        lines.append(
+            f"{row['rank']:>4} " + "".join(f"{cell['percent']:6.1f}" for cell in row["at_least"])
+        )
     return "\n".join(lines)
 
 
 def format_distribution(rows: list[tuple[str, dict]], title: str) -> str:
     lines = [title]
-    lines += [f"{label:>8}  {chance['percent']:8.4f}%  ({chance['fraction']})" for label, chance in rows]
+    lines += [
+        f"{label:>8}  {chance['percent']:8.4f}%  ({chance['fraction']})" for label, chance in rows
+    ]
     return "\n".join(lines)

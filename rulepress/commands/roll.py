@@ -43,8 +43,13 @@ def _check_faces(faces: Sequence[int], count: int, sides: int, what: str) -> Non
             raise RulepressError(f"{what}: a d{sides} cannot show {face}")
 
 
-def iris_skill_test(ruleset: Ruleset, rank: int, traits: Sequence[int],
-                    faces: Sequence[int] | None, seed: int | None) -> dict:
+def iris_skill_test(
+    ruleset: Ruleset,
+    rank: int,
+    traits: Sequence[int],
+    faces: Sequence[int] | None,
+    seed: int | None,
+) -> dict:
     rule: SkillTest = _need(ruleset, SkillTest)
     if rank < 0:
         raise RulepressError("rank cannot be negative")
@@ -54,14 +59,30 @@ def iris_skill_test(ruleset: Ruleset, rank: int, traits: Sequence[int],
     else:
         _check_faces(faces, count, sides, f"rank {rank}")
         result = rule.resolve(faces, traits)
-    return {"ruleset": ruleset.id, "test": "skill-test", "rank": rank, "faces": list(faces),
-            "dice_ap": result.dice_ap, "trait_bonus": result.trait_bonus, "total": result.total}
+    return {
+        "ruleset": ruleset.id,
+        "test": "skill-test",
+        "rank": rank,
+        "faces": list(faces),
+        "dice_ap": result.dice_ap,
+        "trait_bonus": result.trait_bonus,
+        "total": result.total,
+    }
 
 
-def t2k4e_roll(ruleset: Ruleset, pool: list[str], modifiers: Sequence[int], helpers: int,
-               faces: Sequence[int] | None, push: bool, push_faces: Sequence[int] | None,
-               attribute: str | None, with_gear: bool, reading: str | None,
-               seed: int | None) -> dict:
+def t2k4e_roll(
+    ruleset: Ruleset,
+    pool: list[str],
+    modifiers: Sequence[int],
+    helpers: int,
+    faces: Sequence[int] | None,
+    push: bool,
+    push_faces: Sequence[int] | None,
+    attribute: str | None,
+    with_gear: bool,
+    reading: str | None,
+    seed: int | None,
+) -> dict:
     step_dice: StepDice = _need(ruleset, StepDice)
     modifier_rule: ModifierRule = _need(ruleset, ModifierRule)
     bonus = _need(ruleset, GroupRoll).bonus(helpers) if helpers else 0
@@ -75,29 +96,41 @@ def t2k4e_roll(ruleset: Ruleset, pool: list[str], modifiers: Sequence[int], help
             _check_faces([face], 1, DIE_SIDES[die_], "roll")
         if len(faces) != len(shifted):
             raise RulepressError(f"the pool {'+'.join(shifted)} needs {len(shifted)} faces")
-    data = {"ruleset": ruleset.id, "pool": pool, "net_modifier": net, "rolled_pool": shifted,
-            "faces": list(faces), "successes": step_dice.count(faces)}
+    data = {
+        "ruleset": ruleset.id,
+        "pool": pool,
+        "net_modifier": net,
+        "rolled_pool": shifted,
+        "faces": list(faces),
+        "successes": step_dice.count(faces),
+    }
     if push or push_faces is not None:
         rule: PushRule = _need(ruleset, PushRule)
         picked = rule.rerolled(faces, step_dice, reading)
         if push_faces is None:
             push_faces = [dice.roll(DIE_SIDES[shifted[i]], rng) for i in picked]
         pushed = rule.push(faces, push_faces, step_dice, reading)
-        data["pushed"] = {"rerolled": picked, "faces": pushed,
-                          "successes": step_dice.count(pushed)}
+        data["pushed"] = {"rerolled": picked, "faces": pushed, "successes": step_dice.count(pushed)}
         if attribute:
             price = rule.price(attribute, with_gear)
-            data["pushed"]["price"] = {"character": price.character,
-                                       "gear_damage": price.gear_damage,
-                                       "gear_reliability_loss": price.gear_reliability_loss}
+            data["pushed"]["price"] = {
+                "character": price.character,
+                "gear_damage": price.gear_damage,
+                "gear_reliability_loss": price.gear_reliability_loss,
+            }
     return data
 
 
-def cuf_check(ruleset: Ruleset, cuf: int, willpower: int, tcs: int, d20: int | None,
-              seed: int | None) -> dict:
+def cuf_check(
+    ruleset: Ruleset, cuf: int, willpower: int, tcs: int, d20: int | None, seed: int | None
+) -> dict:
     threshold = cuf_rules.state(ruleset, tcs, cuf)
-    data: dict = {"ruleset": ruleset.id, "cuf": cuf, "tcs": tcs,
-                  "state": threshold.id if threshold else "none"}
+    data: dict = {
+        "ruleset": ruleset.id,
+        "cuf": cuf,
+        "tcs": tcs,
+        "state": threshold.id if threshold else "none",
+    }
     if threshold is None:
         return data
     ratings = {"cuf": cuf, "willpower": willpower}
@@ -105,37 +138,61 @@ def cuf_check(ruleset: Ruleset, cuf: int, willpower: int, tcs: int, d20: int | N
     _check_faces([roll], 1, 20, "the check")
     passed = threshold.check.passes(roll, ratings)
     result = threshold.result(passed)
-    data.update(check={"difficulty": threshold.check.difficulty,
-                       "target": threshold.check.target(ratings), "roll": roll, "passed": passed},
-                suppression_rounds=threshold.suppression_rounds(tcs, cuf, passed),
-                bane=result.bane, flee_or_surrender=result.flee_or_surrender,
-                skill_penalty=result.skill_penalty, initiative_penalty=result.initiative_penalty,
-                effect=result.text.strip())
+    data.update(
+        check={
+            "difficulty": threshold.check.difficulty,
+            "target": threshold.check.target(ratings),
+            "roll": roll,
+            "passed": passed,
+        },
+        suppression_rounds=threshold.suppression_rounds(tcs, cuf, passed),
+        bane=result.bane,
+        flee_or_surrender=result.flee_or_surrender,
+        skill_penalty=result.skill_penalty,
+        initiative_penalty=result.initiative_penalty,
+        effect=result.text.strip(),
+    )
     return data
 
 
-def cuf_rating(ruleset: Ruleset, roll: int | None, initiative: int, willpower: int,
-               seed: int | None) -> dict:
+def cuf_rating(
+    ruleset: Ruleset, roll: int | None, initiative: int, willpower: int, seed: int | None
+) -> dict:
     rule: CufRating = _need(ruleset, CufRating)
     sides = DIE_SIDES[rule.die]
     roll = roll if roll is not None else dice.roll(sides, random.Random(seed))
     _check_faces([roll], 1, sides, "CUF")
-    return {"ruleset": ruleset.id, "roll": roll, "initiative_modifiers": initiative,
-            "willpower": willpower, "cuf": rule.rating(roll, initiative, willpower)}
+    return {
+        "ruleset": ruleset.id,
+        "roll": roll,
+        "initiative_modifiers": initiative,
+        "willpower": willpower,
+        "cuf": rule.rating(roll, initiative, willpower),
+    }
 
 
-def cool_roll(ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None,
-              seed: int | None) -> dict:
+def cool_roll(
+    ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
+) -> dict:
     critical: CriticalFailure = _need(ruleset, CriticalFailure)
     roll = roll if roll is not None else dice.roll(100, random.Random(seed))
     _check_faces([roll], 1, 100, "a percentile roll")
     if kind == "shock":
         rule: ShockRoll = _need(ruleset, ShockRoll)
         target = rule.target(cool, damage)
-        return {"ruleset": ruleset.id, "roll": roll, "target": target,
-                "outcome": rule.outcome(roll, target, critical),
-                "unconscious": rule.unconscious.dice + " " + rule.unconscious.unit}
+        return {
+            "ruleset": ruleset.id,
+            "roll": roll,
+            "target": target,
+            "outcome": rule.outcome(roll, target, critical),
+            "unconscious": rule.unconscious.dice + " " + rule.unconscious.unit,
+        }
     fear: FearRoll = _need(ruleset, FearRoll)
     result = fear.outcome(roll, cool, critical, penalty=damage)
-    return {"ruleset": ruleset.id, "roll": roll, "target": cool - damage,
-            "outcome": result.state, "penalty": result.penalty}
+    return {
+        "ruleset": ruleset.id,
+        "roll": roll,
+        "target": cool - damage,
+        "outcome": result.state,
+        "penalty": result.penalty,
+    }

@@ -33,8 +33,9 @@ def validate(root: Path | str, *, strict: bool = False) -> Validation:
     loaded = load_compendium(root)
     findings = [*loaded.findings, *run_checks(loaded.compendium)]
     if strict:
-        findings = [replace(f, level=Level.ERROR) if f.level == Level.WARNING else f
-                    for f in findings]
+        findings = [
+            replace(f, level=Level.ERROR) if f.level == Level.WARNING else f for f in findings
+        ]
     return Validation(loaded.compendium, tuple(sorted(findings, key=Finding.sort_key)))
 
 
@@ -50,8 +51,10 @@ def format_findings(validation: Validation, fmt: str, relative_to: Path | None =
 
 
 def summary(validation: Validation) -> str:
-    counts = [f"{validation.count(level)} {level}{'s' if validation.count(level) != 1 else ''}"
-              for level in Level]
+    counts = [
+        f"{validation.count(level)} {level}{'s' if validation.count(level) != 1 else ''}"
+        for level in Level
+    ]
     return ", ".join(counts).replace("infos", "info")
 
 
@@ -65,8 +68,15 @@ def _as_json(validation: Validation, relative_to: Path | None) -> dict:
         "ok": validation.ok,
         "counts": {str(level): validation.count(level) for level in Level},
         "findings": [
-            {"level": str(f.level), "code": f.code, "name": f.name, "message": f.message,
-             "file": _relative(f.file, relative_to), "line": f.line, "col": f.col}
+            {
+                "level": str(f.level),
+                "code": f.code,
+                "name": f.name,
+                "message": f.message,
+                "file": _relative(f.file, relative_to),
+                "line": f.line,
+                "col": f.col,
+            }
             for f in validation.findings
         ],
     }

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, read_yaml
 from rulepress.errors import Code, Finding, Level, RulepressError
-from rulepress.models import DOCUMENT_KINDS, Document, RulesetInfo
+from rulepress.models import DOCUMENT_KINDS, RulesetInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
 RULESET_FILE = "ruleset.yaml"
@@ -46,9 +46,15 @@ def load_compendium(root: Path | str) -> LoadResult:
         if ruleset is None:
             continue
         if ruleset.id in rulesets:
-            findings.append(_at(ruleset.info_source, Code.INVALID_VALUE, Level.ERROR,
-                                f"ruleset id '{ruleset.id}' is already used by "
-                                f"{rulesets[ruleset.id].folder}", ("id",)))
+            findings.append(
+                _at(
+                    ruleset.info_source,
+                    Code.INVALID_VALUE,
+                    Level.ERROR,
+                    f"ruleset id '{ruleset.id}' is already used by {rulesets[ruleset.id].folder}",
+                    ("id",),
+                )
+            )
             continue
         rulesets[ruleset.id] = ruleset
     compendium = Compendium(root=root, rulesets=MappingProxyType(rulesets))
@@ -62,12 +68,22 @@ def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
             if (child / RULESET_FILE).is_file():
                 folders.append(child)
             elif any(_yaml_files(root, child, [])):
-                findings.append(Finding(Level.ERROR, Code.NO_RULESET,
-                                        f"folder has YAML files but no {RULESET_FILE}",
-                                        child / RULESET_FILE, 1, 1))
+                findings.append(
+                    Finding(
+                        Level.ERROR,
+                        Code.NO_RULESET,
+                        f"folder has YAML files but no {RULESET_FILE}",
+                        child / RULESET_FILE,
+                        1,
+                        1,
+                    )
+                )
         elif child.suffix in YAML_SUFFIXES:
-            findings.append(Finding(Level.ERROR, Code.NO_RULESET,
-                                    "document outside any ruleset folder", child, 1, 1))
+            findings.append(
+                Finding(
+                    Level.ERROR, Code.NO_RULESET, "document outside any ruleset folder", child, 1, 1
+                )
+            )
     return folders
 
 
@@ -81,9 +97,16 @@ def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
             if not name.endswith(YAML_SUFFIXES) or name.startswith("."):
                 continue
             if path.is_symlink() and not _inside(path, real_root):
-                findings.append(Finding(Level.ERROR, Code.OUTSIDE_COMPENDIUM,
-                                        "symbolic link points outside the compendium; refused",
-                                        path, 1, 1))
+                findings.append(
+                    Finding(
+                        Level.ERROR,
+                        Code.OUTSIDE_COMPENDIUM,
+                        "symbolic link points outside the compendium; refused",
+                        path,
+                        1,
+                        1,
+                    )
+                )
                 continue
             yield path
 
@@ -106,30 +129,62 @@ def _load_ruleset(root: Path, folder: Path, findings: list[Finding]) -> Ruleset 
         if entry is None:
             continue
         if isinstance(entry.document, RulesetInfo):
-            findings.append(_at(entry.source, Code.INVALID_VALUE, Level.ERROR,
-                                f"only {RULESET_FILE} may hold the ruleset document", ("kind",)))
+            findings.append(
+                _at(
+                    entry.source,
+                    Code.INVALID_VALUE,
+                    Level.ERROR,
+                    f"only {RULESET_FILE} may hold the ruleset document",
+                    ("kind",),
+                )
+            )
             continue
         entries.append(entry)
     if info_entry is None:
         return None
     if not isinstance(info_entry.document, RulesetInfo):
-        findings.append(_at(info_entry.source, Code.INVALID_VALUE, Level.ERROR,
-                            f"{RULESET_FILE} must hold `kind: ruleset`", ("kind",)))
+        findings.append(
+            _at(
+                info_entry.source,
+                Code.INVALID_VALUE,
+                Level.ERROR,
+                f"{RULESET_FILE} must hold `kind: ruleset`",
+                ("kind",),
+            )
+        )
         return None
-    return Ruleset(info=info_entry.document, folder=folder,
-                   info_source=info_entry.source, entries=tuple(entries))
+    return Ruleset(
+        info=info_entry.document,
+        folder=folder,
+        info_source=info_entry.source,
+        entries=tuple(entries),
+    )
 
 
 def _load_document(path: Path, findings: list[Finding]) -> Entry | None:
     try:
         data, source = read_yaml(path)
     except YamlProblem as problem:
-        findings.append(Finding(Level.ERROR, problem.code, problem.message, path,
-                                problem.position.line, problem.position.col))
+        findings.append(
+            Finding(
+                Level.ERROR,
+                problem.code,
+                problem.message,
+                path,
+                problem.position.line,
+                problem.position.col,
+            )
+        )
         return None
     if not isinstance(data, dict):
-        findings.append(_at(source, Code.NOT_A_MAPPING, Level.ERROR,
-                            f"a document must be a mapping with a `kind`, not a {_type_name(data)}"))
+        findings.append(
+            _at(
+                source,
+                Code.NOT_A_MAPPING,
+                Level.ERROR,
+                f"a document must be a mapping with a `kind`, not a {_type_name(data)}",
+            )
+        )
         return None
     kind = data.get("kind")
     model = DOCUMENT_KINDS.get(kind) if isinstance(kind, str) else None
@@ -149,8 +204,13 @@ def _unknown_kind(source: SourceMap, kind: object) -> Finding:
         return _at(source, Code.MISSING_FIELD, Level.ERROR, "missing field 'kind'")
     hint = _suggest(str(kind), DOCUMENT_KINDS)
     known = ", ".join(sorted(DOCUMENT_KINDS))
-    return _at(source, Code.UNKNOWN_KIND, Level.ERROR,
-               f"unknown kind {kind!r}{hint}; known kinds: {known}", ("kind",))
+    return _at(
+        source,
+        Code.UNKNOWN_KIND,
+        Level.ERROR,
+        f"unknown kind {kind!r}{hint}; known kinds: {known}",
+        ("kind",),
+    )
 
 
 def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
@@ -169,8 +229,16 @@ def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
         position = source.locate(path, prefer_key=key)
         messages = list(dict.fromkeys(_message(e, path) for e in errors))
         message = messages[0] if len(messages) == 1 else "; or ".join(messages[:4])
-        findings.append(Finding(Level.ERROR, code, f"{_dotted(path)}: {message}",
-                                source.file, position.line, position.col))
+        findings.append(
+            Finding(
+                Level.ERROR,
+                code,
+                f"{_dotted(path)}: {message}",
+                source.file,
+                position.line,
+                position.col,
+            )
+        )
     return findings
 
 
@@ -179,9 +247,8 @@ def _data_path(loc: tuple, source: SourceMap, error_type: str) -> tuple:
     path: tuple = ()
     for part in loc:
         candidate = (*path, part)
-        if candidate in source.values or candidate in source.keys:
-            path = candidate
-        elif error_type == "missing" and part == loc[-1]:
+        known = candidate in source.values or candidate in source.keys
+        if known or (error_type == "missing" and part == loc[-1]):
             path = candidate
     return path
 
@@ -193,8 +260,9 @@ def _code_for(error_type: str) -> Code:
         return Code.MISSING_FIELD
     if error_type.endswith(("_type", "_parsing")) or error_type in {"model_type", "is_instance_of"}:
         return Code.WRONG_TYPE
-    if error_type.startswith(("greater_than", "less_than", "too_short", "too_long")) or \
-            error_type in {"string_too_short", "string_too_long", "finite_number"}:
+    if error_type.startswith(
+        ("greater_than", "less_than", "too_short", "too_long")
+    ) or error_type in {"string_too_short", "string_too_long", "finite_number"}:
         return Code.OUT_OF_RANGE
     return Code.INVALID_VALUE
 
@@ -230,11 +298,17 @@ def _dotted(path: tuple) -> str:
 
 
 def _type_name(value: object) -> str:
-    return {dict: "mapping", list: "list", str: "text", bool: "boolean", int: "integer",
-            float: "number", type(None): "null"}.get(type(value), type(value).__name__)
+    return {
+        dict: "mapping",
+        list: "list",
+        str: "text",
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
 
 
 def _at(source: SourceMap, code: Code, level: Level, message: str, path: tuple = ()) -> Finding:
     position = source.locate(path)
     return Finding(level, code, message, source.file, position.line, position.col)
-

@@ -69,7 +69,8 @@ def _is_scalar(value) -> bool:
 
 
 def _fits_on_a_line(mapping: dict) -> bool:
-    if not all(_is_scalar(v) or (isinstance(v, list) and all(map(_is_scalar, v)))
-               for v in mapping.values()):
+    if not all(
+        _is_scalar(v) or (isinstance(v, list) and all(map(_is_scalar, v))) for v in mapping.values()
+    ):
         return False
     return sum(len(str(k)) + len(str(v)) + 4 for k, v in mapping.items()) < ROW_WIDTH

@@ -19,8 +19,11 @@ class JsonExporter:
             for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):
                 if not entry.document.is_draft:
                     documents.setdefault(entry.document.kind, []).append(
-                        entry.document.model_dump(mode="json", exclude_defaults=True))
-            data = {"ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
-                    "documents": documents}
+                        entry.document.model_dump(mode="json", exclude_defaults=True)
+                    )
+            data = {
+                "ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
+                "documents": documents,
+            }
             text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
             safe_child(out, f"{ruleset.id}.json").write_text(text, encoding="utf-8")

@@ -76,9 +76,13 @@ def parse_page(text: str, path: Path) -> tuple[list[ParsedSection], list[ParsedP
                 sections.append(ParsedSection(section_name, group))
         if not sections:
             raise WikiFormatError(path, index + 1, "weapon profile before any section heading")
-        profile = ParsedProfile(header=match["name"].strip(), tier=int(match["tier"]),
-                                section=sections[-1].name, group=sections[-1].group,
-                                line=index + 1)
+        profile = ParsedProfile(
+            header=match["name"].strip(),
+            tier=int(match["tier"]),
+            section=sections[-1].name,
+            group=sections[-1].group,
+            line=index + 1,
+        )
         index = _read_profile(lines, index + 1, profile, path)
         profiles.append(profile)
     return sections, profiles
@@ -144,8 +148,12 @@ def _stats(line: str, path: Path, number: int) -> dict[str, str | None]:
 
 def _columns(line: str, path: Path, number: int) -> str:
     cells = [cell.strip() for cell in line.split("\t")]
-    if len(cells) != 5 or tuple(cells[:3]) != COLUMNS[:3] or cells[4] != "Range" \
-            or cells[3] not in MOVE_LABELS:
+    if (
+        len(cells) != 5
+        or tuple(cells[:3]) != COLUMNS[:3]
+        or cells[4] != "Range"
+        or cells[3] not in MOVE_LABELS
+    ):
         raise WikiFormatError(path, number, f"unexpected table header {line.strip()!r}")
     return cells[3]
 

@@ -67,8 +67,9 @@ class ShockRoll(Document):
             marks = [fraction * hit_points for fraction in trigger.fractions_of_hp]
             if trigger.when == "single-wound-at-least" and any(wound >= m for m in marks):
                 return True
-            if trigger.when == "total-damage-passes" and \
-                    any(damage_before <= m < total for m in marks):
+            if trigger.when == "total-damage-passes" and any(
+                damage_before <= m < total for m in marks
+            ):
                 return True
         return False
 
@@ -101,8 +102,9 @@ class FearRoll(Document):
     acting_order: Text
     examples: list[Example] = []
 
-    def outcome(self, roll: int, cool: int, critical: CriticalFailure,
-                penalty: int = 0) -> FearResult:
+    def outcome(
+        self, roll: int, cool: int, critical: CriticalFailure, penalty: int = 0
+    ) -> FearResult:
         """Not afraid on a success; frightened, penalised by the failure margin, on a
         failure; panicked on a critical failure."""
         _check_roll(roll)

@@ -67,8 +67,14 @@ class CorruptionRules(Document):
     resist_fail: Outcome
     obey: Outcome
 
-    def level(self, augs: int, trait_ranks_gained: int, *, per_aug: int | None = None,
-              per_trait_rank: int | None = None) -> int:
+    def level(
+        self,
+        augs: int,
+        trait_ranks_gained: int,
+        *,
+        per_aug: int | None = None,
+        per_trait_rank: int | None = None,
+    ) -> int:
         """Corruption from Augs installed and Trait ranks gained above the natural number.
         The per-Aug and per-rank figures default to these rules' own (ruling
         `corruption-per-purchase`); pass the CP table's to play by those."""
@@ -80,7 +86,7 @@ class CorruptionRules(Document):
 
     def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
         """The Willpower test's target AP: the Corruption level, raised to Corruption+5 when
-        any listed circumstance applies (raises do not stack: ruling `target-raises-do-not-stack`)."""
+        any listed circumstance applies (they do not stack: `target-raises-do-not-stack`)."""
         unknown = circumstances - {r.id for r in self.target_raises}
         if unknown:
             raise ValueError(f"unknown circumstance(s): {', '.join(sorted(unknown))}")
@@ -93,7 +99,9 @@ class CorruptionRules(Document):
 
     def stated_figures(self):
         yield StatedFigure("corruption gained per Aug", self.per_aug, ("per_aug",))
-        yield StatedFigure("corruption gained per Trait rank", self.per_trait_rank, ("per_trait_rank",))
+        yield StatedFigure(
+            "corruption gained per Trait rank", self.per_trait_rank, ("per_trait_rank",)
+        )
 
 
 class TriggerRow(Model):

@@ -38,19 +38,28 @@ class CufRating(Document):
 
     def distribution(self, initiative_modifiers: int, willpower: int) -> dict[int, Fraction]:
         """Exact distribution of CUF for a character's modifiers and Willpower."""
-        return dice.mapped(dice.die(DIE_SIDES[self.die]),
-                           lambda roll: self.rating(roll, initiative_modifiers, willpower))
+        return dice.mapped(
+            dice.die(DIE_SIDES[self.die]),
+            lambda roll: self.rating(roll, initiative_modifiers, willpower),
+        )
 
 
-DIFFICULTY = {"Easy": Fraction(2), "Average": Fraction(1), "Difficult": Fraction(1, 2),
-              "Formidable": Fraction(1, 4), "Impossible": Fraction(1, 8)}
+DIFFICULTY = {
+    "Easy": Fraction(2),
+    "Average": Fraction(1),
+    "Difficult": Fraction(1, 2),
+    "Formidable": Fraction(1, 4),
+    "Impossible": Fraction(1, 8),
+}
 
 
 class Check(Model):
     """A Twilight: 2000 v2.2 task: roll 1d20 at or under the asset times the difficulty."""
 
     difficulty: Literal["Easy", "Average", "Difficult", "Formidable", "Impossible"]
-    asset: Annotated[list[Literal["cuf", "willpower", "leadership", "charisma"]], Field(min_length=1)]
+    asset: Annotated[
+        list[Literal["cuf", "willpower", "leadership", "charisma"]], Field(min_length=1)
+    ]
     """Ratings summed into the check's asset ("AVERAGE:[CUF + WILL]" is an Average task)."""
 
     def target(self, ratings: dict[str, int]) -> int:
@@ -135,6 +144,7 @@ class ThreatThreshold(Document):
 
     def stated_figures(self):
         yield StatedFigure(
-            "comparison that ends threshold penalties", self.penalties_end.tcs,
+            "comparison that ends threshold penalties",
+            self.penalties_end.tcs,
             ("penalties_end", "tcs"),
         )

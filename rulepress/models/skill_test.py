@@ -57,10 +57,13 @@ class SkillTest(Document):
 
     def resolve(self, faces: Sequence[int], trait_ranks: Sequence[int] = ()) -> SkillTestResult:
         """The AP of the faces rolled, plus the higher of the skill's two trait ranks."""
-        return SkillTestResult(sum(self.face_ap(face) for face in faces), max(trait_ranks, default=0))
+        return SkillTestResult(
+            sum(self.face_ap(face) for face in faces), max(trait_ranks, default=0)
+        )
 
-    def roll(self, rank: int, trait_ranks: Sequence[int],
-             rng: random.Random) -> tuple[list[int], SkillTestResult]:
+    def roll(
+        self, rank: int, trait_ranks: Sequence[int], rng: random.Random
+    ) -> tuple[list[int], SkillTestResult]:
         """Roll the dice for `rank` with `rng`; return the faces and the result."""
         faces = [dice.roll(DIE_SIDES[self.die], rng) for _ in range(self.dice_for(rank))]
         return faces, self.resolve(faces, trait_ranks)

@@ -62,22 +62,34 @@ class StepDice(Document):
         success is rolled again unless the reading keeps its 1s."""
         result: dict[int, Fraction] = {}
         for face, chance in dice.die(DIE_SIDES[die]).items():
-            kept = self.successes_for(face) > 0 or (face == 1 and reading == "neither-one-nor-success")
+            kept = self.successes_for(face) > 0 or (
+                face == 1 and reading == "neither-one-nor-success"
+            )
             outcome = dice.point(self.successes_for(face)) if kept else self.die_successes(die)
             for successes, p in outcome.items():
                 result[successes] = result.get(successes, 0) + chance * p
         return result
 
-    def distribution(self, pool: Sequence[str], *, pushed: bool = False,
-                     reading: Reading = "neither-one-nor-success") -> dict[int, Fraction]:
+    def distribution(
+        self,
+        pool: Sequence[str],
+        *,
+        pushed: bool = False,
+        reading: Reading = "neither-one-nor-success",
+    ) -> dict[int, Fraction]:
         """Exact distribution of a pool's successes, initial or pushed (every die that
         may be re-rolled is re-rolled once)."""
         if pushed:
             return dice.total(self.pushed_die_successes(d, reading) for d in pool)
         return dice.total(self.die_successes(d) for d in pool)
 
-    def chance(self, pool: Sequence[str], *, pushed: bool = False,
-               reading: Reading = "neither-one-nor-success") -> Fraction:
+    def chance(
+        self,
+        pool: Sequence[str],
+        *,
+        pushed: bool = False,
+        reading: Reading = "neither-one-nor-success",
+    ) -> Fraction:
         """P(at least one success)."""
         return dice.at_least(self.distribution(pool, pushed=pushed, reading=reading), 1)
 
@@ -112,16 +124,26 @@ class PushRule(Document):
     gear_takes_damage: bool
     gear_reliability_loss: Annotated[int, Field(ge=0, le=10)]
 
-    def rerolled(self, faces: Sequence[int], step_dice: StepDice,
-                 reading: Reading | None = None) -> list[int]:
+    def rerolled(
+        self, faces: Sequence[int], step_dice: StepDice, reading: Reading | None = None
+    ) -> list[int]:
         """Indexes of the dice a push picks up: by the text, those that show neither a 1
         nor a success; with `every-non-success`, every die that is not a success."""
         reading = reading or self.rerolls
-        return [i for i, face in enumerate(faces) if step_dice.successes_for(face) == 0
-                and not (face == 1 and reading == "neither-one-nor-success")]
+        return [
+            i
+            for i, face in enumerate(faces)
+            if step_dice.successes_for(face) == 0
+            and not (face == 1 and reading == "neither-one-nor-success")
+        ]
 
-    def push(self, faces: Sequence[int], new_faces: Sequence[int], step_dice: StepDice,
-             reading: Reading | None = None) -> list[int]:
+    def push(
+        self,
+        faces: Sequence[int],
+        new_faces: Sequence[int],
+        step_dice: StepDice,
+        reading: Reading | None = None,
+    ) -> list[int]:
         """The faces after a push, `new_faces` taking the places of the re-rolled dice."""
         picked = self.rerolled(faces, step_dice, reading)
         if len(new_faces) != len(picked):
@@ -138,8 +160,11 @@ class PushRule(Document):
         if cost is None:
             raise ValueError(f"no push cost for attribute {attribute!r}")
         if with_gear and self.gear_takes_damage:
-            return PushPrice("stress" if cost == "stress" else None,
-                             1 if cost == "damage" else 0, self.gear_reliability_loss)
+            return PushPrice(
+                "stress" if cost == "stress" else None,
+                1 if cost == "damage" else 0,
+                self.gear_reliability_loss,
+            )
         return PushPrice(cost, 0, 0)
 
 
@@ -171,10 +196,7 @@ class ModifierRule(Document):
         highest die, has no effect (rulings `penalty-on-a-single-d6`, `bonus-on-a-single-die`)."""
         dice_ = list(pool)
         for _ in range(abs(modifier) * self.steps_per_point):
-            if modifier < 0:
-                dice_ = self._step_down(dice_)
-            else:
-                dice_ = self._step_up(dice_)
+            dice_ = self._step_down(dice_) if modifier < 0 else self._step_up(dice_)
         return dice_
 
     def _step_down(self, pool: list[str]) -> list[str]:
@@ -182,14 +204,14 @@ class ModifierRule(Document):
         if all(d == lowest for d in pool):
             return pool[:-1] if len(pool) > len(self.lowest_pool) else pool
         index = max(range(len(pool)), key=lambda i: (STEPS.index(pool[i]), -i))
-        return [*pool[:index], STEPS[STEPS.index(pool[index]) - 1], *pool[index + 1:]]
+        return [*pool[:index], STEPS[STEPS.index(pool[index]) - 1], *pool[index + 1 :]]
 
     def _step_up(self, pool: list[str]) -> list[str]:
         highest = self.highest_pool[0]
         if all(d == highest for d in pool):
             return pool
         index = min(range(len(pool)), key=lambda i: (STEPS.index(pool[i]), i))
-        return [*pool[:index], STEPS[STEPS.index(pool[index]) + 1], *pool[index + 1:]]
+        return [*pool[:index], STEPS[STEPS.index(pool[index]) + 1], *pool[index + 1 :]]
 
 
 class GroupRoll(Document):

@@ -6,14 +6,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-State = Literal["steady", "not-afraid", "frightened", "shock", "scared", "panicked",
-                "unconscious"]
+State = Literal["steady", "not-afraid", "frightened", "shock", "scared", "panicked", "unconscious"]
 # The outcomes of shock and fear rolls, in acting order. Frightened characters act after
 # the steady and before the scared; those in shock and the scared (panicked) act last
 # together, by initiative (rulings `frightened-act-after-steady`,
 # `shocked-and-scared-acting-order`, `scared-means-panicked`). The unconscious do not act.
-_RANK: dict[str, int] = {"steady": 0, "not-afraid": 0, "frightened": 1, "shock": 2,
-                         "scared": 2, "panicked": 2}
+_RANK: dict[str, int] = {
+    "steady": 0,
+    "not-afraid": 0,
+    "frightened": 1,
+    "shock": 2,
+    "scared": 2,
+    "panicked": 2,
+}
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ def _threshold(rule: ThreatThreshold, example: Example, ruleset: Ruleset) -> Com
     computed: Computed = {"state": reached.id if reached else "none"}
     if "check-passed" in example.given:
         computed["suppression-rounds"] = rule.suppression_rounds(
-            tcs, rating, bool(example.given["check-passed"]))
+            tcs, rating, bool(example.given["check-passed"])
+        )
     return computed
 
 
@@ -51,7 +52,10 @@ def _fear(rule: FearRoll, example: Example, ruleset: Ruleset) -> Computed:
 
 
 RUNNERS: dict[type, Callable[..., Computed]] = {
-    SkillTest: _skill_test, ThreatThreshold: _threshold, ShockRoll: _shock, FearRoll: _fear,
+    SkillTest: _skill_test,
+    ThreatThreshold: _threshold,
+    ShockRoll: _shock,
+    FearRoll: _fear,
 }
 
 

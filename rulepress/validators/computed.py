@@ -14,8 +14,9 @@ from rulepress.validators.registry import Report, check
 READINGS: tuple[Reading, ...] = ("neither-one-nor-success", "every-non-success")
 
 
-def exact_percent(step_dice: StepDice, table: OddsTable, skill: str | None, attribute: str,
-                  reading: Reading) -> Fraction:
+def exact_percent(
+    step_dice: StepDice, table: OddsTable, skill: str | None, attribute: str, reading: Reading
+) -> Fraction:
     pool = [attribute, *([skill] if skill else [])]
     return step_dice.chance(pool, pushed=table.roll == "pushed", reading=reading) * 100
 
@@ -31,7 +32,9 @@ def best_reading(step_dice: StepDice, table: OddsTable) -> tuple[Reading, int]:
     for reading in READINGS:
         scores[reading] = sum(
             within_rounding(cell, exact_percent(step_dice, table, row.skill, column, reading))
-            for row in table.rows for column, cell in zip(table.columns, row.percent, strict=False))
+            for row in table.rows
+            for column, cell in zip(table.columns, row.percent, strict=False)
+        )
     best = max(READINGS, key=lambda r: scores[r])
     return best, scores[best]
 
@@ -51,20 +54,30 @@ def printed_odds_differ(ruleset: Ruleset):
         table = entry.document
         if not isinstance(table, OddsTable):
             continue
-        reading, agreeing = best_reading(step_dice, table) if table.roll == "pushed" \
-            else (text_reading, 0)
+        reading, agreeing = (
+            best_reading(step_dice, table) if table.roll == "pushed" else (text_reading, 0)
+        )
         if table.roll == "pushed" and reading != text_reading:
-            yield Report(entry, f"the printed {table.roll} table follows the '{reading}' "
-                                f"reading of the push ({agreeing} cells agree), not the rule "
-                                f"text's '{text_reading}'", ("roll",))
+            yield Report(
+                entry,
+                f"the printed {table.roll} table follows the '{reading}' "
+                f"reading of the push ({agreeing} cells agree), not the rule "
+                f"text's '{text_reading}'",
+                ("roll",),
+            )
         for r, row in enumerate(table.rows):
             for c, (column, printed) in enumerate(zip(table.columns, row.percent, strict=False)):
                 exact = exact_percent(step_dice, table, row.skill, column, reading)
                 if not within_rounding(printed, exact):
-                    pool = f"attribute {column}" + (f" + skill {row.skill}" if row.skill else " alone")
+                    pool = f"attribute {column}" + (
+                        f" + skill {row.skill}" if row.skill else " alone"
+                    )
                     by = f" ({reading} reading)" if table.roll == "pushed" else ""
-                    yield Report(entry, f"{pool}: printed {printed}%, the rules give "
-                                        f"{float(exact):.1f}%{by}", ("rows", r, "percent", c))
+                    yield Report(
+                        entry,
+                        f"{pool}: printed {printed}%, the rules give {float(exact):.1f}%{by}",
+                        ("rows", r, "percent", c),
+                    )
 
 
 @check("RP302", "example-disagrees", Level.WARNING)
@@ -78,15 +91,25 @@ def example_disagrees(ruleset: Ruleset):
             try:
                 computed = replay(entry.document, example, ruleset)
             except (KeyError, ValueError, TypeError) as problem:
-                yield Report(entry, f"example '{example.id}' cannot be replayed: {problem}",
-                             ("examples", index, "given"), level=Level.INFO)
+                yield Report(
+                    entry,
+                    f"example '{example.id}' cannot be replayed: {problem}",
+                    ("examples", index, "given"),
+                    level=Level.INFO,
+                )
                 continue
             for key, expected in example.expect.items():
                 if key not in computed:
-                    yield Report(entry, f"example '{example.id}' expects '{key}', which the "
-                                        f"rule does not compute", ("examples", index, "expect", key),
-                                 level=Level.INFO)
+                    yield Report(
+                        entry,
+                        f"example '{example.id}' expects '{key}', which the rule does not compute",
+                        ("examples", index, "expect", key),
+                        level=Level.INFO,
+                    )
                 elif computed[key] != expected:
-                    yield Report(entry, f"example '{example.id}': the source says {key} "
-                                        f"{expected!r}, the rule gives {computed[key]!r}",
-                                 ("examples", index, "expect", key))
+                    yield Report(
+                        entry,
+                        f"example '{example.id}': the source says {key} "
+                        f"{expected!r}, the rule gives {computed[key]!r}",
+                        ("examples", index, "expect", key),
+                    )

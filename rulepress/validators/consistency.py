@@ -29,8 +29,11 @@ def header_mismatch(ruleset: Ruleset):
     than the name printed under it. Exports use the name under the header.
 
     Example: the header says "Scattergun" and the profile says "Pump Action Shotgun"."""
-    names = {_normal(e.document.name): e.document.id for e in ruleset.entries
-             if isinstance(e.document, WeaponProfile) and e.document.name}
+    names = {
+        _normal(e.document.name): e.document.id
+        for e in ruleset.entries
+        if isinstance(e.document, WeaponProfile) and e.document.name
+    }
     for entry in ruleset.entries:
         profile = entry.document
         if not isinstance(profile, WeaponProfile) or not profile.header:
@@ -38,20 +41,31 @@ def header_mismatch(ruleset: Ruleset):
         if not profile.name:
             other = names.get(_normal(profile.header))
             if other:
-                yield Report(entry, f"unnamed profile's header '{profile.header}' is the name "
-                                    f"of '{other}' (a copied placeholder?)", ("header",))
+                yield Report(
+                    entry,
+                    f"unnamed profile's header '{profile.header}' is the name "
+                    f"of '{other}' (a copied placeholder?)",
+                    ("header",),
+                )
             continue
         header, name = _normal(profile.header), _normal(profile.name)
         if header == name:
             continue
         if header.startswith(name) or name.startswith(header):
-            yield Report(entry, f"header '{profile.header}' and name '{profile.name}' differ "
-                                f"in length only", ("header",), level=Level.INFO)
+            yield Report(
+                entry,
+                f"header '{profile.header}' and name '{profile.name}' differ in length only",
+                ("header",),
+                level=Level.INFO,
+            )
             continue
         other = names.get(header)
         also = f" (the name of '{other}')" if other else ""
-        yield Report(entry, f"header names '{profile.header}'{also} but the profile is "
-                            f"'{profile.name}'", ("header",))
+        yield Report(
+            entry,
+            f"header names '{profile.header}'{also} but the profile is '{profile.name}'",
+            ("header",),
+        )
 
 
 @check("RP214", "duplicate-name", Level.WARNING)
@@ -70,8 +84,11 @@ def duplicate_name(ruleset: Ruleset):
             key = (doc.kind, field, _normal(value))
             first = seen.setdefault(key, entry)
             if first is not entry:
-                yield Report(entry, f"{doc.kind} {field} '{value}' is also used by "
-                                    f"'{first.document.id}'", (field,))
+                yield Report(
+                    entry,
+                    f"{doc.kind} {field} '{value}' is also used by '{first.document.id}'",
+                    (field,),
+                )
 
 
 @check("RP215", "column-named-two-ways", Level.WARNING)
@@ -80,8 +97,11 @@ def column_named_two_ways(ruleset: Ruleset):
     Speed, or a section's capacity stat as Magazine and Attacks. The minority is named.
 
     Example: every shotgun table says "Move" but one says "Speed"."""
-    published = [e for e in ruleset.entries
-                 if isinstance(e.document, WeaponProfile) and not e.document.is_draft]
+    published = [
+        e
+        for e in ruleset.entries
+        if isinstance(e.document, WeaponProfile) and not e.document.is_draft
+    ]
     yield from _minority(published, lambda d: d.move_column, ("move_column",), "movement column")
     by_section: dict[str, list[Entry]] = defaultdict(list)
     for entry in published:
@@ -105,8 +125,12 @@ def _minority(entries: list[Entry], label, path: tuple, what: str):
         own = label(entry.document)
         if own and own != usual:
             where = path or (own.lower(),)
-            yield Report(entry, f"{what} is printed as '{own}' here but as '{usual}' in "
-                                f"{counts[usual]} other profiles", where)
+            yield Report(
+                entry,
+                f"{what} is printed as '{own}' here but as '{usual}' in "
+                f"{counts[usual]} other profiles",
+                where,
+            )
 
 
 @check("RP216", "conflicting-figures", Level.WARNING)
@@ -126,8 +150,11 @@ def conflicting_figures(ruleset: Ruleset):
         if len(values) < 2:
             continue
         for entry, value, path in places:
-            others = ", ".join(f"{other!r} in {e.document.id}" for e, other, _ in places
-                               if repr(other) != repr(value))
+            others = ", ".join(
+                f"{other!r} in {e.document.id}"
+                for e, other, _ in places
+                if repr(other) != repr(value)
+            )
             yield Report(entry, f"{subject}: {value!r} here, but {others}", path)
 
 
@@ -144,18 +171,31 @@ def tier_order(ruleset: Ruleset):
         for higher in entries:
             b = higher.document
             lower = [e.document for e in entries if e.document.tier < b.tier]
-            dearer = [a for a in lower if a.cost is not None and b.cost is not None
-                      and b.cost < a.cost]
+            dearer = [
+                a for a in lower if a.cost is not None and b.cost is not None and b.cost < a.cost
+            ]
             if dearer:
                 a = max(dearer, key=lambda d: (d.cost, d.id))
-                yield Report(higher, f"tier {b.tier} costs {b.cost}, less than tier {a.tier} "
-                                     f"'{a.name}' ({a.cost})", ("cost",))
-            rarer = [a for a in lower if a.rarity in RARITY_ORDER and b.rarity in RARITY_ORDER
-                     and RARITY_ORDER.index(b.rarity) < RARITY_ORDER.index(a.rarity)]
+                yield Report(
+                    higher,
+                    f"tier {b.tier} costs {b.cost}, less than tier {a.tier} '{a.name}' ({a.cost})",
+                    ("cost",),
+                )
+            rarer = [
+                a
+                for a in lower
+                if a.rarity in RARITY_ORDER
+                and b.rarity in RARITY_ORDER
+                and RARITY_ORDER.index(b.rarity) < RARITY_ORDER.index(a.rarity)
+            ]
             if rarer:
                 a = max(rarer, key=lambda d: (RARITY_ORDER.index(d.rarity), d.id))
-                yield Report(higher, f"tier {b.tier} is {b.rarity}, commoner than tier "
-                                     f"{a.tier} '{a.name}' ({a.rarity})", ("rarity",))
+                yield Report(
+                    higher,
+                    f"tier {b.tier} is {b.rarity}, commoner than tier "
+                    f"{a.tier} '{a.name}' ({a.rarity})",
+                    ("rarity",),
+                )
 
 
 @check("RP221", "tier-repeated", Level.WARNING)
@@ -175,8 +215,11 @@ def tier_repeated(ruleset: Ruleset):
             continue
         first = published.get((doc.section, doc.tier))
         if first is not None and first is not doc:
-            yield Report(entry, f"tier {doc.tier} is already '{first.display_name}' in section "
-                                f"'{doc.section}'", ("tier",))
+            yield Report(
+                entry,
+                f"tier {doc.tier} is already '{first.display_name}' in section '{doc.section}'",
+                ("tier",),
+            )
 
 
 @check("RP218", "level-order", Level.ERROR)
@@ -191,8 +234,11 @@ def level_order(ruleset: Ruleset):
         rows = entry.document.rows
         for index in range(1, len(rows)):
             if rows[index].level <= rows[index - 1].level:
-                yield Report(entry, f"level {rows[index].level} follows level "
-                                    f"{rows[index - 1].level}", ("rows", index, "level"))
+                yield Report(
+                    entry,
+                    f"level {rows[index].level} follows level {rows[index - 1].level}",
+                    ("rows", index, "level"),
+                )
 
 
 @check("RP219", "ladder-order", Level.WARNING)
@@ -213,8 +259,12 @@ def ladder_order(ruleset: Ruleset):
                 yield Report(entry, f"step '{step}' has no fixed TC amount", ("steps", index))
                 continue
             if previous is not None and abs(source.tc) <= abs(previous):
-                yield Report(entry, f"step '{step}' ({source.tc} TC) does not count more than "
-                                    f"the step below it ({previous} TC)", ("steps", index))
+                yield Report(
+                    entry,
+                    f"step '{step}' ({source.tc} TC) does not count more than "
+                    f"the step below it ({previous} TC)",
+                    ("steps", index),
+                )
             previous = source.tc
 
 
@@ -230,8 +280,9 @@ def tc_sign(ruleset: Ruleset):
         sign = 1 if source.effect == "adds" else -1
         for field, amount in _amounts(source):
             if amount * sign < 0:
-                yield Report(entry, f"a source that {source.effect} TCs has amount {amount}",
-                             (field,))
+                yield Report(
+                    entry, f"a source that {source.effect} TCs has amount {amount}", (field,)
+                )
 
 
 def _amounts(source: TcSource) -> list[tuple[str, int]]:

@@ -40,8 +40,11 @@ def slug_reused(ruleset: Ruleset):
             yield Report(entry, f"id '{doc.id}' is a previous id of '{owner[doc.id]}'", ("id",))
         for index, old in enumerate(doc.previous_ids):
             if owner.get(old) != doc.id:
-                yield Report(entry, f"previous id '{old}' is also claimed by '{owner[old]}'",
-                             ("previous_ids", index))
+                yield Report(
+                    entry,
+                    f"previous id '{old}' is also claimed by '{owner[old]}'",
+                    ("previous_ids", index),
+                )
 
 
 @check("RP203", "dangling-reference", Level.ERROR)
@@ -84,9 +87,12 @@ def example_reference(ruleset: Ruleset):
         for index, example in enumerate(getattr(entry.document, "examples", ())):
             for key, value in example.given.items():
                 if key in DOCUMENT_KINDS and isinstance(value, str) and ruleset.get(value) is None:
-                    yield Report(entry, f"example '{example.id}' uses {key} '{value}', "
-                                        f"which the ruleset does not have",
-                                 ("examples", index, "given", key))
+                    yield Report(
+                        entry,
+                        f"example '{example.id}' uses {key} '{value}', "
+                        f"which the ruleset does not have",
+                        ("examples", index, "given", key),
+                    )
 
 
 def _label(kind: str) -> str:

@@ -42,9 +42,15 @@ class Check:
     def run(self, ruleset: Ruleset) -> Iterator[Finding]:
         for report in self.function(ruleset):
             position = report.entry.position(report.path, key=report.key)
-            yield Finding(report.level if report.level is not None else self.level,
-                          self.code, report.message, report.entry.file,
-                          position.line, position.col, self.name)
+            yield Finding(
+                report.level if report.level is not None else self.level,
+                self.code,
+                report.message,
+                report.entry.file,
+                position.line,
+                position.col,
+                self.name,
+            )
 
 
 CHECKS: list[Check] = []

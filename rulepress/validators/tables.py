@@ -14,8 +14,11 @@ STATS = ("reload", "weight", "cost", "rarity")
 
 
 def _weapons(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
-    return [e for e in ruleset.entries if isinstance(e.document, WeaponProfile)
-            and (drafts or not e.document.is_draft)]
+    return [
+        e
+        for e in ruleset.entries
+        if isinstance(e.document, WeaponProfile) and (drafts or not e.document.is_draft)
+    ]
 
 
 def _value(row: ApRow, column: str) -> int:
@@ -31,8 +34,9 @@ def ap_row_missing(ruleset: Ruleset):
         present = {row.ap for row in entry.document.table}
         missing = [ap for ap in AP_RANGE if ap not in present]
         if missing and entry.document.table:
-            yield Report(entry, f"AP table has no row for AP {_spans(missing)}", ("table",),
-                         key=True)
+            yield Report(
+                entry, f"AP table has no row for AP {_spans(missing)}", ("table",), key=True
+            )
 
 
 @check("RP207", "ap-row-repeated", Level.ERROR)
@@ -58,8 +62,11 @@ def ap_row_order(ruleset: Ruleset):
         rows = entry.document.table
         for index in range(1, len(rows)):
             if rows[index].ap < rows[index - 1].ap:
-                yield Report(entry, f"row for AP {rows[index].ap} comes after AP "
-                                    f"{rows[index - 1].ap}", ("table", index, "ap"))
+                yield Report(
+                    entry,
+                    f"row for AP {rows[index].ap} comes after AP {rows[index - 1].ap}",
+                    ("table", index, "ap"),
+                )
                 break
 
 
@@ -75,9 +82,13 @@ def figure_falls(ruleset: Ruleset):
             for index in range(1, len(table)):
                 before, after = _value(table[index - 1], column), _value(table[index], column)
                 if after < before:
-                    yield Report(entry, f"{column} falls from {before} at AP "
-                                        f"{table[index - 1].ap} to {after} at AP "
-                                        f"{table[index].ap}", ("table", index, column))
+                    yield Report(
+                        entry,
+                        f"{column} falls from {before} at AP "
+                        f"{table[index - 1].ap} to {after} at AP "
+                        f"{table[index].ap}",
+                        ("table", index, column),
+                    )
 
 
 @check("RP210", "off-band-step", Level.WARNING)
@@ -88,28 +99,39 @@ def off_band_step(ruleset: Ruleset):
 
     Example: every table changes move at AP 6, 11, 16, 21 or 26, and one changes at 20."""
     weapons = [e for e in _weapons(ruleset) if len(e.document.table) > 1]
-    steps = {(e.document.id, column): _step_rows(e.document, column)
-             for e in weapons for column in STEPPED_COLUMNS}
+    steps = {
+        (e.document.id, column): _step_rows(e.document, column)
+        for e in weapons
+        for column in STEPPED_COLUMNS
+    }
     for entry in weapons:
-        others = {other.document.table[i].ap
-                  for other in weapons if other is not entry
-                  for column in STEPPED_COLUMNS for i in steps[(other.document.id, column)]}
+        others = {
+            other.document.table[i].ap
+            for other in weapons
+            if other is not entry
+            for column in STEPPED_COLUMNS
+            for i in steps[(other.document.id, column)]
+        }
         if not others:
             continue  # nothing to compare with: no band is known
         for column in STEPPED_COLUMNS:
             for index in steps[(entry.document.id, column)]:
                 ap = entry.document.table[index].ap
                 if ap not in others:
-                    yield Report(entry, f"{column} changes at AP {ap}, where no other table "
-                                        f"changes (bands start at AP {_spans(sorted(others))})",
-                                 ("table", index, column))
+                    yield Report(
+                        entry,
+                        f"{column} changes at AP {ap}, where no other table "
+                        f"changes (bands start at AP {_spans(sorted(others))})",
+                        ("table", index, column),
+                    )
 
 
 def _step_rows(profile: WeaponProfile, column: str) -> list[int]:
     """Indexes of the rows where `column` differs from the row before."""
     table = profile.table
-    return [i for i in range(1, len(table))
-            if _value(table[i], column) != _value(table[i - 1], column)]
+    return [
+        i for i in range(1, len(table)) if _value(table[i], column) != _value(table[i - 1], column)
+    ]
 
 
 @check("RP211", "draft", Level.WARNING)
@@ -120,9 +142,12 @@ def draft(ruleset: Ruleset):
     Example: "Weapon Profile - Tactical Railgun (Tier 1)" with an empty table."""
     for entry in ruleset.entries:
         if entry.document.is_draft:
-            yield Report(entry, f"{entry.document.kind} '{entry.document.display_name}' is a "
-                                f"draft (placeholder in the source); exports leave it out",
-                         ("status",))
+            yield Report(
+                entry,
+                f"{entry.document.kind} '{entry.document.display_name}' is a "
+                f"draft (placeholder in the source); exports leave it out",
+                ("status",),
+            )
 
 
 @check("RP212", "incomplete-profile", Level.ERROR)
@@ -156,8 +181,11 @@ def odds_row_length(ruleset: Ruleset):
             continue
         for index, row in enumerate(table.rows):
             if len(row.percent) != len(table.columns):
-                yield Report(entry, f"row has {len(row.percent)} cells for "
-                                    f"{len(table.columns)} columns", ("rows", index, "percent"))
+                yield Report(
+                    entry,
+                    f"row has {len(row.percent)} cells for {len(table.columns)} columns",
+                    ("rows", index, "percent"),
+                )
 
 
 def _spans(values: list[int]) -> str:
