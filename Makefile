@@ -6,13 +6,17 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+NPM    := $(shell command -v npm 2>/dev/null)
+# The official Foundry CLI, which the tests use to read back our packs (needs Node.js).
+FOUNDRY_CLI := tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs
+TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI))
 
 .PHONY: build test lint bench clean
 
 build: $(VENV)/.installed
 	$(BIN)/rulepress build
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test $(TEST_TOOLS)
 	$(BIN)/ruff check rulepress tests bench
 	$(BIN)/ruff format --check rulepress tests bench
 	$(BIN)/python -m pytest
@@ -35,6 +39,10 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
 $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
+
+$(FOUNDRY_CLI): tools/foundry-cli/package.json tools/foundry-cli/package-lock.json
+	cd tools/foundry-cli && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 clean:
 	rm -rf dist .pytest_cache build *.egg-info

@@ -69,16 +69,36 @@ def validate_command(compendium: Path, fmt: str, strict: bool) -> None:
     "targets",
     multiple=True,
     metavar="NAME",
-    help="Target to build (repeatable); default: every target.",
+    help="Target to build (repeatable): foundry, json; default: every target.",
 )
-def build_command(compendium: Path, out: Path, targets: tuple[str, ...]) -> None:
+@click.option(
+    "--foundry-version",
+    type=click.Choice(["12", "13"]),
+    default="13",
+    show_default=True,
+    help="Foundry VTT version the module targets (picks the TableResult shape).",
+)
+@click.option(
+    "--templates",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    default=None,
+    help="Folder of Markdown templates that override the shipped ones by name.",
+)
+def build_command(
+    compendium: Path,
+    out: Path,
+    targets: tuple[str, ...],
+    foundry_version: str,
+    templates: Path | None,
+) -> None:
     """Validate COMPENDIUM, then write every output into OUT. Nothing is written when
     validation finds errors; a target's previous output is replaced only when its new
     output is complete."""
     from rulepress.commands.build import build
     from rulepress.commands.validate import format_findings, summary
 
-    validation, written = build(compendium, out, targets)
+    options = {"foundry_version": int(foundry_version), "templates": templates}
+    validation, written = build(compendium, out, targets, options)
     if not validation.ok:
         click.echo(format_findings(validation, "text", relative_to=Path.cwd()), err=True)
         click.echo("build stopped: fix the errors above; nothing was written", err=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -37,3 +39,31 @@ def build_tree(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return root
+
+
+FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs"
+
+
+def require_tool(available: bool, what: str) -> None:
+    """Tests that need an outside tool fail in CI when it is missing; on a developer
+    machine they skip, saying how to get it."""
+    if available:
+        return
+    message = f"{what} is missing; `make test` installs it (needs Node.js and npm)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    path = shutil.which("node")
+    require_tool(path is not None, "node")
+    return path
+
+
+@pytest.fixture(scope="session")
+def foundry_cli(node) -> list[str]:
+    """The command that runs the official Foundry CLI."""
+    require_tool(FOUNDRY_CLI.is_file(), "the official Foundry CLI (@foundryvtt/foundryvtt-cli)")
+    return [node, str(FOUNDRY_CLI)]

@@ -12,7 +12,7 @@ from rulepress.exporters.output import replaced_atomically, safe_child
 
 
 def build(
-    root: Path | str, out: Path | str, targets: Sequence[str] = ()
+    root: Path | str, out: Path | str, targets: Sequence[str] = (), options: dict | None = None
 ) -> tuple[Validation, list[Path]]:
     """Validate `root`; when it has no errors, write each target into `out/<target>`.
 
@@ -29,10 +29,15 @@ def build(
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise RulepressError(f"output path is not a folder: {out}")
+    chosen = list(targets or exporters)
+    for name in chosen:  # refuse early, before any target is written
+        check = getattr(exporters[name], "check_replaceable", None)
+        if check is not None and safe_child(out, name).is_dir():
+            check(safe_child(out, name))
     written = []
-    for name in targets or list(exporters):
+    for name in chosen:
         target = safe_child(out, name)
         with replaced_atomically(target) as staging:
-            exporters[name].export(validation.compendium, staging)
+            exporters[name].export(validation.compendium, staging, options or {})
         written.append(target)
     return validation, written

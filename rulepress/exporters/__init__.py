@@ -18,14 +18,16 @@ class Exporter(Protocol):
     """The target name used by `rulepress build --target`."""
     description: str
 
-    def export(self, compendium: Compendium, out: Path) -> None:
-        """Write the target's files into `out`, an empty folder that becomes the output."""
+    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
+        """Write the target's files into `out`, an empty folder that becomes the output.
+        `options` holds target settings from the command line (`foundry_version`...)."""
 
 
 def builtin_exporters() -> dict[str, Exporter]:
+    from rulepress.exporters.foundry import FoundryExporter
     from rulepress.exporters.json_data import JsonExporter
 
-    return {exporter.name: exporter for exporter in (JsonExporter(),)}
+    return {exporter.name: exporter for exporter in (FoundryExporter(), JsonExporter())}
 
 
 def available_exporters() -> dict[str, Exporter]:

@@ -13,7 +13,7 @@ class JsonExporter:
     name = "json"
     description = "one JSON file per ruleset with every published document (dist/json/)"
 
-    def export(self, compendium: Compendium, out: Path) -> None:
+    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
         for ruleset in compendium:
             documents: dict[str, list] = {}
             for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):

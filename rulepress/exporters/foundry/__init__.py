@@ -1,0 +1,53 @@
+"""The `foundry` target: one Foundry VTT module per ruleset.
+
+`dist/foundry/<module-id>/` holds `module.json`, `packs/<name>/` (LevelDB, the layout the
+official CLI writes) and `src/packs/<name>/*.json` (the same documents as source files
+with `_key`, which the official CLI packs into the identical pack).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rulepress.compendium.model import Compendium
+from rulepress.exporters.foundry.documents import ModuleOptions, build_packs, write_sources
+from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
+from rulepress.exporters.foundry.manifest import manifest
+from rulepress.exporters.markdown_text import environment
+from rulepress.exporters.output import safe_child
+
+FOUNDRY_VERSIONS = (12, 13)
+DEFAULT_VERSION = 13
+DEFAULT_SYSTEM = "worldbuilding"
+
+
+def module_id(ruleset_id: str) -> str:
+    return f"rulepress-{ruleset_id}"
+
+
+class FoundryExporter:
+    name = "foundry"
+    description = "a Foundry VTT module per ruleset with LevelDB packs (dist/foundry/)"
+
+    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
+        options = options or {}
+        version = int(options.get("foundry_version", DEFAULT_VERSION))
+        env = environment(options.get("templates"))
+        for ruleset in compendium:
+            settings = ModuleOptions(
+                module_id(ruleset.id), version, options.get("foundry_system", DEFAULT_SYSTEM)
+            )
+            folder = safe_child(out, settings.module_id)
+            packs = build_packs(ruleset, settings, env)
+            for pack in packs:
+                write_pack(pack, safe_child(folder, "packs", pack.name))
+                write_sources(pack, safe_child(folder, "src", "packs", pack.name))
+            text = json.dumps(manifest(ruleset, settings, packs), indent=2, ensure_ascii=False)
+            (folder / "module.json").write_text(text + "\n", encoding="utf-8")
+
+    @staticmethod
+    def check_replaceable(previous: Path) -> None:
+        """Refuse before writing anything if Foundry holds a pack of the previous output."""
+        for lock in sorted(previous.glob("*/packs/*/LOCK")):
+            refuse_if_locked(lock.parent)

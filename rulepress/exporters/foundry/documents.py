@@ -1,0 +1,425 @@
+"""Build the Foundry documents of one ruleset's module, as data (never as text).
+
+Each pack is a list of source documents in the official CLI's source shape: `_id`,
+`_key`, embedded documents inline. The LevelDB writer and the JSON source files are both
+made from these lists.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from rulepress.compendium.model import Ruleset
+from rulepress.errors import RulepressError
+from rulepress.exporters.foundry.ids import document_slug, foundry_id
+from rulepress.exporters.foundry.systems import SYSTEMS
+from rulepress.exporters.guide import chapters, section_of
+from rulepress.exporters.markdown_text import TEMPLATES, render_section, to_html
+from rulepress.models import (
+    CorruptionTriggers,
+    CufRating,
+    GroupRoll,
+    ModifierRule,
+    ObedienceConsequences,
+    PushRule,
+    SkillTest,
+    StepDice,
+    ThreatThreshold,
+    WeaponProfile,
+    WeaponSection,
+)
+from rulepress.models.cuf import DIFFICULTY
+from rulepress.models.step_dice import STEPS
+
+SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
+COLLECTIONS = {
+    "JournalEntry": "journal",
+    "Item": "items",
+    "RollTable": "tables",
+    "Macro": "macros",
+    "Folder": "folders",
+}
+
+
+@dataclass
+class Pack:
+    name: str
+    label: str
+    type: str
+    documents: list[dict] = field(default_factory=list)
+    system: str | None = None
+
+    @property
+    def collection(self) -> str:
+        return COLLECTIONS[self.type]
+
+
+@dataclass(frozen=True)
+class ModuleOptions:
+    module_id: str
+    foundry_version: int
+    system: str
+
+
+def _key(collection: str, *ids: str) -> str:
+    return f"!{collection}!{'.'.join(ids)}"
+
+
+def build_packs(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> list[Pack]:
+    packs = [
+        _rules_pack(ruleset, options, env),
+        _weapons_pack(ruleset, options, env),
+        _tables_pack(ruleset, options),
+        _macros_pack(ruleset, options),
+    ]
+    return [pack for pack in packs if pack.documents]
+
+
+def _id(ruleset: Ruleset, kind: str, slug: str) -> str:
+    return foundry_id(ruleset.id, kind, slug)
+
+
+def journal_link(ruleset: Ruleset, options: ModuleOptions):
+    """A Linker writing Foundry content links to the journal page showing a document."""
+    where = section_of(chapters(ruleset))
+
+    def link(document_id: str, label: str) -> str:
+        found = where.get(document_id)
+        if found is None:
+            return label
+        chapter, section = found
+        entry, page = _id(ruleset, "journal", chapter.id), _id(ruleset, "journal-page", section.id)
+        clean = label.replace("]", "").replace("}", "")
+        return (
+            f"@UUID[Compendium.{options.module_id}.rules.JournalEntry.{entry}"
+            f".JournalEntryPage.{page}]{{{clean}}}"
+        )
+
+    return link
+
+
+def _rules_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> Pack:
+    pack = Pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
+    link = journal_link(ruleset, options)
+    for position, chapter in enumerate(chapters(ruleset), 1):
+        entry_id = _id(ruleset, "journal", chapter.id)
+        pages = []
+        for number, section in enumerate(chapter.sections, 1):
+            page_id = _id(ruleset, "journal-page", section.id)
+            html = to_html(render_section(env, section, ruleset, link))
+            pages.append(
+                {
+                    "_id": page_id,
+                    "_key": _key("journal.pages", entry_id, page_id),
+                    "name": section.title,
+                    "type": "text",
+                    "title": {"show": True, "level": 1},
+                    "text": {"content": html, "format": 1},
+                    "sort": number * SORT_STEP,
+                    "ownership": {"default": -1},
+                    "flags": {},
+                }
+            )
+        pack.documents.append(
+            {
+                "_id": entry_id,
+                "_key": _key("journal", entry_id),
+                "name": chapter.title,
+                "pages": pages,
+                "categories": [],
+                "folder": None,
+                "sort": position * SORT_STEP,
+                "ownership": {"default": 0},
+                "flags": {},
+            }
+        )
+    pack.documents.append(_credits_entry(ruleset, len(pack.documents) + 1))
+    return pack
+
+
+def _credits_entry(ruleset: Ruleset, position: int) -> dict:
+    """A last journal entry: the sources' credits and every ruling taken."""
+    entry_id = _id(ruleset, "journal", "about-these-rules")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    rulings = [
+        (entry.document, ruling)
+        for entry in ruleset.entries
+        if not entry.document.is_draft
+        for ruling in entry.document.rulings
+    ]
+    pages = []
+    for number, (slug, name, template, context) in enumerate(
+        (
+            ("sources", "Sources", "credits.html.j2", {"info": ruleset.info}),
+            ("rulings", "Rulings", "rulings.html.j2", {"rulings": rulings}),
+        ),
+        1,
+    ):
+        page_id = _id(ruleset, "journal-page", f"about-{slug}")
+        pages.append(
+            {
+                "_id": page_id,
+                "_key": _key("journal.pages", entry_id, page_id),
+                "name": name,
+                "type": "text",
+                "title": {"show": True, "level": 1},
+                "text": {
+                    "content": env.get_template(template).render(**context).strip(),
+                    "format": 1,
+                },
+                "sort": number * SORT_STEP,
+                "ownership": {"default": -1},
+                "flags": {},
+            }
+        )
+    return {
+        "_id": entry_id,
+        "_key": _key("journal", entry_id),
+        "name": "About These Rules",
+        "pages": pages,
+        "categories": [],
+        "folder": None,
+        "sort": position * SORT_STEP,
+        "ownership": {"default": 0},
+        "flags": {},
+    }
+
+
+def _weapons_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> Pack:
+    system = SYSTEMS.get(options.system)
+    if system is None:
+        raise RulepressError(
+            f"unknown Foundry system {options.system!r}; known: {', '.join(SYSTEMS)}"
+        )
+    pack = Pack("weapons", f"{ruleset.info.title}: Weapons", "Item", system=system.id)
+    template = env.get_template("foundry/weapon-item.md.j2")
+    for position, section in enumerate(ruleset.all(WeaponSection), 1):
+        weapons = [w for w in ruleset.all(WeaponProfile) if w.section == section.id]
+        if not weapons:
+            continue
+        folder_id = _id(ruleset, "folder", document_slug(section))
+        pack.documents.append(
+            {
+                "_id": folder_id,
+                "_key": _key("folders", folder_id),
+                "name": section.name,
+                "type": "Item",
+                "folder": None,
+                "description": "",
+                "sorting": "m",
+                "sort": position * SORT_STEP,
+                "color": None,
+                "flags": {},
+            }
+        )
+        skill = ruleset.get(section.skill)
+        for number, weapon in enumerate(weapons, 1):
+            item_id = _id(ruleset, "weapon", document_slug(weapon))
+            html = to_html(template.render(weapon=weapon, currency=ruleset.info.currency or ""))
+            item_type, data = system.weapon(
+                weapon,
+                skill.display_name if skill else section.skill,
+                ruleset.info.currency or "",
+                html,
+            )
+            pack.documents.append(
+                {
+                    "_id": item_id,
+                    "_key": _key("items", item_id),
+                    "name": weapon.name,
+                    "type": item_type,
+                    "img": "icons/svg/sword.svg",
+                    "system": data,
+                    "effects": [],
+                    "folder": folder_id,
+                    "sort": number * SORT_STEP,
+                    "ownership": {"default": 0},
+                    "flags": {
+                        "rulepress": {
+                            "ruleset": ruleset.id,
+                            "id": weapon.id,
+                            "profile": weapon.model_dump(mode="json"),
+                        }
+                    },
+                }
+            )
+    return pack
+
+
+def _tables_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
+    pack = Pack("tables", f"{ruleset.info.title}: Tables", "RollTable")
+    tables = [*ruleset.all(CorruptionTriggers), *ruleset.all(ObedienceConsequences)]
+    for position, table in enumerate(tables, 1):
+        table_id = _id(ruleset, "roll-table", document_slug(table))
+        rows = table.rows
+        results = []
+        for index, row in enumerate(rows):
+            low = row.level
+            high = rows[index + 1].level - 1 if index + 1 < len(rows) else row.level
+            text = (
+                row.events if isinstance(table, CorruptionTriggers) else " -or- ".join(row.options)
+            )
+            result_id = _id(ruleset, "table-result", f"{table.id}-{row.level}")
+            results.append(
+                _table_result(
+                    table_id,
+                    result_id,
+                    f"Corruption {low}",
+                    text,
+                    [low, high],
+                    options.foundry_version,
+                )
+            )
+        low, high = rows[0].level, rows[-1].level
+        pack.documents.append(
+            {
+                "_id": table_id,
+                "_key": _key("tables", table_id),
+                "name": table.name,
+                "img": "icons/svg/d20-grey.svg",
+                "description": f"{_escape(table.headers[0])} / {_escape(table.headers[1])}",
+                "results": results,
+                "formula": f"1d{high - low + 1}+{low - 1}",
+                "replacement": True,
+                "displayRoll": True,
+                "folder": None,
+                "sort": position * SORT_STEP,
+                "ownership": {"default": 0},
+                "flags": {},
+            }
+        )
+    return pack
+
+
+def _table_result(
+    table_id: str, result_id: str, name: str, text: str, span: list[int], version: int
+) -> dict:
+    """A TableResult in the shape of the target version (v13 split `text` into `name` and
+    `description`, foundryvtt#12049)."""
+    common = {
+        "_id": result_id,
+        "_key": _key("tables.results", table_id, result_id),
+        "type": "text",
+        "img": "icons/svg/d20-black.svg",
+        "weight": span[1] - span[0] + 1,
+        "range": span,
+        "drawn": False,
+        "flags": {},
+    }
+    if version >= 13:
+        return {**common, "name": name, "description": _escape(text), "documentUuid": None}
+    return {**common, "text": _escape(text), "documentCollection": "", "documentId": None}
+
+
+def _escape(text: str) -> str:
+    return str(jinja2.utils.markupsafe.escape(text))
+
+
+MACROS = (
+    (SkillTest, "iris-skill-test", "Skill Test"),
+    (StepDice, "t2k4e-roll", "Roll with Modifiers and Push"),
+    (CufRating, "cuf-threat-check", "Threat Check"),
+)
+
+
+def _macros_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
+    pack = Pack("macros", f"{ruleset.info.title}: Macros", "Macro")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry" / "macros")),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    for position, (kind, template, name) in enumerate(MACROS, 1):
+        if ruleset.one(kind) is None:
+            continue
+        macro_id = _id(ruleset, "macro", template)
+        command = env.get_template(f"{template}.js.j2").render(
+            rules=json.dumps(macro_rules(ruleset, template), sort_keys=True, ensure_ascii=False),
+            title=json.dumps(f"{ruleset.info.title}: {name}", ensure_ascii=False),
+        )
+        pack.documents.append(
+            {
+                "_id": macro_id,
+                "_key": _key("macros", macro_id),
+                "name": name,
+                "type": "script",
+                "author": None,
+                "img": "icons/svg/dice-target.svg",
+                "scope": "global",
+                "command": command,
+                "folder": None,
+                "sort": position * SORT_STEP,
+                "ownership": {"default": 0},
+                "flags": {},
+            }
+        )
+    return pack
+
+
+def macro_rules(ruleset: Ruleset, template: str) -> dict:
+    """The rule data a macro script needs, taken from the compendium."""
+    if template == "iris-skill-test":
+        rule = ruleset.one(SkillTest)
+        return {
+            "die": rule.die,
+            "dicePerRank": rule.dice_per_rank,
+            "apByFace": {str(face): ap for face, ap in sorted(rule.ap_by_face.items())},
+        }
+    if template == "t2k4e-roll":
+        step_dice, push, modifiers = (
+            ruleset.one(StepDice),
+            ruleset.one(PushRule),
+            ruleset.one(ModifierRule),
+        )
+        group = ruleset.one(GroupRoll)
+        return {
+            "successes": [s.model_dump() for s in step_dice.successes],
+            "steps": list(STEPS),
+            "groupBonusPerHelper": group.bonus_per_helper if group else 0,
+            "groupMaxBonus": group.max_bonus if group else 0,
+            "rerolls": push.rerolls if push else "neither-one-nor-success",
+            "highest": modifiers.highest_pool[0],
+            "lowest": modifiers.lowest_pool[0],
+        }
+    thresholds = sorted(ruleset.all(ThreatThreshold), key=lambda t: t.exceeds)
+    return {
+        "multipliers": {name: float(value) for name, value in DIFFICULTY.items()},
+        "thresholds": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "exceeds": t.exceeds,
+                "difficulty": t.check.difficulty,
+                "asset": t.check.asset,
+                "onFailure": t.on_failure.model_dump(),
+                "onSuccess": t.on_success.model_dump(),
+            }
+            for t in thresholds
+        ],
+    }
+
+
+def source_file_name(document: dict) -> str:
+    """`<name>_<id>.json`, the name the official CLI's unpack gives the same document
+    (it keeps ASCII letters, digits and Cyrillic А-я, and turns the rest into `_`)."""
+    name = "".join(
+        ch if (ch.isascii() and ch.isalnum()) or "А" <= ch <= "я" else "_"
+        for ch in document.get("name", "")
+    )
+    return f"{name}_{document['_id']}.json"
+
+
+def write_sources(pack: Pack, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for document in pack.documents:
+        text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+        (folder / source_file_name(document)).write_text(text + "\n", encoding="utf-8")

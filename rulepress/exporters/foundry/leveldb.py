@@ -1,0 +1,132 @@
+"""Write compendium packs as LevelDB, in exactly the official Foundry CLI's layout.
+
+A primary document is stored under `!<collection>!<id>`; each embedded document under
+`!<collection>.<embedded>!<parent id>.<id>`, its parent holding the ids in order. Values
+are compact JSON with sorted keys. Keys are written in sorted order in one batch, then
+compacted, so the same documents always give the same files.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import plyvel
+
+from rulepress.errors import RulepressError
+from rulepress.exporters.foundry.documents import Pack
+from rulepress.exporters.foundry.ids import VALID_ID
+
+# Embedded collections by parent collection (the CLI's HIERARCHY, for what we write).
+EMBEDDED = {
+    "journal": ("pages", "categories"),
+    "tables": ("results",),
+    "items": ("effects",),
+    "actors": ("items", "effects"),
+}
+VOLATILE_FILES = ("LOG", "LOG.old")
+
+
+def flatten(
+    collection: str, document: dict, parents: tuple[str, ...] = ()
+) -> Iterator[tuple[str, dict]]:
+    """(key, stored value) for a source document and every document embedded in it."""
+    value = {k: v for k, v in document.items() if k != "_key"}
+    key = f"!{collection}!{'.'.join((*parents, document['_id']))}"
+    for embedded in EMBEDDED.get(collection.split(".")[-1], ()):
+        children = value.get(embedded, [])
+        value[embedded] = [child["_id"] for child in children]
+        for child in children:
+            yield from flatten(f"{collection}.{embedded}", child, (*parents, document["_id"]))
+    yield key, value
+
+
+def check_pack(pack: Pack) -> list[tuple[str, dict]]:
+    """The pack's keys and values, after checking what Foundry and its CLI take for granted."""
+    if "." in pack.name:
+        raise RulepressError(f"pack name {pack.name!r} may not contain a period")
+    if pack.type in ("Item", "Actor") and not pack.system:
+        raise RulepressError(f"{pack.type} pack {pack.name!r} needs a system")
+    entries: dict[str, dict] = {}
+    for document in pack.documents:
+        collection = document["_key"].split("!")[1]
+        for key, value in flatten(collection, document):
+            _check_document(key, value)
+            if key in entries:
+                raise RulepressError(f"pack {pack.name}: two documents with key {key}")
+            entries[key] = value
+        if document["_key"] != f"!{collection}!{document['_id']}":
+            raise RulepressError(f"pack {pack.name}: _key {document['_key']} disagrees with _id")
+    return sorted(entries.items())
+
+
+def _check_document(key: str, value: dict) -> None:
+    if not VALID_ID.match(str(value.get("_id", ""))):
+        raise RulepressError(f"{key}: _id must be 16 letters and digits")
+    if not key.endswith(value["_id"]):
+        raise RulepressError(f"{key}: key and _id disagree")
+    span = value.get("range")
+    if span is not None and (len(span) != 2 or span[0] > span[1]):
+        raise RulepressError(f"{key}: range {span} must be two ascending numbers")
+    _check_finite(key, value)
+
+
+def _check_finite(key: str, value: object) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RulepressError(f"{key}: NaN or infinity cannot be stored")
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_finite(key, item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_finite(key, item)
+
+
+def encode(value: dict) -> bytes:
+    return json.dumps(
+        value, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def write_pack(pack: Pack, folder: Path) -> int:
+    """Write the pack into `folder`, which must not exist yet; return the number of keys."""
+    entries = check_pack(pack)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True)
+    try:
+        with database.write_batch() as batch:
+            for key, value in entries:
+                batch.put(key.encode("utf-8"), encode(value))
+        database.compact_range()
+    finally:
+        database.close()
+    for name in VOLATILE_FILES:  # LevelDB's own log of the session: timestamps only
+        (folder / name).unlink(missing_ok=True)
+    return len(entries)
+
+
+def refuse_if_locked(pack_folder: Path) -> None:
+    """Refuse to replace a pack that a running program (Foundry) holds open."""
+    lock = pack_folder / "LOCK"
+    if not lock.is_file():
+        return
+    try:
+        with open(lock, "a+b") as handle:
+            fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.lockf(handle, fcntl.LOCK_UN)
+    except OSError:
+        raise RulepressError(
+            f"pack {pack_folder} is in use (is Foundry running?); close it and build again"
+        ) from None
+
+
+def read_pack(folder: Path) -> dict[str, dict]:
+    """Every key and value of a pack (for tests and checks; opens a copy-safe read)."""
+    database = plyvel.DB(str(folder), create_if_missing=False)
+    try:
+        return {key.decode("utf-8"): json.loads(value) for key, value in database}
+    finally:
+        database.close()

@@ -1,0 +1,53 @@
+"""module.json for Foundry v12 and v13."""
+
+from __future__ import annotations
+
+from rulepress.compendium.model import Ruleset
+from rulepress.exporters.foundry.documents import ModuleOptions, Pack
+
+PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
+
+
+def manifest(ruleset: Ruleset, options: ModuleOptions, packs: list[Pack]) -> dict:
+    info = ruleset.info
+    credits = " ".join(source.credit for source in info.sources)
+    version = str(options.foundry_version)
+    return {
+        "id": options.module_id,
+        "title": info.title,
+        "description": f"{info.summary} {credits}".strip(),
+        "version": info.version,
+        "authors": [
+            {"name": source.author, "flags": {"rulepress": {"source": source.title}}}
+            for source in info.sources
+        ],
+        "compatibility": {"minimum": version, "verified": version},
+        "packs": [
+            {
+                "name": pack.name,
+                "label": pack.label,
+                "path": f"packs/{pack.name}",
+                "type": pack.type,
+                **({"system": pack.system} if pack.system else {}),
+                "ownership": PACK_OWNERSHIP,
+                "flags": {},
+            }
+            for pack in packs
+        ],
+        "packFolders": [
+            {
+                "name": info.title,
+                "sorting": "m",
+                "color": None,
+                "packs": [pack.name for pack in packs],
+                "folders": [],
+            }
+        ],
+        "flags": {
+            "rulepress": {
+                "ruleset": ruleset.id,
+                "game": info.game,
+                "sources": [source.model_dump(mode="json") for source in info.sources],
+            }
+        },
+    }

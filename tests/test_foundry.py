@@ -1,0 +1,303 @@
+"""The Foundry module: read back by the official Foundry CLI, deterministic, safe to rebuild.
+
+The official CLI is the judge: it unpacks every pack we wrote and must give our JSON
+sources back, and it packs our JSON sources into the keys and values we wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulepress.commands.build import build
+from rulepress.errors import RulepressError
+from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
+from rulepress.exporters.foundry.leveldb import read_pack
+from tests.conftest import COMPENDIUM, REPO, build_tree
+from tests.test_broken_inputs import base_tree
+
+MODULES = ("rulepress-iris", "rulepress-t2k4e", "rulepress-t2k-cuf", "rulepress-cool")
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    validation, _ = build(COMPENDIUM, out, ["foundry"])
+    assert validation.ok
+    return out / "foundry"
+
+
+def packs_of(dist: Path) -> list[tuple[str, Path]]:
+    return [
+        (module, pack) for module in MODULES for pack in sorted((dist / module / "packs").iterdir())
+    ]
+
+
+def copy_pack(pack: Path, tmp: Path) -> Path:
+    """Opening a LevelDB rewrites some of its files: read copies, never the output."""
+    target = tmp / f"{pack.parent.parent.name}-{pack.name}"
+    shutil.copytree(pack, target)
+    return target
+
+
+def sources(folder: Path) -> dict[str, dict]:
+    return {path.name: json.loads(path.read_text()) for path in sorted(folder.glob("*.json"))}
+
+
+def test_every_ruleset_gets_a_module_with_a_manifest(dist):
+    for module in MODULES:
+        manifest = json.loads((dist / module / "module.json").read_text())
+        assert manifest["id"] == module
+        assert manifest["version"]
+        assert manifest["compatibility"] == {"minimum": "13", "verified": "13"}
+        for pack in manifest["packs"]:
+            assert "." not in pack["name"]
+            assert (dist / module / pack["path"] / "CURRENT").is_file()
+            assert pack["type"] != "Item" or pack["system"] == "worldbuilding"
+        assert manifest["packFolders"][0]["packs"] == [p["name"] for p in manifest["packs"]]
+
+
+def test_the_cuf_module_keeps_the_games_studio_93_credit(dist):
+    manifest = json.loads((dist / "rulepress-t2k-cuf" / "module.json").read_text())
+    assert "Games Studio 93" in manifest["description"]
+
+
+def test_the_official_cli_unpacks_every_pack_to_our_sources(dist, foundry_cli, tmp_path):
+    for module, pack in packs_of(dist):
+        copy = copy_pack(pack, tmp_path)
+        out = tmp_path / f"unpacked-{module}-{pack.name}"
+        subprocess.run(
+            [
+                *foundry_cli,
+                "package",
+                "unpack",
+                "-n",
+                copy.name,
+                "--in",
+                str(copy.parent),
+                "--out",
+                str(out),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        ours = sources(dist / module / "src" / "packs" / pack.name)
+        theirs = sources(out)
+        assert ours, pack
+        assert theirs == ours, f"{module}/{pack.name}"
+
+
+def test_the_official_cli_packs_our_sources_into_the_same_keys_and_values(
+    dist, foundry_cli, tmp_path
+):
+    for module, pack in packs_of(dist):
+        out = tmp_path / f"cli-{module}"
+        subprocess.run(
+            [
+                *foundry_cli,
+                "package",
+                "pack",
+                "-n",
+                pack.name,
+                "--in",
+                str(dist / module / "src" / "packs" / pack.name),
+                "--out",
+                str(out),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        assert read_pack(out / pack.name) == read_pack(copy_pack(pack, tmp_path))
+
+
+def test_building_twice_gives_byte_identical_modules(dist, tmp_path):
+    build(COMPENDIUM, tmp_path, ["foundry"])
+    again = tmp_path / "foundry"
+    files = sorted(p.relative_to(dist) for p in dist.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    for relative in files:
+        assert (dist / relative).read_bytes() == (again / relative).read_bytes(), relative
+
+
+def test_every_document_has_a_valid_unique_id_matching_its_key(dist, tmp_path):
+    for _, pack in packs_of(dist):
+        stored = read_pack(copy_pack(pack, tmp_path))
+        for key, value in stored.items():
+            assert VALID_ID.match(value["_id"]), key
+            assert key.endswith(value["_id"])
+        primary = [key for key in stored if key.count("!") == 2 and "." not in key.split("!")[1]]
+        assert len({stored[key]["_id"] for key in primary}) == len(primary)
+
+
+def test_parents_hold_their_embedded_ids_in_order(dist, tmp_path):
+    stored = read_pack(copy_pack(dist / "rulepress-iris" / "packs" / "rules", tmp_path))
+    for key, value in stored.items():
+        if key.startswith("!journal!"):
+            assert value["pages"], key
+            for page in value["pages"]:
+                assert f"!journal.pages!{value['_id']}.{page}" in stored
+
+
+def test_a_weapon_item_carries_its_stats_and_full_profile(dist):
+    items = sources(dist / "rulepress-iris" / "src" / "packs" / "weapons")
+    (pistol,) = [d for d in items.values() if d.get("name") == "Light Combat Pistol"]
+    assert pistol["type"] == "item"
+    assert pistol["_id"] == foundry_id("iris", "weapon", "light-combat-pistol")
+    attributes = pistol["system"]["attributes"]
+    assert attributes["tier"]["value"] == 2 and attributes["magazine"]["value"] == 3
+    assert attributes["skill"]["value"] == "High-Caliber Mastery"
+    assert pistol["system"]["weight"] == 3
+    profile = pistol["flags"]["rulepress"]["profile"]
+    assert profile["table"][11] == {
+        "ap": 12,
+        "damage": 13,
+        "defense": 17,
+        "move": "Base",
+        "range": 20,
+    }
+    # the stats table (header and one row), then the AP table (header and 30 rows)
+    assert pistol["system"]["description"].count("<tr>") == 2 + 31
+    folder = items[next(n for n in items if items[n]["_id"] == pistol["folder"])]
+    assert folder["name"] == "Pistols" and folder["type"] == "Item"
+
+
+def test_drafts_are_left_out_of_the_packs(dist):
+    names = [
+        d.get("name")
+        for d in sources(dist / "rulepress-iris" / "src" / "packs" / "weapons").values()
+    ]
+    assert "Tactical Railgun" not in names and None not in names
+    assert (
+        len(
+            [
+                n
+                for n in names
+                if n not in ("Pistols", "Shotguns", "Sniper Rifles", "Rapid-Fire Weapons")
+            ]
+        )
+        == 13
+    )
+
+
+def test_corruption_tables_are_roll_tables_keyed_by_level(dist):
+    tables = sources(dist / "rulepress-iris" / "src" / "packs" / "tables")
+    (triggers,) = [t for t in tables.values() if t["name"] == "Corruption Triggers"]
+    assert triggers["formula"] == "1d11+9"
+    assert [r["range"] for r in triggers["results"]] == [
+        [10, 11],
+        [12, 13],
+        [14, 15],
+        [16, 17],
+        [18, 19],
+        [20, 20],
+    ]
+    assert triggers["results"][0]["name"] == "Corruption 10"
+    assert "torture" in triggers["results"][0]["description"]
+
+
+def test_foundry_12_gets_the_v12_table_result_shape(tmp_path):
+    build(COMPENDIUM, tmp_path, ["foundry"], {"foundry_version": 12})
+    module = tmp_path / "foundry" / "rulepress-iris"
+    manifest = json.loads((module / "module.json").read_text())
+    assert manifest["compatibility"] == {"minimum": "12", "verified": "12"}
+    result = next(iter(sources(module / "src" / "packs" / "tables").values()))["results"][0]
+    assert "text" in result and "name" not in result and "documentUuid" not in result
+
+
+def test_journal_pages_link_to_pages_that_exist(dist):
+    entries = sources(dist / "rulepress-iris" / "src" / "packs" / "rules")
+    pages = {(e["_id"], p["_id"]) for e in entries.values() for p in e["pages"]}
+    links = re.findall(
+        r"@UUID\[Compendium\.rulepress-iris\.rules\.JournalEntry\.(\w+)"
+        r"\.JournalEntryPage\.(\w+)\]",
+        json.dumps(list(entries.values())),
+    )
+    assert len(links) > 20
+    assert set(links) <= pages
+
+
+def test_journal_text_is_html_with_tables(dist):
+    entries = sources(dist / "rulepress-t2k4e" / "src" / "packs" / "rules")
+    (dice,) = [e for e in entries.values() if e["name"] == "Dice"]
+    (odds,) = [p for p in dice["pages"] if p["name"] == "Odds of Success: Pushed Roll"]
+    assert odds["text"]["format"] == 1
+    assert (
+        "<table>" in odds["text"]["content"] and "<strong>62%</strong>" in odds["text"]["content"]
+    )
+
+
+def test_html_in_the_data_is_escaped_in_journal_pages(tmp_path):
+    tree = base_tree()
+    tree["demo/rules/intro.yaml"] = (
+        "kind: rule\nid: intro\ntitle: Intro\nchapter: Introduction\norder: 1\n"
+        'text: "<script>alert(1)</script> {{ 7*7 }} a | b"\n'
+    )
+    build_tree(tmp_path / "c", tree)
+    build(tmp_path / "c", tmp_path / "out", ["foundry"])
+    (entry,) = [
+        e
+        for e in sources(tmp_path / "out/foundry/rulepress-demo/src/packs/rules").values()
+        if e["name"] == "Introduction"
+    ]
+    content = entry["pages"][0]["text"]["content"]
+    assert "<script>" not in content
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; {{ 7*7 }} a | b" in content
+
+
+def test_a_renamed_weapon_keeps_its_foundry_id(tmp_path):
+    tree = base_tree()
+    tree["demo/weapons/test-pistol.yaml"] = tree["demo/weapons/test-pistol.yaml"].replace(
+        "id: test-pistol", "id: trusty-pistol\nprevious_ids: [test-pistol]"
+    )
+    build_tree(tmp_path / "c", tree)
+    build(tmp_path / "c", tmp_path / "out", ["foundry"])
+    items = sources(tmp_path / "out/foundry/rulepress-demo/src/packs/weapons")
+    ids = {d["_id"] for d in items.values() if d.get("type") == "item"}
+    assert ids == {foundry_id("demo", "weapon", "test-pistol")}
+
+
+def test_a_pack_held_open_is_not_replaced(tmp_path):
+    out = tmp_path / "out"
+    build(COMPENDIUM, out, ["foundry"])
+    pack = out / "foundry" / "rulepress-iris" / "packs" / "weapons"
+    before = (out / "foundry").stat().st_ino
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import plyvel, sys, time; db = plyvel.DB(sys.argv[1]); "
+            "print('open', flush=True); time.sleep(60)",
+            str(pack),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        with pytest.raises(RulepressError, match="in use"):
+            build(COMPENDIUM, out, ["foundry"])
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (out / "foundry").stat().st_ino == before  # the module folder was not replaced
+    assert [p.name for p in out.iterdir()] == ["foundry"]  # and no staging folder is left
+    assert read_pack(copy_pack(pack, tmp_path))
+
+
+def test_the_foundry_target_is_listed_in_build_help():
+    result = subprocess.run(
+        [sys.executable, "-m", "rulepress", "build", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    assert "--foundry-version" in result.stdout and "foundry" in result.stdout

@@ -1,0 +1,122 @@
+"""The generated macros, run in node against stand-ins for Foundry's Roll and ChatMessage,
+give the same results as the Python rules for the same faces."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rulepress.commands.build import build
+from rulepress.commands.roll import cuf_check, iris_skill_test, t2k4e_roll
+from tests.conftest import COMPENDIUM
+
+HARNESS = Path(__file__).parent / "foundry" / "run_macro.mjs"
+
+
+@pytest.fixture(scope="module")
+def macros(tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("macros")
+    build(COMPENDIUM, out, ["foundry"])
+    found = {}
+    for path in sorted((out / "foundry").glob("*/src/packs/macros/*.json")):
+        found[json.loads(path.read_text())["name"]] = path
+    return found
+
+
+def run_macro(node: str, macro: Path, scope: dict, faces: list[int]) -> dict:
+    completed = subprocess.run(
+        [node, str(HARNESS), str(macro), json.dumps({"scope": scope, "faces": faces})],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+def test_there_is_a_macro_for_each_game_that_rolls(macros):
+    assert set(macros) == {"Skill Test", "Roll with Modifiers and Push", "Threat Check"}
+
+
+def test_the_iris_macro_scores_the_truck_repair_as_the_rules_do(node, macros, bundled):
+    run = run_macro(node, macros["Skill Test"], {"rank": 6, "traits": [5, 3]}, [1, 2, 3, 4, 5, 6])
+    expected = iris_skill_test(
+        bundled.compendium.ruleset("iris"), 6, [5, 3], [1, 2, 3, 4, 5, 6], None
+    )
+    assert run["result"]["total"] == expected["total"] == 9
+    assert run["result"]["diceAp"] == expected["dice_ap"]
+    assert run["unusedFaces"] == 0
+    (message,) = run["messages"]
+    assert message["flags"]["rulepress"]["total"] == 9 and "9 AP" in message["content"]
+
+
+def test_the_t2k4e_macro_shifts_rolls_and_pushes_like_the_rules(node, macros, bundled):
+    ruleset = bundled.compendium.ruleset("t2k4e")
+    generator = random.Random(4)
+    dice = ["d6", "d8", "d10", "d12"]
+    for _ in range(12):
+        attribute, skill = generator.choice(dice), generator.choice([None, *dice])
+        modifiers = [generator.randint(-3, 3) for _ in range(generator.randint(0, 2))]
+        helpers = generator.randint(0, 4)
+        pool = [attribute, *([skill] if skill else [])]
+        plan = t2k4e_roll(
+            ruleset,
+            pool,
+            modifiers,
+            helpers,
+            None,
+            False,
+            None,
+            None,
+            False,
+            None,
+            generator.randint(0, 10**6),
+        )
+        faces = plan["faces"]
+        expected = t2k4e_roll(
+            ruleset, pool, modifiers, helpers, faces, True, None, None, False, None, 7
+        )
+        push_faces = expected["pushed"]["faces"]
+        rerolled = [push_faces[i] for i in expected["pushed"]["rerolled"]]
+        run = run_macro(
+            node,
+            macros["Roll with Modifiers and Push"],
+            {
+                "attribute": attribute,
+                "skill": skill,
+                "modifiers": modifiers,
+                "helpers": helpers,
+                "push": True,
+            },
+            faces + rerolled,
+        )
+        result = run["result"]
+        assert result["pool"] == expected["rolled_pool"]
+        assert result["netModifier"] == expected["net_modifier"]
+        assert result["successes"] == expected["successes"]
+        assert result["pushed"]["rerolled"] == expected["pushed"]["rerolled"]
+        assert result["pushed"]["successes"] == expected["pushed"]["successes"]
+        assert run["unusedFaces"] == 0
+
+
+@pytest.mark.parametrize(("tcs", "roll"), [(3, 1), (5, 4), (9, 12), (10, 15), (13, 2), (13, 20)])
+def test_the_cuf_macro_reaches_the_state_and_check_the_rules_give(node, macros, bundled, tcs, roll):
+    ruleset = bundled.compendium.ruleset("t2k-cuf")
+    expected = cuf_check(ruleset, 4, 6, tcs, roll, None)
+    run = run_macro(
+        node,
+        macros["Threat Check"],
+        {"cuf": 4, "willpower": 6, "tcs": tcs},
+        [roll] if expected["state"] != "none" else [],
+    )
+    result = run["result"]
+    assert result["state"] == expected["state"]
+    if expected["state"] != "none":
+        assert result["passed"] == expected["check"]["passed"]
+        assert result["target"] == expected["check"]["target"]
+        assert result["suppressionRounds"] == expected["suppression_rounds"]
+        assert result["bane"] == expected["bane"]
