@@ -26,8 +26,11 @@ class Exporter(Protocol):
 def builtin_exporters() -> dict[str, Exporter]:
     from rulepress.exporters.foundry import FoundryExporter
     from rulepress.exporters.json_data import JsonExporter
+    from rulepress.exporters.markdown_guide import MarkdownExporter
+    from rulepress.exporters.site import SiteExporter
 
-    return {exporter.name: exporter for exporter in (FoundryExporter(), JsonExporter())}
+    exporters = (FoundryExporter(), MarkdownExporter(), SiteExporter(), JsonExporter())
+    return {exporter.name: exporter for exporter in exporters}
 
 
 def available_exporters() -> dict[str, Exporter]:

@@ -73,9 +73,10 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
 
 
 def render_section(
-    env: jinja2.Environment, section: Section, ruleset: Ruleset, link: Linker
+    env: jinja2.Environment, section: Section, ruleset: Ruleset, link: Linker, heading: int = 3
 ) -> str:
-    """The Markdown body of one section (its heading is the caller's)."""
+    """The Markdown body of one section. Its own heading, at level `heading`, is the
+    caller's; headings inside the body go one level deeper."""
     template = env.get_template(f"sections/{section.template}.md.j2")
     text = template.render(
         section=section,
@@ -84,6 +85,7 @@ def render_section(
         ruleset=ruleset,
         link=link,
         get=ruleset.get,
+        heading=heading,
         **_helpers(ruleset),
     )
     return text.strip() + "\n"

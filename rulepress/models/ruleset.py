@@ -38,3 +38,5 @@ class RulesetInfo(Document):
     sources: Annotated[list[SourceCredit], Field(min_length=1)]
     currency: Name | None = None
     """Unit of weapon costs, where the ruleset prices gear."""
+    glossary: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")], Text] = {}
+    """Rule terms and their definitions; the site shows a term's definition on hover."""

@@ -1,0 +1,57 @@
+"""The `markdown` target: one self-contained quick-reference guide per ruleset.
+
+GitHub-flavoured Markdown: contents with anchors, a chapter per `##`, a section per `###`,
+then the rulings and the source credits. Every value is escaped by the templates'
+filters, so a `|` or a `<` in the data never breaks a table or the page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulepress.compendium.model import Compendium, Ruleset
+from rulepress.exporters.guide import chapters, section_of
+from rulepress.exporters.markdown_text import environment, render_section
+from rulepress.exporters.output import safe_child
+
+
+def anchor_link(ruleset: Ruleset):
+    """A Linker to the guide's own anchors."""
+    where = section_of(chapters(ruleset))
+
+    def link(document_id: str, label: str) -> str:
+        found = where.get(document_id)
+        text = label.replace("[", "\\[").replace("]", "\\]")
+        return f"[{text}](#{found[1].id})" if found else text
+
+    return link
+
+
+def render_guide(ruleset: Ruleset, templates: Path | None = None) -> str:
+    env = environment(templates)
+    parts = chapters(ruleset)
+    link = anchor_link(ruleset)
+    rulings = [
+        (entry.document, ruling)
+        for entry in ruleset.entries
+        if not entry.document.is_draft
+        for ruling in entry.document.rulings
+    ]
+    return env.get_template("guide.md.j2").render(
+        ruleset=ruleset,
+        info=ruleset.info,
+        chapters=parts,
+        rulings=rulings,
+        body=lambda section: render_section(env, section, ruleset, link),
+    )
+
+
+class MarkdownExporter:
+    name = "markdown"
+    description = "a quick-reference guide per ruleset (dist/markdown/<ruleset>.md)"
+
+    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
+        templates = (options or {}).get("templates")
+        for ruleset in compendium:
+            text = render_guide(ruleset, templates)
+            safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")

@@ -1,0 +1,143 @@
+"""Odds charts as SVG, computed from the rules at build time (no plotting library).
+
+Colours come from CSS custom properties of Material's palette where possible, so the
+charts read in light and dark mode alike.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+from rulepress.models import PushRule, SkillTest, StepDice
+from rulepress.rules import dice
+
+WIDTH, HEIGHT = 640, 360
+LEFT, RIGHT, TOP, BOTTOM = 56, 150, 20, 48
+COLOURS = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
+
+
+def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float, str]]) -> str:
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="img" aria-label="{escape(title)}" font-family="sans-serif" font-size="12">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+    ]
+    for percent in range(0, 101, 20):
+        y = TOP + plot_h * (1 - percent / 100)
+        parts.append(
+            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" stroke="#ddd"/>'
+        )
+        parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{percent}%</text>')
+    for x, label in x_ticks:
+        parts.append(
+            f'<text x="{x:.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">{escape(label)}</text>'
+        )
+    parts.append(
+        f'<text x="{LEFT + plot_w / 2}" y="{HEIGHT - 8}" text-anchor="middle">'
+        f"{escape(x_label)}</text>"
+    )
+    parts.extend(body)
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _y(chance: Fraction) -> float:
+    return TOP + (HEIGHT - TOP - BOTTOM) * (1 - float(chance))
+
+
+def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 16) -> str:
+    """P(AP >= k) against k, one line per skill rank (no trait bonus)."""
+    plot_w = WIDTH - LEFT - RIGHT
+    x = lambda k: LEFT + plot_w * k / max_ap  # noqa: E731 - a local scale
+    body = []
+    for index, rank in enumerate(ranks):
+        distribution = skill_test.distribution(rank)
+        points = " ".join(
+            f"{x(k):.1f},{_y(dice.at_least(distribution, k)):.1f}" for k in range(0, max_ap + 1)
+        )
+        colour = COLOURS[index % len(COLOURS)]
+        body.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" '
+            f'stroke-width="2"><title>rank {rank}</title></polyline>'
+        )
+        y = TOP + 16 * index
+        body.append(
+            f'<line x1="{WIDTH - RIGHT + 16}" y1="{y + 6}" x2="{WIDTH - RIGHT + 36}" '
+            f'y2="{y + 6}" stroke="{colour}" stroke-width="2"/>'
+        )
+        body.append(f'<text x="{WIDTH - RIGHT + 42}" y="{y + 10}">rank {rank}</text>')
+    ticks = [(x(k), str(k)) for k in range(0, max_ap + 1, 2)]
+    return _frame(
+        "IRIS skill test: chance of at least k AP by skill rank",
+        "k (AP, before the trait bonus)",
+        body,
+        ticks,
+    )
+
+
+def t2k4e_chart(step_dice: StepDice, push: PushRule | None) -> str:
+    """P(at least one success) for single dice and matched pairs, initial and pushed."""
+    reading = push.rerolls if push else "neither-one-nor-success"
+    pools = [[d] for d in ("d6", "d8", "d10", "d12")] + [[d, d] for d in ("d6", "d8", "d10", "d12")]
+    plot_w = WIDTH - LEFT - RIGHT
+    group = plot_w / len(pools)
+    bar = group * 0.36
+    body = []
+    for index, pool in enumerate(pools):
+        base = LEFT + group * index + group * 0.14
+        for offset, (pushed, colour) in enumerate(((False, COLOURS[0]), (True, COLOURS[1]))):
+            chance = step_dice.chance(pool, pushed=pushed, reading=reading)
+            y = _y(chance)
+            label = (
+                f"{'+'.join(pool)} {'pushed' if pushed else 'initial'}: {float(chance) * 100:.1f}%"
+            )
+            body.append(
+                f'<rect x="{base + offset * bar:.1f}" y="{y:.1f}" width="{bar:.1f}" '
+                f'height="{HEIGHT - BOTTOM - y:.1f}" fill="{colour}">'
+                f"<title>{escape(label)}</title></rect>"
+            )
+    for offset, (label, colour) in enumerate((("initial", COLOURS[0]), ("pushed", COLOURS[1]))):
+        y = TOP + 18 * offset
+        body.append(
+            f'<rect x="{WIDTH - RIGHT + 16}" y="{y}" width="14" height="12" fill="{colour}"/>'
+        )
+        body.append(f'<text x="{WIDTH - RIGHT + 36}" y="{y + 10}">{label}</text>')
+    ticks = [(LEFT + group * (i + 0.5), "+".join(pool)) for i, pool in enumerate(pools)]
+    return _frame(
+        "Twilight: 2000 4e: chance of at least one success, initial and pushed",
+        "dice pool",
+        body,
+        ticks,
+    )
+
+
+def charts_for(ruleset) -> dict[str, tuple[str, str]]:
+    """file name -> (alt text, SVG) for the charts a ruleset has rules for."""
+    charts = {}
+    skill_test = ruleset.one(SkillTest)
+    if skill_test is not None:
+        charts[f"{ruleset.id}-skill-test-odds.svg"] = (
+            "Chance of at least k AP by skill rank",
+            iris_chart(skill_test),
+        )
+    step_dice = ruleset.one(StepDice)
+    if step_dice is not None:
+        charts[f"{ruleset.id}-success-odds.svg"] = (
+            "Chance of at least one success by dice pool, initial and pushed",
+            t2k4e_chart(step_dice, ruleset.one(PushRule)),
+        )
+    return charts

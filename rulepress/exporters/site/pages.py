@@ -1,0 +1,206 @@
+"""Generate the mkdocs project of the rules site from the compendium.
+
+Pages: a home page; per ruleset an overview (with odds charts), a page per chapter
+(the Weapons chapter a page per weapon section), rulings and sources; a contributors'
+page generated from the validator's checks. The glossary of every ruleset is appended
+to every page, so rule terms show their definition on hover.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+
+import jinja2
+from ruamel.yaml import YAML
+
+from rulepress.compendium.model import Compendium, Ruleset
+from rulepress.errors import CODE_DOCS, Code
+from rulepress.exporters.guide import Chapter, Section, chapters
+from rulepress.exporters.markdown_text import TEMPLATES, environment, md, render_section
+from rulepress.exporters.site.charts import charts_for
+from rulepress.validators import CHECKS
+
+SITE = Path(__file__).resolve().parents[3] / "site"
+WEAPONS = "Weapons"
+
+
+def page_of(ruleset: Ruleset, chapter: Chapter, section: Section) -> str:
+    """The page (path below docs/) that shows a section."""
+    if chapter.title == WEAPONS:
+        return f"{ruleset.id}/weapons/{section.id}.md"
+    return f"{ruleset.id}/{chapter.id}.md"
+
+
+def site_link(ruleset: Ruleset, current_page: str):
+    """A Linker to where a document is shown, relative to the page being written."""
+    where: dict[str, str] = {}
+    for chapter in chapters(ruleset):
+        for section in chapter.sections:
+            for doc in section.documents:
+                anchor = (
+                    doc.id
+                    if section.template == "weapon-section" and doc.id != section.id
+                    else section.id
+                )
+                where.setdefault(doc.id, f"{page_of(ruleset, chapter, section)}#{anchor}")
+
+    def link(document_id: str, label: str) -> str:
+        target = where.get(document_id)
+        text = label.replace("[", "\\[").replace("]", "\\]")
+        if target is None:
+            return text
+        path, anchor = target.split("#")
+        relative = posixpath.relpath(path, posixpath.dirname(current_page) or ".")
+        return f"[{text}]({relative}#{anchor})"
+
+    return link
+
+
+class SiteProject:
+    """Writes the project's files, touching only those whose text changed (so a live
+    preview that watches the folder does not rebuild for nothing)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.docs = folder / "docs"
+        self.written: set[Path] = set()
+
+    def write(self, relative: str, text: str, *, docs: bool = True) -> None:
+        path = (self.docs if docs else self.folder) / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        self.written.add(path)
+
+    def remove_stale(self) -> None:
+        for path in sorted(self.docs.rglob("*"), reverse=True):
+            if path.is_file() and path not in self.written:
+                path.unlink()
+
+
+def generate(compendium: Compendium, folder: Path, templates: Path | None = None) -> Path:
+    """Write the mkdocs project into `folder`; return the path of its mkdocs.yml."""
+    project = SiteProject(folder)
+    env = environment(templates)
+    pages_env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES / "site")),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    pages_env.filters.update(env.filters)
+    nav: list = [{"Home": "index.md"}]
+    rulesets = list(compendium)
+    project.write(
+        "index.md",
+        pages_env.get_template("home.md.j2").render(
+            rulesets=rulesets, intro=(SITE / "home.md").read_text(encoding="utf-8")
+        ),
+    )
+    for ruleset in rulesets:
+        nav.append({ruleset.info.title: _ruleset_pages(project, pages_env, env, ruleset)})
+    project.write(
+        "contributing.md",
+        pages_env.get_template("contributing.md.j2").render(
+            checks=sorted(CHECKS, key=lambda c: c.code),
+            codes=CODE_DOCS,
+            code_names={code.value: code.slug for code in Code},
+        ),
+    )
+    nav.append({"Contributing": "contributing.md"})
+    for asset in ("stylesheets/extra.css", "javascripts/iframe-worker-shim.js"):
+        project.write(asset, (SITE / asset).read_text(encoding="utf-8"))
+    project.write("includes/glossary.md", _glossary(rulesets), docs=False)
+    project.remove_stale()
+    return _write_config(project, nav)
+
+
+def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> list:
+    parts = chapters(ruleset)
+    charts = charts_for(ruleset)
+    for name, (_, svg) in charts.items():
+        project.write(f"assets/{name}", svg)
+    base = ruleset.id
+    project.write(
+        f"{base}/index.md",
+        pages_env.get_template("ruleset.md.j2").render(
+            ruleset=ruleset,
+            info=ruleset.info,
+            chapters=parts,
+            charts=charts,
+            page_of=lambda chapter, section: posixpath.relpath(
+                page_of(ruleset, chapter, section), base
+            ),
+        ),
+    )
+    nav: list = [{"Overview": f"{base}/index.md"}]
+    for chapter in parts:
+        if chapter.title == WEAPONS:
+            weapon_nav = []
+            for section in chapter.sections:
+                page = page_of(ruleset, chapter, section)
+                body = render_section(env, section, ruleset, site_link(ruleset, page), heading=1)
+                project.write(page, f"# {md(section.title)}\n\n{body}")
+                weapon_nav.append({section.title: page})
+            nav.append({WEAPONS: weapon_nav})
+            continue
+        page = page_of(ruleset, chapter, chapter.sections[0])
+        link = site_link(ruleset, page)
+        blocks = [f"# {md(chapter.title)}\n"]
+        for section in chapter.sections:
+            heading = "" if section.title == chapter.title else f"## {md(section.title)}\n\n"
+            blocks.append(
+                f'<a id="{section.id}"></a>\n\n{heading}'
+                f"{render_section(env, section, ruleset, link, heading=2)}"
+            )
+        project.write(page, "\n".join(blocks))
+        nav.append({chapter.title: page})
+    rulings = [
+        (entry.document, ruling)
+        for entry in ruleset.entries
+        if not entry.document.is_draft
+        for ruling in entry.document.rulings
+    ]
+    project.write(
+        f"{base}/rulings.md",
+        pages_env.get_template("rulings.md.j2").render(ruleset=ruleset, rulings=rulings),
+    )
+    project.write(
+        f"{base}/sources.md", pages_env.get_template("sources.md.j2").render(info=ruleset.info)
+    )
+    nav += [{"Rulings": f"{base}/rulings.md"}, {"Sources": f"{base}/sources.md"}]
+    return nav
+
+
+def _glossary(rulesets: list[Ruleset]) -> str:
+    """Abbreviation definitions (`*[TERM]: text`) for every ruleset's glossary."""
+    terms: dict[str, list[str]] = {}
+    for ruleset in rulesets:
+        for term, definition in ruleset.info.glossary.items():
+            terms.setdefault(term, []).append(
+                definition if len(rulesets) == 1 else f"{ruleset.info.title}: {definition}"
+            )
+    lines = [
+        f"*[{term}]: {' / '.join(defs).replace(chr(10), ' ')}"
+        for term, defs in sorted(terms.items())
+    ]
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def _write_config(project: SiteProject, nav: list) -> Path:
+    yaml = YAML(typ="safe", pure=True)
+    config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["docs_dir"] = "docs"
+    config["nav"] = nav
+    for extension in config["markdown_extensions"]:
+        if isinstance(extension, dict) and "pymdownx.snippets" in extension:
+            extension["pymdownx.snippets"]["base_path"] = [str(project.folder.resolve())]
+            extension["pymdownx.snippets"]["check_paths"] = True
+    path = project.folder / "mkdocs.yml"
+    yaml.default_flow_style = False
+    with open(path, "w", encoding="utf-8") as handle:
+        yaml.dump(config, handle)
+    return path
