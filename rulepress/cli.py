@@ -108,6 +108,24 @@ def build_command(
         click.echo(f"wrote {path}")
 
 
+@cli.command("serve")
+@compendium_argument
+@click.option(
+    "-a",
+    "--address",
+    default="127.0.0.1:8000",
+    show_default=True,
+    help="Address to serve the preview on.",
+)
+def serve_command(compendium: Path, address: str) -> None:
+    """Preview the rules site with live reload: edit COMPENDIUM and the browser updates."""
+    from rulepress.commands.serve import serve
+
+    if not compendium.is_dir():
+        raise RulepressError(f"compendium folder not found: {compendium}")
+    sys.exit(serve(compendium, address))
+
+
 @cli.group("import")
 def import_group() -> None:
     """Turn other formats into canonical compendium YAML."""

@@ -67,3 +67,32 @@ def foundry_cli(node) -> list[str]:
     """The command that runs the official Foundry CLI."""
     require_tool(FOUNDRY_CLI.is_file(), "the official Foundry CLI (@foundryvtt/foundryvtt-cli)")
     return [node, str(FOUNDRY_CLI)]
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium driven by Playwright (no browser download: the system one)."""
+    require_tool(CHROMIUM.is_file(), "Chromium (Debian package `chromium`)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        require_tool(False, "Playwright for Python")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()

@@ -6,6 +6,7 @@ The pages are generated from the compendium into a temporary mkdocs project, the
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -16,24 +17,38 @@ from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
 
 
-def run_mkdocs(config: Path, site_dir: Path) -> None:
+def build_epoch(compendium_root: Path) -> str:
+    """The date the site says it was built, fixed so that the same compendium gives the
+    same files: SOURCE_DATE_EPOCH if set, else the compendium's last commit, else 0."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return os.environ["SOURCE_DATE_EPOCH"]
+    try:
+        completed = subprocess.run(
+            ["git", "log", "-1", "--format=%ct", "--", "."],
+            cwd=compendium_root,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except OSError:
+        return "0"
+    stamp = completed.stdout.strip()
+    return stamp if completed.returncode == 0 and stamp.isdigit() else "0"
+
+
+def mkdocs_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", *args]
+
+
+def run_mkdocs(config: Path, site_dir: Path, epoch: str = "0") -> None:
     """`mkdocs build --strict` in a child process (mkdocs configures global logging)."""
     completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "--strict",
-            "--quiet",
-            "-f",
-            str(config),
-            "-d",
-            str(site_dir),
-        ],
+        mkdocs_command("build", "--strict", "--quiet", "-f", str(config), "-d", str(site_dir)),
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "SOURCE_DATE_EPOCH": epoch},
     )
     if completed.returncode != 0:
         detail = (completed.stderr or completed.stdout).strip()
@@ -47,4 +62,4 @@ class SiteExporter:
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             config = generate(compendium, Path(project), (options or {}).get("templates"))
-            run_mkdocs(config, out)
+            run_mkdocs(config, out, build_epoch(compendium.root))

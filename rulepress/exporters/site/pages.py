@@ -8,6 +8,7 @@ to every page, so rule terms show their definition on hover.
 
 from __future__ import annotations
 
+import io
 import posixpath
 from pathlib import Path
 
@@ -79,8 +80,11 @@ class SiteProject:
                 path.unlink()
 
 
-def generate(compendium: Compendium, folder: Path, templates: Path | None = None) -> Path:
-    """Write the mkdocs project into `folder`; return the path of its mkdocs.yml."""
+def generate(
+    compendium: Compendium, folder: Path, templates: Path | None = None, hooks: tuple[str, ...] = ()
+) -> Path:
+    """Write the mkdocs project into `folder`; return the path of its mkdocs.yml.
+    `hooks` names mkdocs hook files in `folder` (the live preview's)."""
     project = SiteProject(folder)
     env = environment(templates)
     pages_env = jinja2.Environment(
@@ -115,7 +119,7 @@ def generate(compendium: Compendium, folder: Path, templates: Path | None = None
         project.write(asset, (SITE / asset).read_text(encoding="utf-8"))
     project.write("includes/glossary.md", _glossary(rulesets), docs=False)
     project.remove_stale()
-    return _write_config(project, nav)
+    return _write_config(project, nav, hooks)
 
 
 def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> list:
@@ -190,17 +194,20 @@ def _glossary(rulesets: list[Ruleset]) -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
-def _write_config(project: SiteProject, nav: list) -> Path:
+def _write_config(project: SiteProject, nav: list, hooks: tuple[str, ...]) -> Path:
     yaml = YAML(typ="safe", pure=True)
     config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))
     config["docs_dir"] = "docs"
     config["nav"] = nav
+    if hooks:
+        config["hooks"] = list(hooks)
     for extension in config["markdown_extensions"]:
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             extension["pymdownx.snippets"]["base_path"] = [str(project.folder.resolve())]
             extension["pymdownx.snippets"]["check_paths"] = True
     path = project.folder / "mkdocs.yml"
     yaml.default_flow_style = False
-    with open(path, "w", encoding="utf-8") as handle:
-        yaml.dump(config, handle)
+    stream = io.StringIO()
+    yaml.dump(config, stream)
+    project.write("mkdocs.yml", stream.getvalue(), docs=False)
     return path

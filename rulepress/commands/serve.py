@@ -1,0 +1,59 @@
+"""`rulepress serve`: preview the rules site, rebuilt live as the compendium changes.
+
+mkdocs serves a generated project whose hook regenerates the pages from the compendium
+before every build, and mkdocs watches the compendium folder, so saving a YAML file
+reloads the browser. A compendium with errors keeps the last good pages and prints why.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from rulepress.commands.validate import format_findings, validate
+from rulepress.exporters.site import mkdocs_command
+from rulepress.exporters.site.pages import generate
+
+HOOK_FILE = "rulepress_hook.py"
+HOOK = """\
+import os
+from pathlib import Path
+
+from rulepress.commands.serve import regenerate
+
+
+def on_pre_build(config, **kwargs):
+    regenerate(Path(os.environ["RULEPRESS_COMPENDIUM"]), Path(config.config_file_path).parent)
+"""
+
+
+def regenerate(compendium: Path, project: Path) -> bool:
+    """Regenerate the pages if the compendium validates; report its errors otherwise."""
+    validation = validate(compendium)
+    if not validation.ok:
+        print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
+        print("rulepress: the compendium has errors; showing the last good pages", flush=True)
+        return False
+    generate(validation.compendium, project, hooks=(HOOK_FILE,))
+    return True
+
+
+def serve(compendium: Path, address: str) -> int:
+    """Run the preview until interrupted; return mkdocs's exit code."""
+    compendium = compendium.resolve()
+    with tempfile.TemporaryDirectory(prefix="rulepress-serve-") as folder:
+        project = Path(folder)
+        (project / HOOK_FILE).write_text(HOOK, encoding="utf-8")
+        if not regenerate(compendium, project):
+            return 1
+        config = project / "mkdocs.yml"
+        command = mkdocs_command(
+            "serve", "-f", str(config), "-a", address, "--livereload", "-w", str(compendium)
+        )
+        environment = {**os.environ, "RULEPRESS_COMPENDIUM": str(compendium)}
+        try:
+            return subprocess.run(command, env=environment, check=False).returncode
+        except KeyboardInterrupt:
+            return 0

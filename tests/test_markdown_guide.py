@@ -1,0 +1,73 @@
+"""The Markdown quick-reference guides: pinned by golden files, escaped, self-linked."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rulepress.commands.build import build
+from rulepress.commands.validate import validate
+from rulepress.exporters.markdown_guide import render_guide
+from tests.conftest import build_tree
+from tests.golden import assert_golden
+from tests.test_broken_inputs import base_tree
+
+RULESETS = ("iris", "t2k4e", "t2k-cuf", "cool")
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_guide_matches_its_golden_file(bundled, ruleset_id):
+    assert_golden(f"markdown/{ruleset_id}.md", render_guide(bundled.compendium.ruleset(ruleset_id)))
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_link_in_the_guide_lands_on_an_anchor(bundled, ruleset_id):
+    text = render_guide(bundled.compendium.ruleset(ruleset_id))
+    anchors = re.findall(r'<a id="([^"]+)"></a>', text)
+    assert len(anchors) == len(set(anchors)), "anchors repeat"
+    targets = set(re.findall(r"\]\(#([^)]+)\)", text))
+    assert targets, "the guide links nowhere"
+    assert targets <= set(anchors) | {"rulings", "sources"}
+
+
+def test_the_iris_guide_has_every_weapon_with_thirty_rows(bundled):
+    text = render_guide(bundled.compendium.ruleset("iris"))
+    for name in ("Salvaged Pistol", "Pump Action Shotgun", "LMG", "Tactical Auto-Cannon"):
+        block = text.split(f" {name} (Tier")[1].split("<a id=")[0].split("| AP |")[1]
+        assert len(re.findall(r"^\| \d+ \| ", block, flags=re.M)) == 30, name
+
+
+def test_the_t2k4e_guide_shows_computed_odds_beside_printed(bundled):
+    text = render_guide(bundled.compendium.ruleset("t2k4e"))
+    assert "| d6 | 31% / 30.6% | **49%** / 47.9% |" in text
+    assert "**62%** / 56.2% (60.9%)" in text
+
+
+def test_rulings_and_sources_close_the_guide(bundled):
+    text = render_guide(bundled.compendium.ruleset("t2k-cuf"))
+    assert text.index("\n## Rulings\n") < text.index("\n## Sources\n")
+    assert "Games Studio 93" in text.split("\n## Sources\n")[1]
+    assert "cuf-average-rounding" in text.split("\n## Rulings\n")[1]
+
+
+def test_markdown_and_html_in_the_data_cannot_break_a_table(tmp_path):
+    tree = base_tree()
+    tree["demo/weapons/test-pistol.yaml"] = (
+        tree["demo/weapons/test-pistol.yaml"]
+        .replace("name: Test Pistol", 'name: "Pipe | <b>Bold</b> *star* {{ 7*7 }}"')
+        .replace("header: Test Pistol", 'header: "Pipe | <b>Bold</b> *star* {{ 7*7 }}"')
+    )
+    build_tree(tmp_path / "c", tree)
+    text = render_guide(validate(tmp_path / "c").compendium.ruleset("demo"))
+    assert r"Pipe \| &lt;b&gt;Bold&lt;/b&gt; \*star\* {{ 7\*7 }}" in text
+    assert "<b>" not in text
+
+
+def test_build_writes_a_guide_per_ruleset(tmp_path):
+    from tests.conftest import COMPENDIUM
+
+    build(COMPENDIUM, tmp_path, ["markdown"])
+    assert sorted(p.name for p in (tmp_path / "markdown").iterdir()) == sorted(
+        f"{r}.md" for r in RULESETS
+    )

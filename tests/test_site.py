@@ -1,0 +1,102 @@
+"""The rules site: generated pages pinned by golden files, a strict mkdocs build, charts,
+the contributors' page, escaping."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from rulepress.commands.build import build
+from rulepress.commands.validate import validate
+from rulepress.exporters.site.pages import generate
+from rulepress.validators import CHECKS
+from tests.conftest import COMPENDIUM, build_tree
+from tests.golden import assert_golden
+from tests.test_broken_inputs import base_tree
+
+GOLDEN_PAGES = (
+    "iris/weapons/pistols.md",
+    "iris/skills.md",
+    "t2k-cuf/threat-conditions.md",
+    "t2k4e/dice.md",
+    "contributing.md",
+)
+
+
+@pytest.fixture(scope="session")
+def project(bundled, tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("site-project")
+    generate(bundled.compendium, folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The built site (`mkdocs build --strict` passed, or the build raised)."""
+    out = tmp_path_factory.mktemp("site-dist")
+    validation, _ = build(COMPENDIUM, out, ["site"])
+    assert validation.ok
+    return out / "site"
+
+
+@pytest.mark.parametrize("page", GOLDEN_PAGES)
+def test_generated_page_matches_its_golden_file(project, page):
+    assert_golden(f"site/{page}", (project / "docs" / page).read_text(encoding="utf-8"))
+
+
+def test_the_strict_build_writes_a_page_per_weapon_section(site):
+    pages = sorted(p.name for p in (site / "iris" / "weapons").glob("*.html"))
+    assert pages == [
+        "pistols.html",
+        "rapid-fire-weapons.html",
+        "shotguns.html",
+        "sniper-rifles.html",
+    ]
+    assert (site / "search" / "search_index.js").is_file()  # the offline plugin's index
+
+
+def test_no_page_loads_anything_from_another_host(site):
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert 'src="http' not in text and "fonts.googleapis" not in text, page
+
+
+def test_the_contributors_page_documents_every_check(project):
+    text = (project / "docs" / "contributing.md").read_text(encoding="utf-8")
+    for check in CHECKS:
+        assert f"### {check.code} {check.name}" in text
+    assert '"findings": [' in text
+
+
+def test_skills_and_traits_link_to_each_other(project):
+    text = (project / "docs" / "iris" / "skills.md").read_text(encoding="utf-8")
+    assert "[Stealth](skills.md#specialist-skills)" in text  # from the traits table to the skill
+    assert "[Agility](skills.md#traits)" in text  # from the skill to its trait
+
+
+def test_the_odds_charts_are_svg_computed_from_the_rules(project):
+    iris = ElementTree.parse(project / "docs" / "assets" / "iris-skill-test-odds.svg").getroot()
+    lines = iris.findall("{http://www.w3.org/2000/svg}polyline")
+    assert len(lines) == 8  # ranks 1 to 8
+    t2k = ElementTree.parse(project / "docs" / "assets" / "t2k4e-success-odds.svg").getroot()
+    titles = [
+        r.find("{http://www.w3.org/2000/svg}title").text
+        for r in t2k.findall("{http://www.w3.org/2000/svg}rect")
+        if len(r)
+    ]
+    assert "d6 initial: 16.7%" in titles and "d6+d6 pushed: 47.8%" in titles
+
+
+def test_html_in_the_data_shows_as_text_on_the_site(tmp_path):
+    tree = base_tree()
+    tree["demo/weapons/test-pistol.yaml"] = tree["demo/weapons/test-pistol.yaml"].replace(
+        "name: Test Pistol", 'name: "<script>alert(1)</script> | {{ 7*7 }}"'
+    )
+    build_tree(tmp_path / "c", tree)
+    assert validate(tmp_path / "c").ok
+    build(tmp_path / "c", tmp_path / "out", ["site"])
+    html = (tmp_path / "out" / "site" / "demo" / "weapons" / "pistols.html").read_text()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; | {{ 7*7 }}" in html

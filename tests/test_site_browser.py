@@ -1,0 +1,160 @@
+"""The built site in a real browser (Debian's Chromium, driven by Playwright), served on
+localhost: what a reader sees and does. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import threading
+import urllib.request
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlparse
+
+import pytest
+
+from tests.conftest import ARTIFACTS
+from tests.test_site import site  # noqa: F401 - the built site fixture
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(site) -> str:  # noqa: F811 - the fixture imported above
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("requestfailed", lambda r: page.errors.append(f"failed: {r.url}"))
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> None:
+    """Save what the reader sees, for people to look at after the run."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+    assert (ARTIFACTS / name).stat().st_size > 10_000
+
+
+def test_the_home_page_loads_with_no_console_errors(page, base_url):
+    page.goto(base_url + "index.html")
+    page.wait_for_load_state("networkidle")
+    assert page.title().startswith("rulepress rules reference")
+    assert page.locator("table a", has_text="IRIS Quick Reference").count() == 1
+    screenshot(page, "home.png")
+    assert page.errors == []
+
+
+def test_searching_a_weapon_name_finds_its_page(page, base_url):
+    page.goto(base_url + "index.html")
+    page.wait_for_load_state("networkidle")
+    page.fill("input.md-search__input", "Flak Cannon")
+    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    hrefs = [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item a")]
+    assert any("iris/weapons/shotguns.html" in href for href in hrefs)
+
+
+def test_a_weapon_table_shows_thirty_ap_rows(page, base_url):
+    page.goto(base_url + "iris/weapons/pistols.html")
+    page.wait_for_load_state("networkidle")
+    heading = page.locator("h2", has_text="Light Combat Pistol")
+    assert heading.count() == 1
+    table = heading.locator("xpath=following::table[2]")
+    assert table.locator("thead th").first.inner_text() == "AP"
+    assert table.locator("tbody tr").count() == 30
+    assert table.locator("tbody tr").nth(11).locator("td").nth(1).inner_text() == "13"
+    screenshot(page, "weapon-page.png")
+    assert page.errors == []
+
+
+def test_the_dark_mode_toggle_changes_the_palette(page, base_url):
+    page.goto(base_url + "index.html")
+    page.wait_for_load_state("networkidle")
+    before = page.get_attribute("body", "data-md-color-scheme")
+    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    after = page.get_attribute("body", "data-md-color-scheme")
+    assert {before, after} == {"default", "slate"}
+
+
+def test_a_glossary_term_shows_its_definition_on_hover(page, base_url):
+    page.goto(base_url + "iris/skill-test.html")
+    page.wait_for_load_state("networkidle")
+    term = page.locator("abbr", has_text="AP").first
+    term.hover()
+    tooltip = page.locator(".md-tooltip2--active")
+    tooltip.wait_for(timeout=5_000)
+    assert "Action Points" in tooltip.inner_text()
+
+
+def test_the_site_works_from_file_without_a_server(page, site):  # noqa: F811
+    page.goto((site / "iris" / "index.html").as_uri())
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").first.inner_text().startswith("IRIS Quick Reference")
+    page.fill("input.md-search__input", "Hand Cannon")
+    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    assert page.errors == []
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"])
+        if tag == "a" and values.get("href"):
+            self.links.append(values["href"])
+
+
+def _parse(url: str) -> _Links:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        parser = _Links()
+        parser.feed(response.read().decode("utf-8"))
+    return parser
+
+
+def test_every_internal_link_resolves(site, base_url):  # noqa: F811
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    parsed = {page: _parse(base_url + page) for page in pages}
+    checked = 0
+    for page, links in parsed.items():
+        for href in links.links:
+            url = urljoin(base_url + page, href)
+            if (
+                not url.startswith(base_url)
+                or (re.match(r"^[a-z]+:", href)
+                and not href.startswith("http"))
+            ):
+                continue
+            target = urlparse(url)
+            path = target.path.lstrip("/") or "index.html"
+            if path.endswith("/"):
+                path += "index.html"
+            if path.endswith(".html"):
+                assert path in parsed, f"{page} links to missing {path}"
+                if target.fragment:
+                    assert target.fragment in parsed[path].ids, f"{page} -> {href}"
+            else:
+                with urllib.request.urlopen(base_url + path, timeout=30) as response:
+                    assert response.status == 200, f"{page} -> {href}"
+            checked += 1
+    assert checked > 200
