@@ -139,10 +139,8 @@ def test_every_internal_link_resolves(site, base_url):  # noqa: F811
     for page, links in parsed.items():
         for href in links.links:
             url = urljoin(base_url + page, href)
-            if (
-                not url.startswith(base_url)
-                or (re.match(r"^[a-z]+:", href)
-                and not href.startswith("http"))
+            if not url.startswith(base_url) or (
+                re.match(r"^[a-z]+:", href) and not href.startswith("http")
             ):
                 continue
             target = urlparse(url)
