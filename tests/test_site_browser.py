@@ -61,12 +61,25 @@ def test_the_home_page_loads_with_no_console_errors(page, base_url):
     assert page.errors == []
 
 
+def search(page, query: str) -> list[str]:
+    """Type a query once the search index is ready; return the result links."""
+    page.click("input.md-search__input")
+    meta = page.locator(".md-search-result__meta")
+    page.wait_for_function(
+        "() => !document.querySelector('.md-search-result__meta')"
+        ".innerText.includes('Initializing')",
+        timeout=30_000,
+    )
+    assert meta.count() == 1
+    page.keyboard.type(query)
+    page.wait_for_selector(".md-search-result__item", timeout=30_000)
+    return [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item a")]
+
+
 def test_searching_a_weapon_name_finds_its_page(page, base_url):
     page.goto(base_url + "index.html")
     page.wait_for_load_state("networkidle")
-    page.fill("input.md-search__input", "Flak Cannon")
-    page.wait_for_selector(".md-search-result__item", timeout=15_000)
-    hrefs = [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item a")]
+    hrefs = search(page, "Flak Cannon")
     assert any("iris/weapons/shotguns.html" in href for href in hrefs)
 
 
@@ -106,8 +119,8 @@ def test_the_site_works_from_file_without_a_server(page, site):  # noqa: F811
     page.goto((site / "iris" / "index.html").as_uri())
     page.wait_for_load_state("networkidle")
     assert page.locator("h1").first.inner_text().startswith("IRIS Quick Reference")
-    page.fill("input.md-search__input", "Hand Cannon")
-    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    hrefs = search(page, "Hand Cannon")
+    assert any("weapons/pistols.html" in href for href in hrefs)
     assert page.errors == []
 
 
