@@ -100,3 +100,48 @@ def test_html_in_the_data_shows_as_text_on_the_site(tmp_path):
     html = (tmp_path / "out" / "site" / "demo" / "weapons" / "pistols.html").read_text()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; | {{ 7*7 }}" in html
+
+
+def test_serve_rebuilds_the_page_when_the_yaml_changes(tmp_path):
+    import shutil
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    compendium = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, compendium)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rulepress", "serve", str(compendium), "-a", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def page_text() -> str:
+        url = f"http://127.0.0.1:{port}/iris/weapons/pistols.html"
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+
+    def wait_for(condition) -> bool:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if condition(page_text()):
+                    return True
+            except OSError:
+                pass
+            time.sleep(0.5)
+        return False
+
+    try:
+        assert wait_for(lambda text: "Salvaged Pistol" in text)
+        weapon = compendium / "iris" / "weapons" / "pistols" / "salvaged-pistol.yaml"
+        weapon.write_text(weapon.read_text().replace("name: Salvaged Pistol", "name: Zip Pistol"))
+        assert wait_for(lambda text: "Zip Pistol" in text)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -8,6 +8,7 @@ reloads the browser. A compendium with errors keeps the last good pages and prin
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -53,7 +54,14 @@ def serve(compendium: Path, address: str) -> int:
             "serve", "-f", str(config), "-a", address, "--livereload", "-w", str(compendium)
         )
         environment = {**os.environ, "RULEPRESS_COMPENDIUM": str(compendium)}
+        process = subprocess.Popen(command, env=environment)
+        # A terminated preview takes its mkdocs server with it.
+        signal.signal(signal.SIGTERM, lambda *_: process.terminate())
         try:
-            return subprocess.run(command, env=environment, check=False).returncode
+            return process.wait()
         except KeyboardInterrupt:
             return 0
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=30)
