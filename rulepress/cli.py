@@ -108,6 +108,26 @@ def build_command(
         click.echo(f"wrote {path}")
 
 
+@cli.command("fmt")
+@click.argument("path", default=DEFAULT_COMPENDIUM, type=click.Path(path_type=Path))
+@click.option("--check", is_flag=True, help="Change nothing; exit 1 if a file is not canonical.")
+def fmt_command(path: Path, check: bool) -> None:
+    """Rewrite the YAML under PATH (default ./compendium) in canonical form, keeping
+    comments. With --check, list the files that would change and exit 1 if any would."""
+    from rulepress.commands.fmt import format_paths
+
+    result = format_paths(path, check=check)
+    for file, reason in result.failed:
+        click.echo(f"{file}: cannot format: {reason}", err=True)
+    for file in result.changed:
+        click.echo(f"{'would reformat' if check else 'reformatted'} {file}")
+    click.echo(
+        f"{len(result.changed)} {'to reformat' if check else 'reformatted'}, "
+        f"{len(result.unchanged)} already canonical, {len(result.failed)} failed"
+    )
+    sys.exit(EXIT_FINDINGS if result.failed or (check and result.changed) else EXIT_CLEAN)
+
+
 @cli.command("serve")
 @compendium_argument
 @click.option(

@@ -3,7 +3,8 @@
 Keys follow the model's field order (`kind`, `id`, `status` first; `previous_ids` and
 `rulings` last). A list item whose values are all scalars and that fits on one line is
 written as a flow mapping, so a table row is one line and a one-cell change is a
-one-line diff. Multi-line text is a literal block.
+one-line diff. Multi-line text is a literal block. Given the file's original round-trip
+tree, comments stay with the keys and list items they annotate.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def _yaml() -> YAML:
 
 def document_data(document: Document) -> dict:
     """The document as plain data in canonical key order, without default values."""
-    data = document.model_dump(mode="json", exclude_defaults=True)
+    data = document.model_dump(mode="python", exclude_defaults=True)
     data = {"kind": document.kind, **data}
     for key in _LAST_KEYS:
         if key in data:
@@ -42,26 +43,58 @@ def dump_document(document: Document) -> str:
     return dump_data(document_data(document))
 
 
-def dump_data(data: dict) -> str:
+def dump_data(data: dict, original: object = None) -> str:
+    """Canonical YAML of `data`; `original` is the round-trip tree to take comments from."""
     stream = io.StringIO()
-    _yaml().dump(_styled(data, in_list=False), stream)
+    _yaml().dump(_styled(data, in_list=False, original=original), stream)
     return stream.getvalue()
 
 
-def _styled(value, *, in_list: bool):
+def load_round_trip(text: str) -> object:
+    """The round-trip tree of a file's text, for its comments."""
+    return _yaml().load(text)
+
+
+def _styled(value, *, in_list: bool, original: object = None):
     if isinstance(value, dict):
-        styled = CommentedMap((k, _styled(v, in_list=False)) for k, v in value.items())
+        styled = CommentedMap(
+            (k, _styled(v, in_list=False, original=_child(original, k))) for k, v in value.items()
+        )
+        _keep_comments(original, styled, value)
         if in_list and _fits_on_a_line(value):
             styled.fa.set_flow_style()
         return styled
     if isinstance(value, list):
-        styled = CommentedSeq(_styled(item, in_list=True) for item in value)
+        styled = CommentedSeq(
+            _styled(item, in_list=True, original=_child(original, i))
+            for i, item in enumerate(value)
+        )
+        _keep_comments(original, styled, range(len(value)))
         if value and all(_is_scalar(item) for item in value) and len(repr(value)) < ROW_WIDTH:
             styled.fa.set_flow_style()
         return styled
     if isinstance(value, str) and "\n" in value:
         return LiteralScalarString(value)
     return value
+
+
+def _child(original: object, key: object) -> object:
+    if isinstance(original, CommentedMap):
+        return original.get(key)
+    if isinstance(original, CommentedSeq) and isinstance(key, int) and key < len(original):
+        return original[key]
+    return None
+
+
+def _keep_comments(original: object, styled: CommentedMap | CommentedSeq, keys) -> None:
+    """Move the comments of the original node onto the canonical one, key by key."""
+    if not isinstance(original, CommentedMap | CommentedSeq):
+        return
+    if original.ca.comment:
+        styled.ca.comment = original.ca.comment
+    for key in keys:
+        if key in original.ca.items:
+            styled.ca.items[key] = original.ca.items[key]
 
 
 def _is_scalar(value) -> bool:
