@@ -128,6 +128,23 @@ def fmt_command(path: Path, check: bool) -> None:
     sys.exit(EXIT_FINDINGS if result.failed or (check and result.changed) else EXIT_CLEAN)
 
 
+@cli.command("schema")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("schemas"),
+    show_default=True,
+    help="Folder to write the schemas into.",
+)
+def schema_command(out: Path) -> None:
+    """Write a JSON Schema per document kind (and compendium.schema.json for any kind),
+    with the models' field descriptions, for editors and other tools."""
+    from rulepress.commands.schema import write_schemas
+
+    for path in write_schemas(out):
+        click.echo(f"wrote {path}")
+
+
 @cli.command("serve")
 @compendium_argument
 @click.option(

@@ -1,0 +1,51 @@
+"""`rulepress schema`: JSON Schema for every document kind, generated from the models.
+
+Field docstrings become `description`s, so an editor with yaml-language-server shows them
+on hover; `compendium.schema.json` picks the kind's schema by `kind`, and the repository's
+`.vscode/settings.json` associates it with every file under `compendium/`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Union
+
+from pydantic import Field, TypeAdapter
+
+from rulepress.models import DOCUMENT_KINDS
+
+SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
+
+
+def kind_schema(kind: str) -> dict:
+    schema = DOCUMENT_KINDS[kind].model_json_schema(mode="validation")
+    return {"$schema": SCHEMA_URI, **schema}
+
+
+def compendium_schema() -> dict:
+    """One schema for any compendium file: the document kind chosen by `kind`."""
+    union = Annotated[Union[tuple(DOCUMENT_KINDS.values())], Field(discriminator="kind")]  # noqa: UP007
+    schema = TypeAdapter(union).json_schema(mode="validation")
+    return {"$schema": SCHEMA_URI, "title": "rulepress compendium document", **schema}
+
+
+def schemas() -> dict[str, dict]:
+    """File name -> schema, for every kind and the compendium-wide union."""
+    files = {f"{kind}.schema.json": kind_schema(kind) for kind in sorted(DOCUMENT_KINDS)}
+    files["compendium.schema.json"] = compendium_schema()
+    return files
+
+
+def render(schema: dict) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in schemas().items():
+        path = out / name
+        path.write_text(render(schema), encoding="utf-8")
+        written.append(path)
+    return written
