@@ -145,6 +145,90 @@ def schema_command(out: Path) -> None:
         click.echo(f"wrote {path}")
 
 
+@cli.command("diff")
+@click.argument("old")
+@click.argument("new", default="compendium")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="markdown gives a pull-request comment; json is for tools.",
+)
+@click.option(
+    "--path",
+    "compendium_path",
+    default=DEFAULT_COMPENDIUM,
+    show_default=True,
+    help="Where the compendium is inside the repository, for git revisions.",
+)
+def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
+    """Say what changed in the rules between OLD and NEW: compendium folders or git
+    revisions (HEAD~1, main). Changed cells, renames, new and removed documents, and the
+    computed figures (odds) a change moves."""
+    from rulepress.commands.diff import compare, format_changes, load_side
+
+    changes = compare(load_side(old, compendium_path), load_side(new, compendium_path))
+    click.echo(format_changes(changes, fmt, old, new))
+
+
+@cli.group("new")
+def new_group() -> None:
+    """Write a valid skeleton document in the right folder."""
+
+
+def _compendium_option(function):
+    return click.option(
+        "--compendium",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=Path(DEFAULT_COMPENDIUM),
+        show_default=True,
+        help=COMPENDIUM_HELP,
+    )(function)
+
+
+@new_group.command("weapon")
+@click.argument("name")
+@click.option("--section", required=True, help="Weapon section id (pistols, shotguns...).")
+@click.option("--tier", type=click.IntRange(1, 10), default=1, show_default=True)
+@click.option("--ruleset", "ruleset_id", default="iris", show_default=True)
+@_compendium_option
+def new_weapon_command(name, section, tier, ruleset_id, compendium):
+    """A draft weapon profile NAME, to fill in with its stats and AP table."""
+    from rulepress.commands.new import new_weapon
+
+    click.echo(f"wrote {new_weapon(compendium, ruleset_id, name, section, tier)}")
+
+
+@new_group.command("skill")
+@click.argument("name")
+@click.option(
+    "--category", type=click.Choice(["academic", "weapon", "specialist", "talent"]), required=True
+)
+@click.option("--traits", required=True, help="The two trait ids: agility,acuity.")
+@click.option("--ruleset", "ruleset_id", default="iris", show_default=True)
+@_compendium_option
+def new_skill_command(name, category, traits, ruleset_id, compendium):
+    """A skill NAME with its category and two traits."""
+    from rulepress.commands.new import new_skill
+
+    trait_ids = [t.strip() for t in traits.split(",") if t.strip()]
+    click.echo(f"wrote {new_skill(compendium, ruleset_id, name, category, trait_ids)}")
+
+
+@new_group.command("tc-source")
+@click.argument("name")
+@click.option("--tc", type=int, required=True, help="TCs it adds (negative: reduces).")
+@click.option("--ruleset", "ruleset_id", default="t2k-cuf", show_default=True)
+@_compendium_option
+def new_tc_source_command(name, tc, ruleset_id, compendium):
+    """A threat-condition source NAME that adds (or with a negative --tc reduces) TCs."""
+    from rulepress.commands.new import new_tc_source
+
+    click.echo(f"wrote {new_tc_source(compendium, ruleset_id, name, tc)}")
+
+
 @cli.command("serve")
 @compendium_argument
 @click.option(
