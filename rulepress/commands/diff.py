@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -49,23 +50,35 @@ def kind_label(kind: str) -> str:
     return KIND_LABELS.get(kind, kind.replace("-", " "))
 
 
-def load_side(spec: str, compendium_path: str = "compendium") -> Compendium:
-    """A compendium from a folder, or from a git revision of `compendium_path`."""
+def load_side(
+    spec: str, compendium_path: str = "compendium", cwd: Path | None = None
+) -> Compendium:
+    """A compendium from a folder, or from a git revision of `compendium_path` (relative
+    to the top of the repository that `cwd`, or the working folder, is in)."""
     folder = Path(spec)
-    if folder.is_dir():
+    if cwd is None and folder.is_dir():
         return _validated(folder, spec)
     revision = subprocess.run(
         ["git", "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"],
         capture_output=True,
         text=True,
         check=False,
+        cwd=cwd,
     )
     if revision.returncode != 0:
         raise RulepressError(f"{spec!r} is neither a compendium folder nor a git revision")
+    top = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    ).stdout.strip()
     archive = subprocess.run(
         ["git", "archive", revision.stdout.strip(), "--", compendium_path],
         capture_output=True,
         check=False,
+        cwd=top or cwd,
     )
     if archive.returncode != 0:
         raise RulepressError(
@@ -75,7 +88,61 @@ def load_side(spec: str, compendium_path: str = "compendium") -> Compendium:
     target = Path(tempfile.mkdtemp(prefix="rulepress-diff-"))
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(target, filter="data")
-    return _validated(target / compendium_path, spec)
+    try:
+        return _validated(target / compendium_path, spec)
+    finally:
+        shutil.rmtree(target, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Revision:
+    commit: str
+    date: str
+    subject: str
+    changes: tuple[Change, ...]
+
+
+def history(compendium_root: Path, limit: int = 3) -> list[Revision]:
+    """The rules changes of the last `limit` commits that touched the compendium, newest
+    first; empty outside a git checkout."""
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", *args],
+                cwd=compendium_root,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        except OSError:
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    prefix = git("rev-parse", "--show-prefix")
+    log = git("log", f"-{limit}", "--format=%H%x09%ad%x09%s", "--date=short", "--", ".")
+    if prefix is None or not log:
+        return []
+    path = prefix.rstrip("/") or "."
+    loaded: dict[str, Compendium | None] = {}
+
+    def side(revision: str) -> Compendium | None:
+        if revision not in loaded:
+            try:
+                loaded[revision] = load_side(revision, path, cwd=compendium_root)
+            except RulepressError:
+                loaded[revision] = None
+        return loaded[revision]
+
+    revisions = []
+    for line in log.splitlines():
+        commit, date, subject = line.split("\t", 2)
+        before, after = side(f"{commit}~1"), side(commit)
+        if before is None or after is None:
+            continue
+        revisions.append(Revision(commit[:10], date, subject, tuple(compare(before, after))))
+    return revisions
 
 
 def _validated(folder: Path, spec: str) -> Compendium:
@@ -111,6 +178,7 @@ def _documents(ruleset: Ruleset) -> dict[str, Document]:
 
 
 def _compare_ruleset(before: Ruleset, after: Ruleset) -> Iterator[Change]:
+    yield from _compare_document(after.id, before.info, after.info, {})
     old, new = _documents(before), _documents(after)
     names = {doc_id: doc.display_name for doc_id, doc in {**old, **new}.items()}
     renamed = {

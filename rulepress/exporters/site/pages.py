@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 from ruamel.yaml import YAML
 
+from rulepress.commands.diff import history
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import CODE_DOCS, Code
 from rulepress.exporters.guide import Chapter, Section, chapters
@@ -23,6 +24,12 @@ from rulepress.exporters.site.charts import charts_for
 from rulepress.validators import CHECKS
 
 SITE = Path(__file__).resolve().parents[3] / "site"
+REDIRECT = """# {title}
+
+<meta http-equiv="refresh" content="0; url={target}">
+
+This page has moved to [{title}]({target_md}).
+"""
 WEAPONS = "Weapons"
 
 
@@ -106,6 +113,11 @@ def generate(
     )
     for ruleset in rulesets:
         nav.append({ruleset.info.title: _ruleset_pages(project, pages_env, env, ruleset)})
+    revisions = history(compendium.root)
+    if revisions:
+        changes = pages_env.get_template("changes.md.j2").render(revisions=revisions)
+        project.write("changes.md", changes)
+        nav.append({"Changes": "changes.md"})
     project.write(
         "contributing.md",
         pages_env.get_template("contributing.md.j2").render(
@@ -149,6 +161,15 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
                 body = render_section(env, section, ruleset, site_link(ruleset, page), heading=1)
                 project.write(page, f"# {md(section.title)}\n\n{body}")
                 weapon_nav.append({section.title: page})
+                for old in section.document.previous_ids:  # links to a renamed page still land
+                    project.write(
+                        f"{base}/weapons/{old}.md",
+                        REDIRECT.format(
+                            target=f"{section.id}.html",
+                            target_md=f"{section.id}.md",
+                            title=md(section.title),
+                        ),
+                    )
             nav.append({WEAPONS: weapon_nav})
             continue
         page = page_of(ruleset, chapter, chapter.sections[0])
