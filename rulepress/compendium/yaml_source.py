@@ -9,12 +9,14 @@ error messages.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
 
 from rulepress.errors import Code
 
@@ -71,6 +73,26 @@ def _composer() -> YAML:
 
 _YAML = _composer()
 _SCALARS = _YAML.constructor  # the core schema's scalar constructors, bound to its resolver
+_BRACKETS = re.compile(r"[\[\]{}]")
+_DEEP_INDENT = 4 * MAX_DEPTH
+
+
+def _pure_composer() -> YAML:
+    yaml = YAML(typ="safe", pure=True)
+    yaml.allow_duplicate_keys = True
+    return yaml
+
+
+def _may_be_too_deep(text: str) -> bool:
+    """Whether the text could nest deeper than the C parser safely recurses (it crashes
+    the process on very deep input, where the pure-Python one raises RecursionError)."""
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(text):
+        depth += 1 if match.group() in "[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        return True
+    return any(len(line) - len(line.lstrip(" ")) > _DEEP_INDENT for line in text.splitlines())
 
 
 def _mark(node: Node) -> Position:
@@ -95,13 +117,23 @@ def decode_utf8(raw: bytes) -> str:
 
 def parse_yaml(text: str, file: Path) -> tuple[object, SourceMap]:
     """Parse one YAML document held in `text`; positions are recorded against `file`."""
+    composer = _pure_composer() if _may_be_too_deep(text) else _YAML
     try:
-        node = _YAML.compose(text)
+        node = composer.compose(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         position = Position(mark.line + 1, mark.column + 1) if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
         raise YamlProblem(Code.YAML_SYNTAX, f"YAML syntax error: {problem}", position) from None
+    except ReaderError as exc:  # a character YAML does not allow, such as a NUL byte
+        before = text[: exc.position]
+        position = Position(before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1)
+        code = (
+            exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
+        )
+        raise YamlProblem(
+            Code.YAML_SYNTAX, f"character U+{code:04X} is not allowed in YAML", position
+        ) from None
     except YAMLError as exc:
         raise YamlProblem(Code.YAML_SYNTAX, f"YAML error: {exc}") from None
     except RecursionError:
@@ -178,7 +210,12 @@ class _Builder:
 
     def _scalar(self, node: ScalarNode) -> object:
         if node.tag in _SCALAR_TAGS:
-            return _SCALARS.construct_object(node, deep=False)
+            try:
+                return _SCALARS.construct_object(node, deep=False)
+            except ValueError:  # Python refuses ints of more than 4,300 digits
+                raise YamlProblem(
+                    Code.OUT_OF_RANGE, "number too large to read", _mark(node)
+                ) from None
         if node.tag == f"{_CORE}timestamp":
             return node.value  # a date is text here; the model says whether text is allowed
         raise self._bad_tag(node)
