@@ -11,7 +11,7 @@ NPM    := $(shell command -v npm 2>/dev/null)
 FOUNDRY_CLI := tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs
 TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI))
 
-.PHONY: build test lint bench clean
+.PHONY: build test lint bench fuzz clean
 
 build: $(VENV)/.installed
 	$(BIN)/rulepress build
@@ -20,6 +20,9 @@ test: $(VENV)/.installed-test $(TEST_TOOLS)
 	$(BIN)/ruff check rulepress tests bench
 	$(BIN)/ruff format --check rulepress tests bench
 	$(BIN)/python -m pytest
+
+fuzz: $(VENV)/.installed-test
+	RULEPRESS_FUZZ=long $(BIN)/python -m pytest tests/test_fuzz.py -q -p no:cacheprovider --hypothesis-show-statistics
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_rules.py

@@ -262,3 +262,17 @@ def test_fear_roll_outcomes_give_the_acting_order():
 def test_an_unknown_state_is_refused():
     with pytest.raises(ValueError, match="unknown state"):
         acting_order([Combatant("Ugg", 5, "berserk")])
+
+
+def test_a_fear_example_without_a_critical_failure_rule_cannot_be_replayed(tmp_path):
+    """Found by fuzzing: a fear roll alone in a ruleset crashed the example check."""
+    import shutil
+
+    from rulepress.commands.validate import validate
+    from tests.conftest import COMPENDIUM, build_tree
+    from tests.test_broken_inputs import RULESET
+
+    build_tree(tmp_path, {"demo/ruleset.yaml": RULESET})
+    shutil.copy(COMPENDIUM / "cool" / "fear-roll.yaml", tmp_path / "demo" / "fear-roll.yaml")
+    findings = validate(tmp_path).findings
+    assert any(f.code == "RP302" and "no critical-failure" in f.message for f in findings)

@@ -8,7 +8,7 @@ from pathlib import Path
 from rulepress.commands.validate import Validation, validate
 from rulepress.errors import RulepressError
 from rulepress.exporters import available_exporters
-from rulepress.exporters.output import replaced_atomically, safe_child
+from rulepress.exporters.output import output_lock, replaced_atomically, safe_child
 
 
 def build(
@@ -30,14 +30,15 @@ def build(
     if out.exists() and not out.is_dir():
         raise RulepressError(f"output path is not a folder: {out}")
     chosen = list(targets or exporters)
-    for name in chosen:  # refuse early, before any target is written
-        check = getattr(exporters[name], "check_replaceable", None)
-        if check is not None and safe_child(out, name).is_dir():
-            check(safe_child(out, name))
     written = []
-    for name in chosen:
-        target = safe_child(out, name)
-        with replaced_atomically(target) as staging:
-            exporters[name].export(validation.compendium, staging, options or {})
-        written.append(target)
+    with output_lock(out):
+        for name in chosen:  # refuse early, before any target is written
+            check = getattr(exporters[name], "check_replaceable", None)
+            if check is not None and safe_child(out, name).is_dir():
+                check(safe_child(out, name))
+        for name in chosen:
+            target = safe_child(out, name)
+            with replaced_atomically(target) as staging:
+                exporters[name].export(validation.compendium, staging, options or {})
+            written.append(target)
     return validation, written

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import tempfile
@@ -24,12 +25,46 @@ def safe_child(folder: Path, *parts: str) -> Path:
     return path
 
 
+LOCK_NAME = ".rulepress-build.lock"
+
+
+@contextlib.contextmanager
+def output_lock(out: Path) -> Iterator[None]:
+    """Hold the output folder for one build at a time: a second build into the same folder
+    waits for the first, so their swaps never interleave. On entry, what a killed build
+    left behind is tidied: staging folders removed, a retired output put back."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        handle = open(out / LOCK_NAME, "a+b")  # noqa: SIM115 - held for the whole build
+    except OSError as exc:
+        raise RulepressError(f"cannot write to output folder {out}: {exc.strerror}") from None
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            _recover(out)
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _recover(out: Path) -> None:
+    for leftover in sorted(out.glob(".*.staging-*")):
+        shutil.rmtree(leftover, ignore_errors=True)
+    for retired in sorted(out.glob(".*.retired-*")):
+        target = out / retired.name[1:].split(".retired-")[0]
+        if target.exists():
+            shutil.rmtree(retired, ignore_errors=True)
+        else:  # killed between the two renames of a swap: the old output goes back
+            os.rename(retired, target)
+
+
 @contextlib.contextmanager
 def replaced_atomically(target: Path) -> Iterator[Path]:
     """Yield an empty staging folder beside `target`; on success it replaces `target`.
 
-    If the body raises, or the process dies, `target` is left as it was and the staging
-    folder (named `.<target>.staging-*`) is removed or ignored by the next build.
+    If the body raises, `target` is left as it was. If the process dies, the next build
+    (under `output_lock`) removes the staging folder, or restores the previous output if
+    the swap was cut between its two renames.
     """
     parent = target.parent
     try:

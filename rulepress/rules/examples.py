@@ -46,6 +46,8 @@ def _fear(rule: FearRoll, example: Example, ruleset: Ruleset) -> Computed:
         computed["fear-ends"] = not example.given["in-danger"]
     if "roll" in example.given:
         critical = ruleset.one(CriticalFailure)
+        if critical is None:
+            raise ValueError("the ruleset has no critical-failure document to judge the roll")
         result = rule.outcome(example.given["roll"], example.given["cool"], critical)
         computed.update(result=result.state, margin=result.margin, penalty=result.penalty)
     return computed
