@@ -24,8 +24,9 @@ test: $(VENV)/.installed-test $(TEST_TOOLS)
 fuzz: $(VENV)/.installed-test
 	RULEPRESS_FUZZ=long $(BIN)/python -m pytest tests/test_fuzz.py -q -p no:cacheprovider --hypothesis-show-statistics
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-test $(TEST_TOOLS)
 	$(BIN)/python bench/bench_rules.py
+	$(BIN)/python bench/bench_build.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rulepress tests bench

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.models import ApRow, OddsTable, WeaponProfile
@@ -100,22 +102,24 @@ def off_band_step(ruleset: Ruleset):
     Example: every table changes move at AP 6, 11, 16, 21 or 26, and one changes at 20."""
     weapons = [e for e in _weapons(ruleset) if len(e.document.table) > 1]
     steps = {
-        (e.document.id, column): _step_rows(e.document, column)
+        (id(e), column): _step_rows(e.document, column)
         for e in weapons
         for column in STEPPED_COLUMNS
     }
+    # How many tables step at each AP; a table's own steps are taken off for its check.
+    stepping: Counter[int] = Counter()
+    own: dict[int, set[int]] = {}
     for entry in weapons:
-        others = {
-            other.document.table[i].ap
-            for other in weapons
-            if other is not entry
-            for column in STEPPED_COLUMNS
-            for i in steps[(other.document.id, column)]
+        own[id(entry)] = {
+            entry.document.table[i].ap for c in STEPPED_COLUMNS for i in steps[(id(entry), c)]
         }
+        stepping.update(own[id(entry)])
+    for entry in weapons:
+        others = {ap for ap, count in stepping.items() if count - (ap in own[id(entry)]) > 0}
         if not others:
             continue  # nothing to compare with: no band is known
         for column in STEPPED_COLUMNS:
-            for index in steps[(entry.document.id, column)]:
+            for index in steps[(id(entry), column)]:
                 ap = entry.document.table[index].ap
                 if ap not in others:
                     yield Report(

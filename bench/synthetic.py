@@ -1,0 +1,99 @@
+"""Synthetic compendia for benchmarks: N weapon documents in canonical YAML, one per file,
+each with a 30-row AP table, a description and a section whose skill they reference."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from rulepress.compendium.writer import dump_document
+from rulepress.models import RulesetInfo, Skill, Trait, WeaponProfile, WeaponSection
+
+WEAPONS_PER_SECTION = 100
+RARITIES = ("Ubiquitous", "Common", "Uncommon", "Rare")
+
+
+def weapon(index: int, section: str, generator: random.Random) -> WeaponProfile:
+    base_damage, base_defense = generator.randint(1, 20), generator.randint(1, 20)
+    rows = []
+    for ap in range(1, 31):
+        rows.append(
+            {
+                "ap": ap,
+                "damage": base_damage + ap // 2,
+                "defense": base_defense + ap // 3,
+                "move": "Base" if ap > 10 else -5,
+                "range": 10 + 5 * ((ap - 1) // 5),
+            }
+        )
+    return WeaponProfile.model_validate(
+        {
+            "kind": "weapon",
+            "id": f"weapon-{index:05d}",
+            "name": f"Weapon {index:05d}",
+            "header": f"Weapon {index:05d}",
+            "tier": 1 + index % 4,
+            "section": section,
+            "order": index,
+            "magazine": generator.randint(1, 12),
+            "reload": generator.randint(1, 5),
+            "weight": generator.randint(1, 20),
+            "cost": generator.randint(1, 50),
+            "rarity": RARITIES[index % 4],
+            "table": rows,
+            "description": "A synthetic weapon for benchmarks. " * generator.randint(2, 6),
+        },
+        strict=False,
+    )
+
+
+def write_compendium(root: Path, count: int, seed: int = 1) -> Path:
+    """Write a one-ruleset compendium of `count` weapons under `root`; return its folder."""
+    generator = random.Random(seed)
+    folder = root / "bench"
+    documents = [
+        RulesetInfo.model_validate(
+            {
+                "kind": "ruleset",
+                "id": "bench",
+                "title": "Benchmark",
+                "version": "1.0.0",
+                "game": "Benchmark",
+                "system": "iris-ap",
+                "summary": "Synthetic weapons.",
+                "currency": "Bar",
+                "sources": [{"title": "Generated", "author": "bench", "credit": "Synthetic."}],
+            }
+        ),
+        Trait(kind="trait", id="acuity", name="Acuity", order=1),
+        Trait(kind="trait", id="vigor", name="Vigor", order=2),
+        Skill(
+            kind="skill",
+            id="gunnery",
+            name="Gunnery",
+            category="weapon",
+            order=1,
+            traits=["acuity", "vigor"],
+        ),
+    ]
+    paths = ["ruleset.yaml", "traits/acuity.yaml", "traits/vigor.yaml", "skills/gunnery.yaml"]
+    sections = (count + WEAPONS_PER_SECTION - 1) // WEAPONS_PER_SECTION
+    for number in range(sections):
+        section = WeaponSection(
+            kind="weapon-section",
+            id=f"section-{number:03d}",
+            name=f"Section {number:03d}",
+            order=number,
+            skill="gunnery",
+        )
+        documents.append(section)
+        paths.append(f"weapon-sections/{section.id}.yaml")
+    for index in range(count):
+        section = f"section-{index // WEAPONS_PER_SECTION:03d}"
+        documents.append(weapon(index, section, generator))
+        paths.append(f"weapons/{section}/weapon-{index:05d}.yaml")
+    for relative, document in zip(paths, documents, strict=True):
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dump_document(document), encoding="utf-8")
+    return root
