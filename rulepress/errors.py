@@ -98,7 +98,7 @@ def display_path(path: Path, relative_to: Path | None = None) -> str:
     if relative_to is not None:
         try:
             return str(path.resolve().relative_to(relative_to.resolve()))
-        except (ValueError, OSError):
+        except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
             pass
     return str(path)
 

@@ -27,6 +27,7 @@ def build(
     if not validation.ok:
         return validation, []
     out = Path(out)
+    _refuse_overlap(Path(root), out, list(targets or exporters))
     if out.exists() and not out.is_dir():
         raise RulepressError(f"output path is not a folder: {out}")
     chosen = list(targets or exporters)
@@ -42,3 +43,18 @@ def build(
                 exporters[name].export(validation.compendium, staging, options or {})
             written.append(target)
     return validation, written
+
+
+def _refuse_overlap(root: Path, out: Path, targets: list[str]) -> None:
+    """Replacing a target folder must never touch the compendium it was built from."""
+    compendium = root.resolve()
+    for name in targets:
+        target = (out / name).resolve()
+        if (
+            target == compendium
+            or compendium.is_relative_to(target)
+            or target.is_relative_to(compendium)
+        ):
+            raise RulepressError(
+                f"output {out / name} overlaps the compendium {root}; choose another --out"
+            )

@@ -9,7 +9,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulepress.compendium.model import Ruleset
-from rulepress.errors import RulepressError
 from rulepress.models import OddsTable, PushRule, SkillTest, StepDice
 from rulepress.rules import dice
 from rulepress.validators.computed import exact_percent, within_rounding
@@ -24,16 +23,9 @@ def chance_json(chance: Fraction) -> dict:
     }
 
 
-def _need(ruleset: Ruleset, kind):
-    found = ruleset.one(kind)
-    if found is None:
-        raise RulepressError(f"ruleset '{ruleset.id}' has no {kind.KIND} document")
-    return found
-
-
 def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> dict:
     """P(AP >= k) for each rank and k = 1..up_to."""
-    rule: SkillTest = _need(ruleset, SkillTest)
+    rule: SkillTest = ruleset.require(SkillTest)
     rows = []
     for rank in ranks:
         distribution = rule.distribution(rank, trait_bonus)
@@ -54,7 +46,7 @@ def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> 
 
 
 def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
-    rule: SkillTest = _need(ruleset, SkillTest)
+    rule: SkillTest = ruleset.require(SkillTest)
     distribution = rule.distribution(rank, trait_bonus)
     return {
         "ruleset": ruleset.id,
@@ -73,8 +65,8 @@ def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
 
 def t2k4e_pool(ruleset: Ruleset, pool: list[str], reading: str | None) -> dict:
     """Full success distribution of one pool, initial and pushed."""
-    step_dice: StepDice = _need(ruleset, StepDice)
-    reading = reading or _need(ruleset, PushRule).rerolls
+    step_dice: StepDice = ruleset.require(StepDice)
+    reading = reading or ruleset.require(PushRule).rerolls
     result = {"ruleset": ruleset.id, "pool": pool, "reading": reading}
     for name, pushed in (("initial", False), ("pushed", True)):
         distribution = step_dice.distribution(pool, pushed=pushed, reading=reading)
@@ -89,8 +81,8 @@ def t2k4e_pool(ruleset: Ruleset, pool: list[str], reading: str | None) -> dict:
 
 def t2k4e_tables(ruleset: Ruleset, reading: str | None) -> dict:
     """Every printed odds table beside the chance the rules give, cell by cell."""
-    step_dice: StepDice = _need(ruleset, StepDice)
-    reading = reading or _need(ruleset, PushRule).rerolls
+    step_dice: StepDice = ruleset.require(StepDice)
+    reading = reading or ruleset.require(PushRule).rerolls
     tables = []
     for table in ruleset.all(OddsTable):
         rows = []

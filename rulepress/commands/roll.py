@@ -28,13 +28,6 @@ from rulepress.rules import cuf as cuf_rules
 from rulepress.rules import dice
 
 
-def _need(ruleset: Ruleset, kind):
-    found = ruleset.one(kind)
-    if found is None:
-        raise RulepressError(f"ruleset '{ruleset.id}' has no {kind.KIND} document")
-    return found
-
-
 def _check_faces(faces: Sequence[int], count: int, sides: int, what: str) -> None:
     if len(faces) != count:
         raise RulepressError(f"{what} needs {count} faces, {len(faces)} given")
@@ -50,7 +43,7 @@ def iris_skill_test(
     faces: Sequence[int] | None,
     seed: int | None,
 ) -> dict:
-    rule: SkillTest = _need(ruleset, SkillTest)
+    rule: SkillTest = ruleset.require(SkillTest)
     if rank < 0:
         raise RulepressError("rank cannot be negative")
     count, sides = rule.dice_for(rank), DIE_SIDES[rule.die]
@@ -83,9 +76,9 @@ def t2k4e_roll(
     reading: str | None,
     seed: int | None,
 ) -> dict:
-    step_dice: StepDice = _need(ruleset, StepDice)
-    modifier_rule: ModifierRule = _need(ruleset, ModifierRule)
-    bonus = _need(ruleset, GroupRoll).bonus(helpers) if helpers else 0
+    step_dice: StepDice = ruleset.require(StepDice)
+    modifier_rule: ModifierRule = ruleset.require(ModifierRule)
+    bonus = ruleset.require(GroupRoll).bonus(helpers) if helpers else 0
     net = modifier_rule.net([*modifiers, bonus])
     shifted = modifier_rule.shift(pool, net)
     rng = random.Random(seed)
@@ -105,7 +98,7 @@ def t2k4e_roll(
         "successes": step_dice.count(faces),
     }
     if push or push_faces is not None:
-        rule: PushRule = _need(ruleset, PushRule)
+        rule: PushRule = ruleset.require(PushRule)
         picked = rule.rerolled(faces, step_dice, reading)
         if push_faces is None:
             push_faces = [dice.roll(DIE_SIDES[shifted[i]], rng) for i in picked]
@@ -158,7 +151,7 @@ def cuf_check(
 def cuf_rating(
     ruleset: Ruleset, roll: int | None, initiative: int, willpower: int, seed: int | None
 ) -> dict:
-    rule: CufRating = _need(ruleset, CufRating)
+    rule: CufRating = ruleset.require(CufRating)
     sides = DIE_SIDES[rule.die]
     roll = roll if roll is not None else dice.roll(sides, random.Random(seed))
     _check_faces([roll], 1, sides, "CUF")
@@ -174,11 +167,11 @@ def cuf_rating(
 def cool_roll(
     ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
 ) -> dict:
-    critical: CriticalFailure = _need(ruleset, CriticalFailure)
+    critical: CriticalFailure = ruleset.require(CriticalFailure)
     roll = roll if roll is not None else dice.roll(100, random.Random(seed))
     _check_faces([roll], 1, 100, "a percentile roll")
     if kind == "shock":
-        rule: ShockRoll = _need(ruleset, ShockRoll)
+        rule: ShockRoll = ruleset.require(ShockRoll)
         target = rule.target(cool, damage)
         return {
             "ruleset": ruleset.id,
@@ -187,7 +180,7 @@ def cool_roll(
             "outcome": rule.outcome(roll, target, critical),
             "unconscious": rule.unconscious.dice + " " + rule.unconscious.unit,
         }
-    fear: FearRoll = _need(ruleset, FearRoll)
+    fear: FearRoll = ruleset.require(FearRoll)
     result = fear.outcome(roll, cool, critical, penalty=damage)
     return {
         "ruleset": ruleset.id,

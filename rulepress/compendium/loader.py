@@ -61,36 +61,45 @@ def load_compendium(root: Path | str) -> LoadResult:
     return LoadResult(compendium, tuple(findings))
 
 
+def _refused(path: Path, message: str, code: Code = Code.OUTSIDE_COMPENDIUM) -> Finding:
+    return Finding(Level.ERROR, code, message, path, 1, 1)
+
+
 def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
     folders = []
+    real_root = root.resolve()
     for child in sorted(root.iterdir()):
-        if child.is_dir() and not child.name.startswith("."):
-            if (child / RULESET_FILE).is_file():
+        if child.name.startswith("."):
+            continue
+        if child.is_symlink() and not _inside(child, real_root):
+            findings.append(_refused(child, "symbolic link points outside the compendium; refused"))
+        elif child.is_dir():
+            if (child / RULESET_FILE).exists():
                 folders.append(child)
             elif any(_yaml_files(root, child, [])):
                 findings.append(
-                    Finding(
-                        Level.ERROR,
-                        Code.NO_RULESET,
-                        f"folder has YAML files but no {RULESET_FILE}",
+                    _refused(
                         child / RULESET_FILE,
-                        1,
-                        1,
+                        f"folder has YAML files but no {RULESET_FILE}",
+                        Code.NO_RULESET,
                     )
                 )
         elif child.suffix in YAML_SUFFIXES:
-            findings.append(
-                Finding(
-                    Level.ERROR, Code.NO_RULESET, "document outside any ruleset folder", child, 1, 1
-                )
-            )
+            findings.append(_refused(child, "document outside any ruleset folder", Code.NO_RULESET))
     return folders
 
 
 def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
-    """YAML files below `folder` in a stable order; links leaving `root` are refused."""
+    """YAML files below `folder` in a stable order. Links leaving `root` are refused, and
+    so is anything named .yaml that is not a regular file (a pipe would block the read)."""
     real_root = root.resolve()
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        for name in sorted(dirnames):
+            linked = Path(dirpath) / name
+            if linked.is_symlink() and not _inside(linked, real_root):
+                findings.append(
+                    _refused(linked, "symbolic link points outside the compendium; refused")
+                )
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             path = Path(dirpath) / name
@@ -98,15 +107,13 @@ def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
                 continue
             if path.is_symlink() and not _inside(path, real_root):
                 findings.append(
-                    Finding(
-                        Level.ERROR,
-                        Code.OUTSIDE_COMPENDIUM,
-                        "symbolic link points outside the compendium; refused",
-                        path,
-                        1,
-                        1,
+                    _refused(
+                        path, "symbolic link points outside the compendium, or nowhere; refused"
                     )
                 )
+                continue
+            if not path.is_file():
+                findings.append(_refused(path, "not a regular file; refused", Code.UNREADABLE))
                 continue
             yield path
 

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from rulepress.compendium.yaml_source import DataPath, Position, SourceMap
+from rulepress.errors import RulepressError
 from rulepress.models import Document, RulesetInfo
 
 D = TypeVar("D", bound=Document)
@@ -69,6 +70,22 @@ class Ruleset:
         """The ruleset's single document of this kind (a rule stated once), if any."""
         found = self.all(kind, drafts=True)
         return found[0] if found else None
+
+    def rulings(self) -> list[tuple[Document, object]]:
+        """(document, ruling) for every ruling of a published document, in file order."""
+        return [
+            (entry.document, ruling)
+            for entry in self.entries
+            if not entry.document.is_draft
+            for ruling in entry.document.rulings
+        ]
+
+    def require(self, kind: type[D]) -> D:
+        """Like `one`, for a caller that cannot go on without the document."""
+        found = self.one(kind)
+        if found is None:
+            raise RulepressError(f"ruleset '{self.id}' has no {kind.KIND} document")
+        return found
 
 
 @dataclass(frozen=True)

@@ -107,8 +107,24 @@ def _may_be_too_deep(text: str) -> bool:
     return any(len(line) - len(line.lstrip(" ")) > _DEEP_INDENT for line in text.splitlines())
 
 
-def _mark(node: Node) -> Position:
-    return Position(node.start_mark.line + 1, node.start_mark.column + 1)
+class _Columns:
+    """libyaml counts columns in UTF-8 bytes; editors count characters. Only lines with
+    non-ASCII text need converting, and only those are looked at again."""
+
+    def __init__(self, text: str | None):
+        self.lines = text.split("\n") if text is not None and not text.isascii() else None
+
+    def position(self, line: int, column: int) -> Position:
+        if self.lines is not None and line < len(self.lines) and not self.lines[line].isascii():
+            encoded = self.lines[line].encode("utf-8")
+            column = len(encoded[:column].decode("utf-8", errors="ignore"))
+        return Position(line + 1, column + 1)
+
+
+def _text_before(text: str, position: int, counts_bytes: bool) -> str:
+    if counts_bytes and not text.isascii():
+        return text.encode("utf-8")[:position].decode("utf-8", errors="ignore")
+    return text[:position]
 
 
 def decode_utf8(raw: bytes) -> str:
@@ -118,7 +134,8 @@ def decode_utf8(raw: bytes) -> str:
     except UnicodeDecodeError as exc:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
-        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        line_start = raw[before.rfind(b"\n") + 1 : exc.start]
+        col = len(line_start.decode("utf-8", errors="replace")) + 1  # characters, not bytes
         raise YamlProblem(
             Code.NOT_UTF8,
             f"file is not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
@@ -134,12 +151,13 @@ def parse_yaml(text: str, file: Path) -> tuple[object, SourceMap]:
         node = yaml.compose(text, Loader=loader)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        position = Position(mark.line + 1, mark.column + 1) if mark else None
+        columns = _Columns(text if loader is _Core12Loader else None)
+        position = columns.position(mark.line, mark.column) if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
         raise YamlProblem(Code.YAML_SYNTAX, f"YAML syntax error: {problem}", position) from None
-    except ReaderError as exc:  # a character YAML does not allow (pure parser)
-        before = text[: exc.position]
-        position = Position(before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1)
+    except ReaderError as exc:  # a character YAML does not allow
+        before = _text_before(text, exc.position, loader is _Core12Loader)
+        position = Position(before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
         code = (
             exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
         )
@@ -153,7 +171,7 @@ def parse_yaml(text: str, file: Path) -> tuple[object, SourceMap]:
     if node is None:
         raise YamlProblem(Code.EMPTY_FILE, "file holds no YAML document")
     source_map = SourceMap(file)
-    builder = _Builder(source_map)
+    builder = _Builder(source_map, text if loader is _Core12Loader else None)
     return builder.build(node, (), 0), source_map
 
 
@@ -167,23 +185,30 @@ def read_yaml(file: Path) -> tuple[object, SourceMap]:
 
 
 class _Builder:
-    def __init__(self, source_map: SourceMap):
+    def __init__(self, source_map: SourceMap, byte_columns_text: str | None):
         self.source_map = source_map
         self.seen: set[int] = set()
+        self.columns = _Columns(byte_columns_text)
 
-    def build(self, node: Node, path: DataPath, depth: int) -> object:
-        if depth > MAX_DEPTH:
-            raise YamlProblem(
-                Code.YAML_UNSUPPORTED, f"nesting deeper than {MAX_DEPTH} levels", _mark(node)
-            )
+    def _mark(self, node: Node) -> Position:
+        return self.columns.position(node.start_mark.line, node.start_mark.column)
+
+    def _refuse_alias(self, node: Node) -> None:
         if id(node) in self.seen:
             raise YamlProblem(
                 Code.YAML_UNSUPPORTED,
                 "anchors and aliases are not allowed in the compendium; write the value out",
-                _mark(node),
+                self._mark(node),
             )
         self.seen.add(id(node))
-        self.source_map.values[path] = _mark(node)
+
+    def build(self, node: Node, path: DataPath, depth: int) -> object:
+        if depth > MAX_DEPTH:
+            raise YamlProblem(
+                Code.YAML_UNSUPPORTED, f"nesting deeper than {MAX_DEPTH} levels", self._mark(node)
+            )
+        self._refuse_alias(node)
+        self.source_map.values[path] = self._mark(node)
         if isinstance(node, MappingNode):
             return self._mapping(node, path, depth)
         if isinstance(node, SequenceNode):
@@ -199,12 +224,15 @@ class _Builder:
         for key_node, value_node in node.value:
             if key_node.tag == f"{_CORE}merge":
                 raise YamlProblem(
-                    Code.YAML_UNSUPPORTED, "merge keys (<<) are not allowed", _mark(key_node)
+                    Code.YAML_UNSUPPORTED, "merge keys (<<) are not allowed", self._mark(key_node)
                 )
             if not isinstance(key_node, ScalarNode):
                 raise YamlProblem(
-                    Code.YAML_UNSUPPORTED, "mapping keys must be plain scalars", _mark(key_node)
+                    Code.YAML_UNSUPPORTED,
+                    "mapping keys must be plain scalars",
+                    self._mark(key_node),
                 )
+            self._refuse_alias(key_node)
             key = self._scalar(key_node)
             if not isinstance(key, str | int) or isinstance(key, bool):
                 key = key_node.value
@@ -214,9 +242,9 @@ class _Builder:
                 raise YamlProblem(
                     Code.DUPLICATE_KEY,
                     f"duplicate key '{key}' (first at line {first.line}, column {first.col})",
-                    _mark(key_node),
+                    self._mark(key_node),
                 )
-            self.source_map.keys[child] = _mark(key_node)
+            self.source_map.keys[child] = self._mark(key_node)
             result[key] = self.build(value_node, child, depth + 1)
         return result
 
@@ -230,17 +258,21 @@ class _Builder:
             raise YamlProblem(
                 Code.OUT_OF_RANGE if node.tag.endswith("int") else Code.INVALID_VALUE,
                 f"cannot read {node.value[:40]!r} as {node.tag.rsplit(':', 1)[-1]}",
-                _mark(node),
+                self._mark(node),
             ) from None
 
-    @staticmethod
-    def _bad_tag(node: Node) -> YamlProblem:
+    def _bad_tag(self, node: Node) -> YamlProblem:
         return YamlProblem(
-            Code.YAML_UNSUPPORTED, f"YAML tag {node.tag!r} is not allowed", _mark(node)
+            Code.YAML_UNSUPPORTED, f"YAML tag {node.tag!r} is not allowed", self._mark(node)
         )
 
 
+MAX_DIGITS = 30  # no figure of a game needs more; printing a huge one is costly in Python
+
+
 def _int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise ValueError("too many digits")
     if text.startswith(("0o", "0x")):
         return int(text[2:], 8 if text[1] == "o" else 16)
     return int(text)  # Python refuses more than 4,300 digits with ValueError

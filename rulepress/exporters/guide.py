@@ -7,7 +7,7 @@ section names the Markdown template that renders it and the documents it shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulepress.compendium.model import Ruleset
 from rulepress.models import (
@@ -134,14 +134,40 @@ def chapters(ruleset: Ruleset) -> list[Chapter]:
     _threats(ruleset, add)
     known = [c for c in CHAPTER_ORDER if c in by_chapter]
     others = sorted(c for c in by_chapter if c not in CHAPTER_ORDER)
-    return [
-        Chapter(
-            slug(title),
-            title,
-            tuple(section for _, section in sorted(by_chapter[title], key=lambda item: item[0])),
+    return _unique_ids(
+        [
+            Chapter(
+                slug(title),
+                title,
+                tuple(
+                    section for _, section in sorted(by_chapter[title], key=lambda item: item[0])
+                ),
+            )
+            for title in known + others
+        ]
+    )
+
+
+def _unique_ids(parts: list[Chapter]) -> list[Chapter]:
+    """Chapter and section ids become anchors, pages and Foundry ids: make each unique
+    ("A B" and "A-B" both slug to `a-b`; a rule may share its id with a section)."""
+    used: set[str] = set()
+
+    def claim(wanted: str) -> str:
+        candidate, number = wanted, 2
+        while candidate in used:
+            candidate, number = f"{wanted}-{number}", number + 1
+        used.add(candidate)
+        return candidate
+
+    unique = []
+    for chapter in parts:
+        chapter_id = claim(chapter.id)
+        sections = tuple(
+            replace(s, id=s.id if s.id == chapter_id else claim(s.id)) for s in chapter.sections
         )
-        for title in known + others
-    ]
+        unique.append(Chapter(chapter_id, chapter.title, sections))
+    return unique
 
 
 def _skills(ruleset: Ruleset, add) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.exporters.guide import chapters, section_of
-from rulepress.exporters.markdown_text import environment, render_section
+from rulepress.exporters.markdown_text import environment, md, render_section
 from rulepress.exporters.output import safe_child
 
 
@@ -21,7 +21,7 @@ def anchor_link(ruleset: Ruleset):
 
     def link(document_id: str, label: str) -> str:
         found = where.get(document_id)
-        text = label.replace("[", "\\[").replace("]", "\\]")
+        text = md(label)
         return f"[{text}](#{found[1].id})" if found else text
 
     return link
@@ -31,12 +31,7 @@ def render_guide(ruleset: Ruleset, templates: Path | None = None) -> str:
     env = environment(templates)
     parts = chapters(ruleset)
     link = anchor_link(ruleset)
-    rulings = [
-        (entry.document, ruling)
-        for entry in ruleset.entries
-        if not entry.document.is_draft
-        for ruling in entry.document.rulings
-    ]
+    rulings = ruleset.rulings()
     return env.get_template("guide.md.j2").render(
         ruleset=ruleset,
         info=ruleset.info,

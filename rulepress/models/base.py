@@ -13,9 +13,12 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+# Text may hold tabs and line breaks, never other control characters (NUL, ESC...): they
+# would reach every web page, journal and terminal that shows the text.
+PRINTABLE = r"^[^\x00-\x08\x0b-\x1f\x7f]*$"
 Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=80)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
-Name = Annotated[str, StringConstraints(strip_whitespace=False, min_length=1, max_length=200)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000, pattern=PRINTABLE)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
 NonNegative = Annotated[int, Field(ge=0, le=1_000_000)]
 Status = Literal["published", "draft"]
 

@@ -18,7 +18,7 @@ from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
 from rulepress.exporters.foundry.systems import SYSTEMS
 from rulepress.exporters.guide import chapters, section_of
-from rulepress.exporters.markdown_text import TEMPLATES, render_section, to_html
+from rulepress.exporters.markdown_text import TEMPLATES, md, render_section, to_html
 from rulepress.models import (
     CorruptionTriggers,
     CufRating,
@@ -36,6 +36,7 @@ from rulepress.models.cuf import DIFFICULTY
 from rulepress.models.step_dice import STEPS
 
 SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
+MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
 COLLECTIONS = {
     "JournalEntry": "journal",
     "Item": "items",
@@ -90,10 +91,10 @@ def journal_link(ruleset: Ruleset, options: ModuleOptions):
     def link(document_id: str, label: str) -> str:
         found = where.get(document_id)
         if found is None:
-            return label
+            return md(label)
         chapter, section = found
         entry, page = _id(ruleset, "journal", chapter.id), _id(ruleset, "journal-page", section.id)
-        clean = label.replace("]", "").replace("}", "")
+        clean = md(label.replace("]", "").replace("}", ""))
         return (
             f"@UUID[Compendium.{options.module_id}.rules.JournalEntry.{entry}"
             f".JournalEntryPage.{page}]{{{clean}}}"
@@ -102,41 +103,50 @@ def journal_link(ruleset: Ruleset, options: ModuleOptions):
     return link
 
 
+def _journal_page(entry_id: str, page_id: str, name: str, html: str, number: int) -> dict:
+    return {
+        "_id": page_id,
+        "_key": _key("journal.pages", entry_id, page_id),
+        "name": name,
+        "type": "text",
+        "title": {"show": True, "level": 1},
+        "text": {"content": html, "format": 1},
+        "sort": number * SORT_STEP,
+        "ownership": {"default": -1},
+        "flags": {},
+    }
+
+
+def _journal_entry(entry_id: str, name: str, pages: list[dict], position: int) -> dict:
+    return {
+        "_id": entry_id,
+        "_key": _key("journal", entry_id),
+        "name": name,
+        "pages": pages,
+        "categories": [],
+        "folder": None,
+        "sort": position * SORT_STEP,
+        "ownership": {"default": 0},
+        "flags": {},
+    }
+
+
 def _rules_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> Pack:
     pack = Pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
     link = journal_link(ruleset, options)
     for position, chapter in enumerate(chapters(ruleset), 1):
         entry_id = _id(ruleset, "journal", chapter.id)
-        pages = []
-        for number, section in enumerate(chapter.sections, 1):
-            page_id = _id(ruleset, "journal-page", section.id)
-            html = to_html(render_section(env, section, ruleset, link))
-            pages.append(
-                {
-                    "_id": page_id,
-                    "_key": _key("journal.pages", entry_id, page_id),
-                    "name": section.title,
-                    "type": "text",
-                    "title": {"show": True, "level": 1},
-                    "text": {"content": html, "format": 1},
-                    "sort": number * SORT_STEP,
-                    "ownership": {"default": -1},
-                    "flags": {},
-                }
+        pages = [
+            _journal_page(
+                entry_id,
+                _id(ruleset, "journal-page", section.id),
+                section.title,
+                to_html(render_section(env, section, ruleset, link)),
+                number,
             )
-        pack.documents.append(
-            {
-                "_id": entry_id,
-                "_key": _key("journal", entry_id),
-                "name": chapter.title,
-                "pages": pages,
-                "categories": [],
-                "folder": None,
-                "sort": position * SORT_STEP,
-                "ownership": {"default": 0},
-                "flags": {},
-            }
-        )
+            for number, section in enumerate(chapter.sections, 1)
+        ]
+        pack.documents.append(_journal_entry(entry_id, chapter.title, pages, position))
     pack.documents.append(_credits_entry(ruleset, len(pack.documents) + 1))
     return pack
 
@@ -149,48 +159,21 @@ def _credits_entry(ruleset: Ruleset, position: int) -> dict:
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    rulings = [
-        (entry.document, ruling)
-        for entry in ruleset.entries
-        if not entry.document.is_draft
-        for ruling in entry.document.rulings
-    ]
-    pages = []
-    for number, (slug, name, template, context) in enumerate(
-        (
-            ("sources", "Sources", "credits.html.j2", {"info": ruleset.info}),
-            ("rulings", "Rulings", "rulings.html.j2", {"rulings": rulings}),
-        ),
-        1,
-    ):
-        page_id = _id(ruleset, "journal-page", f"about-{slug}")
-        pages.append(
-            {
-                "_id": page_id,
-                "_key": _key("journal.pages", entry_id, page_id),
-                "name": name,
-                "type": "text",
-                "title": {"show": True, "level": 1},
-                "text": {
-                    "content": env.get_template(template).render(**context).strip(),
-                    "format": 1,
-                },
-                "sort": number * SORT_STEP,
-                "ownership": {"default": -1},
-                "flags": {},
-            }
+    parts = (
+        ("sources", "Sources", "credits.html.j2", {"info": ruleset.info}),
+        ("rulings", "Rulings", "rulings.html.j2", {"rulings": ruleset.rulings()}),
+    )
+    pages = [
+        _journal_page(
+            entry_id,
+            _id(ruleset, "journal-page", f"about-{slug}"),
+            name,
+            env.get_template(template).render(**context).strip(),
+            number,
         )
-    return {
-        "_id": entry_id,
-        "_key": _key("journal", entry_id),
-        "name": "About These Rules",
-        "pages": pages,
-        "categories": [],
-        "folder": None,
-        "sort": position * SORT_STEP,
-        "ownership": {"default": 0},
-        "flags": {},
-    }
+        for number, (slug, name, template, context) in enumerate(parts, 1)
+    ]
+    return _journal_entry(entry_id, "About These Rules", pages, position)
 
 
 def _weapons_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> Pack:
@@ -413,7 +396,7 @@ def source_file_name(document: dict) -> str:
     (it keeps ASCII letters, digits and Cyrillic А-я, and turns the rest into `_`)."""
     name = "".join(
         ch if (ch.isascii() and ch.isalnum()) or "А" <= ch <= "я" else "_"
-        for ch in document.get("name", "")
+        for ch in document.get("name", "")[:MAX_NAME_CHARS]
     )
     return f"{name}_{document['_id']}.json"
 

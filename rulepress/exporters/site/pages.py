@@ -8,6 +8,7 @@ to every page, so rule terms show their definition on hover.
 
 from __future__ import annotations
 
+import html
 import io
 import posixpath
 from pathlib import Path
@@ -55,7 +56,7 @@ def site_link(ruleset: Ruleset, current_page: str):
 
     def link(document_id: str, label: str) -> str:
         target = where.get(document_id)
-        text = label.replace("[", "\\[").replace("]", "\\]")
+        text = md(label)
         if target is None:
             return text
         path, anchor = target.split("#")
@@ -63,6 +64,11 @@ def site_link(ruleset: Ruleset, current_page: str):
         return f"[{text}]({relative}#{anchor})"
 
     return link
+
+
+def nav_title(text: str) -> str:
+    """Material puts navigation titles into every page as they are: escape them here."""
+    return html.escape(text, quote=False)
 
 
 class SiteProject:
@@ -112,7 +118,9 @@ def generate(
         ),
     )
     for ruleset in rulesets:
-        nav.append({ruleset.info.title: _ruleset_pages(project, pages_env, env, ruleset)})
+        nav.append(
+            {nav_title(ruleset.info.title): _ruleset_pages(project, pages_env, env, ruleset)}
+        )
     revisions = history(compendium.root)
     if revisions:
         changes = pages_env.get_template("changes.md.j2").render(revisions=revisions)
@@ -160,7 +168,7 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
                 page = page_of(ruleset, chapter, section)
                 body = render_section(env, section, ruleset, site_link(ruleset, page), heading=1)
                 project.write(page, f"# {md(section.title)}\n\n{body}")
-                weapon_nav.append({section.title: page})
+                weapon_nav.append({nav_title(section.title): page})
                 for old in section.document.previous_ids:  # links to a renamed page still land
                     project.write(
                         f"{base}/weapons/{old}.md",
@@ -182,13 +190,8 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
                 f"{render_section(env, section, ruleset, link, heading=2)}"
             )
         project.write(page, "\n".join(blocks))
-        nav.append({chapter.title: page})
-    rulings = [
-        (entry.document, ruling)
-        for entry in ruleset.entries
-        if not entry.document.is_draft
-        for ruling in entry.document.rulings
-    ]
+        nav.append({nav_title(chapter.title): page})
+    rulings = ruleset.rulings()
     project.write(
         f"{base}/rulings.md",
         pages_env.get_template("rulings.md.j2").render(ruleset=ruleset, rulings=rulings),
@@ -217,6 +220,7 @@ def _glossary(rulesets: list[Ruleset]) -> str:
 
 def _write_config(project: SiteProject, nav: list, hooks: tuple[str, ...]) -> Path:
     yaml = YAML(typ="safe", pure=True)
+    yaml.width = 4096  # a long navigation title stays on one line
     config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))
     config["docs_dir"] = "docs"
     config["nav"] = nav
