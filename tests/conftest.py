@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,30 @@ def chromium():
         )
         yield browser
         browser.close()
+
+
+def unpack_with_cli(foundry_cli: list[str], pack: Path, tmp: Path) -> Path:
+    """Unpack a copy of `pack` with the official CLI (opening a LevelDB rewrites some of its
+    files, so the output itself is never opened); return the folder of unpacked sources."""
+    copy = tmp / f"copy-{pack.parent.parent.name}-{pack.name}"
+    suffix = 2
+    while copy.exists():
+        copy, suffix = (
+            copy.with_name(f"copy-{pack.parent.parent.name}-{pack.name}-{suffix}"),
+            suffix + 1,
+        )
+    shutil.copytree(pack, copy)
+    out = copy.with_name(f"{copy.name}-unpacked")
+    command = [
+        *foundry_cli,
+        "package",
+        "unpack",
+        "-n",
+        copy.name,
+        "--in",
+        str(copy.parent),
+        "--out",
+        str(out),
+    ]
+    subprocess.run(command, check=True, capture_output=True, timeout=120)
+    return out

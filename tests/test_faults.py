@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -13,7 +12,7 @@ import time
 from pathlib import Path
 
 from rulepress.exporters.output import output_lock
-from tests.conftest import COMPENDIUM
+from tests.conftest import COMPENDIUM, unpack_with_cli
 
 TARGETS = ("foundry", "markdown", "json")
 
@@ -34,26 +33,7 @@ def snapshot(out: Path) -> dict[str, bytes]:
 
 
 def unpacks(foundry_cli: list[str], pack: Path, tmp: Path) -> int:
-    copy = tmp / f"copy-{pack.parent.parent.name}-{pack.name}-{random.random()}"
-    shutil.copytree(pack, copy)
-    out = tmp / f"{copy.name}-out"
-    subprocess.run(
-        [
-            *foundry_cli,
-            "package",
-            "unpack",
-            "-n",
-            copy.name,
-            "--in",
-            str(copy.parent),
-            "--out",
-            str(out),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    return len(list(out.glob("*.json")))
+    return len(list(unpack_with_cli(foundry_cli, pack, tmp).glob("*.json")))
 
 
 def test_a_build_killed_part_way_leaves_the_previous_outputs_whole(tmp_path, foundry_cli):

@@ -19,7 +19,7 @@ from rulepress.commands.build import build
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
 from rulepress.exporters.foundry.leveldb import read_pack
-from tests.conftest import COMPENDIUM, REPO, build_tree
+from tests.conftest import COMPENDIUM, REPO, build_tree, unpack_with_cli
 from tests.test_broken_inputs import base_tree
 
 MODULES = ("rulepress-iris", "rulepress-t2k4e", "rulepress-t2k-cuf", "rulepress-cool")
@@ -70,24 +70,7 @@ def test_the_cuf_module_keeps_the_games_studio_93_credit(dist):
 
 def test_the_official_cli_unpacks_every_pack_to_our_sources(dist, foundry_cli, tmp_path):
     for module, pack in packs_of(dist):
-        copy = copy_pack(pack, tmp_path)
-        out = tmp_path / f"unpacked-{module}-{pack.name}"
-        subprocess.run(
-            [
-                *foundry_cli,
-                "package",
-                "unpack",
-                "-n",
-                copy.name,
-                "--in",
-                str(copy.parent),
-                "--out",
-                str(out),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
+        out = unpack_with_cli(foundry_cli, pack, tmp_path)
         ours = sources(dist / module / "src" / "packs" / pack.name)
         theirs = sources(out)
         assert ours, pack

@@ -184,9 +184,21 @@ def _skills(ruleset: Ruleset, add) -> None:
             )
 
 
+def weapons_by_section(ruleset: Ruleset) -> list[tuple[WeaponSection, list[WeaponProfile]]]:
+    """Published sections with their published weapons, in order (one pass over the
+    weapons: a large ruleset has many sections)."""
+    by_section: dict[str, list[WeaponProfile]] = {}
+    for weapon in ruleset.all(WeaponProfile):
+        by_section.setdefault(weapon.section, []).append(weapon)
+    return [
+        (section, by_section[section.id])
+        for section in ruleset.all(WeaponSection)
+        if section.id in by_section
+    ]
+
+
 def _weapons(ruleset: Ruleset, add) -> None:
-    for section in ruleset.all(WeaponSection):
-        weapons = [w for w in ruleset.all(WeaponProfile) if w.section == section.id]
+    for section, weapons in weapons_by_section(ruleset):
         if weapons:
             add(
                 "Weapons",

@@ -17,7 +17,7 @@ from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
 from rulepress.exporters.foundry.systems import SYSTEMS
-from rulepress.exporters.guide import chapters, section_of
+from rulepress.exporters.guide import chapters, section_of, weapons_by_section
 from rulepress.exporters.markdown_text import TEMPLATES, md, render_section, to_html
 from rulepress.models import (
     CorruptionTriggers,
@@ -29,8 +29,6 @@ from rulepress.models import (
     SkillTest,
     StepDice,
     ThreatThreshold,
-    WeaponProfile,
-    WeaponSection,
 )
 from rulepress.models.cuf import DIFFICULTY
 from rulepress.models.step_dice import STEPS
@@ -184,10 +182,7 @@ def _weapons_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environm
         )
     pack = Pack("weapons", f"{ruleset.info.title}: Weapons", "Item", system=system.id)
     template = env.get_template("foundry/weapon-item.md.j2")
-    for position, section in enumerate(ruleset.all(WeaponSection), 1):
-        weapons = [w for w in ruleset.all(WeaponProfile) if w.section == section.id]
-        if not weapons:
-            continue
+    for position, (section, weapons) in enumerate(weapons_by_section(ruleset), 1):
         folder_id = _id(ruleset, "folder", document_slug(section))
         pack.documents.append(
             {

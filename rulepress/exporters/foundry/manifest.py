@@ -15,7 +15,7 @@ def manifest(ruleset: Ruleset, options: ModuleOptions, packs: list[Pack]) -> dic
     return {
         "id": options.module_id,
         "title": info.title,
-        "description": f"{info.summary} {credits}".strip(),
+        "description": " ".join(f"{info.summary} {credits}".split()),
         "version": info.version,
         "authors": [
             {"name": source.author, "flags": {"rulepress": {"source": source.title}}}

@@ -41,10 +41,10 @@ def page_of(ruleset: Ruleset, chapter: Chapter, section: Section) -> str:
     return f"{ruleset.id}/{chapter.id}.md"
 
 
-def site_link(ruleset: Ruleset, current_page: str):
-    """A Linker to where a document is shown, relative to the page being written."""
+def site_places(ruleset: Ruleset, parts: list[Chapter]) -> dict[str, str]:
+    """document id -> `page#anchor` where the site shows it."""
     where: dict[str, str] = {}
-    for chapter in chapters(ruleset):
+    for chapter in parts:
         for section in chapter.sections:
             for doc in section.documents:
                 anchor = (
@@ -53,6 +53,11 @@ def site_link(ruleset: Ruleset, current_page: str):
                     else section.id
                 )
                 where.setdefault(doc.id, f"{page_of(ruleset, chapter, section)}#{anchor}")
+    return where
+
+
+def site_link(where: dict[str, str], current_page: str):
+    """A Linker to where a document is shown, relative to the page being written."""
 
     def link(document_id: str, label: str) -> str:
         target = where.get(document_id)
@@ -144,6 +149,7 @@ def generate(
 
 def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> list:
     parts = chapters(ruleset)
+    places = site_places(ruleset, parts)
     charts = charts_for(ruleset)
     for name, (_, svg) in charts.items():
         project.write(f"assets/{name}", svg)
@@ -166,7 +172,7 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
             weapon_nav = []
             for section in chapter.sections:
                 page = page_of(ruleset, chapter, section)
-                body = render_section(env, section, ruleset, site_link(ruleset, page), heading=1)
+                body = render_section(env, section, ruleset, site_link(places, page), heading=1)
                 project.write(page, f"# {md(section.title)}\n\n{body}")
                 weapon_nav.append({nav_title(section.title): page})
                 for old in section.document.previous_ids:  # links to a renamed page still land
@@ -181,7 +187,7 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
             nav.append({WEAPONS: weapon_nav})
             continue
         page = page_of(ruleset, chapter, chapter.sections[0])
-        link = site_link(ruleset, page)
+        link = site_link(places, page)
         blocks = [f"# {md(chapter.title)}\n"]
         for section in chapter.sections:
             heading = "" if section.title == chapter.title else f"## {md(section.title)}\n\n"
