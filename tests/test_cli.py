@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,20 @@ def test_help_lists_every_command():
     result = run("--help")
     for command in ("validate", "build", "import"):
         assert command in result.stdout
+
+
+def test_build_with_the_default_relative_out_writes_every_target(tmp_path):
+    """`make build` runs `rulepress build` from the repository: relative `compendium` and
+    `dist` must work for every target, the site included."""
+    work = tmp_path / "work"
+    shutil.copytree(COMPENDIUM, work / "compendium")
+    result = run("build", cwd=work)
+    assert result.returncode == 0, result.stderr
+    for page in (
+        "site/index.html",
+        "site/iris/weapons/pistols.html",
+        "markdown/iris.md",
+        "foundry/rulepress-iris/module.json",
+        "json/iris.json",
+    ):
+        assert (work / "dist" / page).is_file(), page

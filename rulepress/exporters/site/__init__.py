@@ -44,7 +44,10 @@ def mkdocs_command(*args: str) -> list[str]:
 def run_mkdocs(config: Path, site_dir: Path, epoch: str = "0") -> None:
     """`mkdocs build --strict` in a child process (mkdocs configures global logging)."""
     completed = subprocess.run(
-        mkdocs_command("build", "--strict", "--quiet", "-f", str(config), "-d", str(site_dir)),
+        # mkdocs reads a relative --site-dir against the config's folder: pass it absolute
+        mkdocs_command(
+            "build", "--strict", "--quiet", "-f", str(config), "-d", str(site_dir.resolve())
+        ),
         capture_output=True,
         text=True,
         check=False,
