@@ -1420,7 +1420,6 @@ LINK_LABELS = (
     "link labels are not escaped: the name goes raw into the Markdown link (and the Foundry "
     "@UUID label), so <script> is live HTML and | splits the table cell"
 )
-NAV_TITLES = "the mkdocs nav title is the raw value; the theme renders it as HTML on every page"
 PUBLISHED = "`source.published` is printed without the md filter (guide.md.j2, sources.md.j2)"
 
 
@@ -1457,11 +1456,11 @@ OUTPUT_CASES = [
     field_case("ruling question", "foundry journal"),
     field_case("skill combat note", "foundry journal"),
     field_case("weapon name", "site"),
-    field_case("weapon section name", "site", NAV_TITLES),
+    field_case("weapon section name", "site"),
     field_case("skill name", "site"),
     field_case("trait name", "site"),
     field_case("rule title", "site"),
-    field_case("rule chapter", "site", NAV_TITLES),
+    field_case("rule chapter", "site"),
     field_case("rule text", "site"),
     field_case("ruleset title", "site"),
     field_case("source credit", "site"),

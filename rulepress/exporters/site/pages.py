@@ -229,6 +229,7 @@ def _write_config(project: SiteProject, nav: list, hooks: tuple[str, ...]) -> Pa
     yaml.width = 4096  # a long navigation title stays on one line
     config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))
     config["docs_dir"] = "docs"
+    config["theme"]["custom_dir"] = str(SITE / config["theme"]["custom_dir"])
     config["nav"] = nav
     if hooks:
         config["hooks"] = list(hooks)
