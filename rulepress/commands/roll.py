@@ -14,7 +14,6 @@ from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.models import (
     CriticalFailure,
-    CufRating,
     FearRoll,
     GroupRoll,
     ModifierRule,
@@ -146,22 +145,6 @@ def cuf_check(
         effect=result.text.strip(),
     )
     return data
-
-
-def cuf_rating(
-    ruleset: Ruleset, roll: int | None, initiative: int, willpower: int, seed: int | None
-) -> dict:
-    rule: CufRating = ruleset.require(CufRating)
-    sides = DIE_SIDES[rule.die]
-    roll = roll if roll is not None else dice.roll(sides, random.Random(seed))
-    _check_faces([roll], 1, sides, "CUF")
-    return {
-        "ruleset": ruleset.id,
-        "roll": roll,
-        "initiative_modifiers": initiative,
-        "willpower": willpower,
-        "cuf": rule.rating(roll, initiative, willpower),
-    }
 
 
 def cool_roll(
