@@ -71,7 +71,7 @@ def _key(collection: str, *ids: str) -> str:
 def build_packs(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> list[Pack]:
     packs = [
         _rules_pack(ruleset, options, env),
-        _weapons_pack(ruleset, options, env),
+        _weapons_pack(ruleset, options),
         _tables_pack(ruleset, options),
         _macros_pack(ruleset, options),
     ]
@@ -149,14 +149,22 @@ def _rules_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environmen
     return pack
 
 
-def _credits_entry(ruleset: Ruleset, position: int) -> dict:
-    """A last journal entry: the sources' credits and every ruling taken."""
-    entry_id = _id(ruleset, "journal", "about-these-rules")
-    env = jinja2.Environment(
+def _html_environment() -> jinja2.Environment:
+    """Templates that write HTML directly (autoescaped): the item descriptions, rendered
+    straight to HTML because Markdown conversion was most of a large export's time."""
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry")),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
+
+
+def _credits_entry(ruleset: Ruleset, position: int) -> dict:
+    """A last journal entry: the sources' credits and every ruling taken."""
+    entry_id = _id(ruleset, "journal", "about-these-rules")
+    env = _html_environment()
     parts = (
         ("sources", "Sources", "credits.html.j2", {"info": ruleset.info}),
         ("rulings", "Rulings", "rulings.html.j2", {"rulings": ruleset.rulings()}),
@@ -174,14 +182,14 @@ def _credits_entry(ruleset: Ruleset, position: int) -> dict:
     return _journal_entry(entry_id, "About These Rules", pages, position)
 
 
-def _weapons_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> Pack:
+def _weapons_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
     system = SYSTEMS.get(options.system)
     if system is None:
         raise RulepressError(
             f"unknown Foundry system {options.system!r}; known: {', '.join(SYSTEMS)}"
         )
     pack = Pack("weapons", f"{ruleset.info.title}: Weapons", "Item", system=system.id)
-    template = env.get_template("foundry/weapon-item.md.j2")
+    template = _html_environment().get_template("weapon-item.html.j2")
     for position, (section, weapons) in enumerate(weapons_by_section(ruleset), 1):
         folder_id = _id(ruleset, "folder", document_slug(section))
         pack.documents.append(
@@ -201,7 +209,7 @@ def _weapons_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environm
         skill = ruleset.get(section.skill)
         for number, weapon in enumerate(weapons, 1):
             item_id = _id(ruleset, "weapon", document_slug(weapon))
-            html = to_html(template.render(weapon=weapon, currency=ruleset.info.currency or ""))
+            html = template.render(weapon=weapon, currency=ruleset.info.currency or "").strip()
             item_type, data = system.weapon(
                 weapon,
                 skill.display_name if skill else section.skill,
