@@ -394,3 +394,17 @@ def test_the_valid_base_tree_has_no_findings(tmp_path):
 
 def test_there_are_at_least_twenty_broken_cases():
     assert len(CASES) >= 20
+
+
+def test_positions_are_worked_out_only_when_a_finding_needs_them(tmp_path):
+    from rulepress.compendium.loader import load_compendium
+
+    build_tree(tmp_path, base_tree())
+    (entry,) = [
+        e
+        for _, e in load_compendium(tmp_path).compendium.entries()
+        if e.document.id == "test-pistol"
+    ]
+    assert entry.source.values == {} and entry.source.text is not None
+    assert tuple(entry.position(("table", 11, "damage"))) == (25, 22)
+    assert entry.source.text is None and len(entry.source.values) > 150

@@ -170,7 +170,7 @@ def _load_ruleset(root: Path, folder: Path, findings: list[Finding]) -> Ruleset 
 
 def _load_document(path: Path, findings: list[Finding]) -> Entry | None:
     try:
-        data, source = read_yaml(path)
+        data, source = read_yaml(path, positions=False)
     except YamlProblem as problem:
         findings.append(
             Finding(
@@ -254,7 +254,7 @@ def _data_path(loc: tuple, source: SourceMap, error_type: str) -> tuple:
     path: tuple = ()
     for part in loc:
         candidate = (*path, part)
-        known = candidate in source.values or candidate in source.keys
+        known = source.has(candidate)
         if known or (error_type == "missing" and part == loc[-1]):
             path = candidate
     return path

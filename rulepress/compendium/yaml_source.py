@@ -37,14 +37,33 @@ class Position(NamedTuple):
 
 @dataclass
 class SourceMap:
-    """Where each value (and each mapping key) of one file stands."""
+    """Where each value (and each mapping key) of one file stands.
+
+    A file read without positions keeps its text instead, and the positions are worked out
+    the first time something asks: only files with a finding ever need them, and holding
+    every node's position of a large compendium costs more memory than the data itself.
+    """
 
     file: Path
     values: dict[DataPath, Position] = field(default_factory=dict)
     keys: dict[DataPath, Position] = field(default_factory=dict)
+    text: str | None = None
+    """The file's text, while its positions have not been worked out yet."""
+
+    def _positions(self) -> None:
+        if self.text is not None:
+            text, self.text = self.text, None
+            _, full = parse_yaml(text, self.file)
+            self.values, self.keys = full.values, full.keys
+
+    def has(self, path: DataPath) -> bool:
+        """Whether `path` names a value or a key of the file."""
+        self._positions()
+        return path in self.values or path in self.keys
 
     def locate(self, path: DataPath, *, prefer_key: bool = False) -> Position:
         """Position of the deepest known node on `path` (a missing field points at its parent)."""
+        self._positions()
         path = tuple(path)
         while True:
             if prefer_key and path in self.keys:
@@ -144,8 +163,9 @@ def decode_utf8(raw: bytes) -> str:
     return text.removeprefix("\ufeff")
 
 
-def parse_yaml(text: str, file: Path) -> tuple[object, SourceMap]:
-    """Parse one YAML document held in `text`; positions are recorded against `file`."""
+def parse_yaml(text: str, file: Path, *, positions: bool = True) -> tuple[object, SourceMap]:
+    """Parse one YAML document held in `text`; positions are recorded against `file`, now
+    or (with `positions=False`) when first asked for."""
     loader = _PureCore12Loader if _may_be_too_deep(text) else _Core12Loader
     try:
         node = yaml.compose(text, Loader=loader)
@@ -170,23 +190,29 @@ def parse_yaml(text: str, file: Path) -> tuple[object, SourceMap]:
         raise YamlProblem(Code.YAML_UNSUPPORTED, "YAML nested too deeply") from None
     if node is None:
         raise YamlProblem(Code.EMPTY_FILE, "file holds no YAML document")
-    source_map = SourceMap(file)
-    builder = _Builder(source_map, text if loader is _Core12Loader else None)
-    return builder.build(node, (), 0), source_map
+    source_map = SourceMap(file, text=None if positions else text)
+    builder = _Builder(source_map, text if loader is _Core12Loader else None, record=positions)
+    try:
+        return builder.build(node, (), 0), source_map
+    except YamlProblem:
+        if positions:
+            raise
+    return parse_yaml(text, file)  # raises the same problem, now with its exact place
 
 
-def read_yaml(file: Path) -> tuple[object, SourceMap]:
+def read_yaml(file: Path, *, positions: bool = True) -> tuple[object, SourceMap]:
     """Read and parse `file`. Raises YamlProblem for anything a contributor must fix."""
     try:
         raw = file.read_bytes()
     except OSError as exc:
         raise YamlProblem(Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}") from None
-    return parse_yaml(decode_utf8(raw), file)
+    return parse_yaml(decode_utf8(raw), file, positions=positions)
 
 
 class _Builder:
-    def __init__(self, source_map: SourceMap, byte_columns_text: str | None):
+    def __init__(self, source_map: SourceMap, byte_columns_text: str | None, record: bool):
         self.source_map = source_map
+        self.record = record
         self.seen: set[int] = set()
         self.columns = _Columns(byte_columns_text)
 
@@ -208,7 +234,8 @@ class _Builder:
                 Code.YAML_UNSUPPORTED, f"nesting deeper than {MAX_DEPTH} levels", self._mark(node)
             )
         self._refuse_alias(node)
-        self.source_map.values[path] = self._mark(node)
+        if self.record:
+            self.source_map.values[path] = self._mark(node)
         if isinstance(node, MappingNode):
             return self._mapping(node, path, depth)
         if isinstance(node, SequenceNode):
@@ -238,13 +265,16 @@ class _Builder:
                 key = key_node.value
             child = (*path, key)
             if key in result:
+                if not self.record:  # the caller parses again, with positions, to say where
+                    raise YamlProblem(Code.DUPLICATE_KEY, "duplicate key")
                 first = self.source_map.keys[child]
                 raise YamlProblem(
                     Code.DUPLICATE_KEY,
                     f"duplicate key '{key}' (first at line {first.line}, column {first.col})",
                     self._mark(key_node),
                 )
-            self.source_map.keys[child] = self._mark(key_node)
+            if self.record:
+                self.source_map.keys[child] = self._mark(key_node)
             result[key] = self.build(value_node, child, depth + 1)
         return result
 
