@@ -14,7 +14,12 @@ from rulepress.models import (
     TcSource,
     WeaponProfile,
 )
-from rulepress.validators.registry import Report, check
+from rulepress.validators.registry import (
+    Report,
+    check,
+    published_weapons_by_section,
+    weapon_entries,
+)
 
 RARITY_ORDER = ("Ubiquitous", "Common", "Uncommon", "Rare", "Legendary")
 
@@ -29,14 +34,11 @@ def header_mismatch(ruleset: Ruleset):
     than the name printed under it. Exports use the name under the header.
 
     Example: the header says "Scattergun" and the profile says "Pump Action Shotgun"."""
-    names = {
-        _normal(e.document.name): e.document.id
-        for e in ruleset.entries
-        if isinstance(e.document, WeaponProfile) and e.document.name
-    }
-    for entry in ruleset.entries:
+    weapons = weapon_entries(ruleset, drafts=True)
+    names = {_normal(e.document.name): e.document.id for e in weapons if e.document.name}
+    for entry in weapons:
         profile = entry.document
-        if not isinstance(profile, WeaponProfile) or not profile.header:
+        if not profile.header:
             continue
         if not profile.name:
             other = names.get(_normal(profile.header))
@@ -97,16 +99,10 @@ def column_named_two_ways(ruleset: Ruleset):
     Speed, or a section's capacity stat as Magazine and Attacks. The minority is named.
 
     Example: every shotgun table says "Move" but one says "Speed"."""
-    published = [
-        e
-        for e in ruleset.entries
-        if isinstance(e.document, WeaponProfile) and not e.document.is_draft
-    ]
-    yield from _minority(published, lambda d: d.move_column, ("move_column",), "movement column")
-    by_section: dict[str, list[Entry]] = defaultdict(list)
-    for entry in published:
-        by_section[entry.document.section].append(entry)
-    for entries in by_section.values():
+    yield from _minority(
+        weapon_entries(ruleset), lambda d: d.move_column, ("move_column",), "movement column"
+    )
+    for entries in published_weapons_by_section(ruleset).values():
         yield from _minority(entries, _capacity_label, (), "capacity stat")
 
 
@@ -163,11 +159,7 @@ def tier_order(ruleset: Ruleset):
     """Within a weapon section, a higher tier is cheaper or less rare than a lower one.
 
     Example: a Tier 3 pistol costing 8 Bar when the Tier 2 one costs 18."""
-    by_section: dict[str, list[Entry]] = defaultdict(list)
-    for entry in ruleset.entries:
-        if isinstance(entry.document, WeaponProfile) and not entry.document.is_draft:
-            by_section[entry.document.section].append(entry)
-    for entries in by_section.values():
+    for entries in published_weapons_by_section(ruleset).values():
         for higher in entries:
             b = higher.document
             lower = [e.document for e in entries if e.document.tier < b.tier]
@@ -205,14 +197,10 @@ def tier_repeated(ruleset: Ruleset):
 
     Example: "Tactical Railgun (Tier 1)" beside the published Tier 1 "Bolt-Action Sniper"."""
     published: dict[tuple[str, int], WeaponProfile] = {}
-    for entry in ruleset.entries:
+    for entry in weapon_entries(ruleset):
+        published.setdefault((entry.document.section, entry.document.tier), entry.document)
+    for entry in weapon_entries(ruleset, drafts=True):
         doc = entry.document
-        if isinstance(doc, WeaponProfile) and not doc.is_draft:
-            published.setdefault((doc.section, doc.tier), doc)
-    for entry in ruleset.entries:
-        doc = entry.document
-        if not isinstance(doc, WeaponProfile):
-            continue
         first = published.get((doc.section, doc.tier))
         if first is not None and first is not doc:
             yield Report(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.errors import Finding, Level
+from rulepress.models import WeaponProfile
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,22 @@ class Report:
 
 
 CheckFunction = Callable[[Ruleset], Iterable[Report]]
+
+
+def weapon_entries(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
+    """The ruleset's weapon profiles, in file order; drafts only when asked for."""
+    return [
+        e
+        for e in ruleset.entries
+        if isinstance(e.document, WeaponProfile) and (drafts or not e.document.is_draft)
+    ]
+
+
+def published_weapons_by_section(ruleset: Ruleset) -> dict[str, list[Entry]]:
+    by_section: dict[str, list[Entry]] = {}
+    for entry in weapon_entries(ruleset):
+        by_section.setdefault(entry.document.section, []).append(entry)
+    return by_section
 
 
 @dataclass(frozen=True)

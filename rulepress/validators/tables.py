@@ -4,23 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rulepress.compendium.model import Entry, Ruleset
+from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
 from rulepress.models import ApRow, OddsTable, WeaponProfile
-from rulepress.validators.registry import Report, check
+from rulepress.validators.registry import Report, check, weapon_entries
 
 AP_RANGE = range(1, 31)
 RISING_COLUMNS = ("damage", "defense", "move", "range")
 STEPPED_COLUMNS = ("move", "range")
 STATS = ("reload", "weight", "cost", "rarity")
-
-
-def _weapons(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
-    return [
-        e
-        for e in ruleset.entries
-        if isinstance(e.document, WeaponProfile) and (drafts or not e.document.is_draft)
-    ]
 
 
 def _value(row: ApRow, column: str) -> int:
@@ -32,7 +24,7 @@ def ap_row_missing(ruleset: Ruleset):
     """A published weapon table lacks a row for some AP from 1 to 30.
 
     Example: the rows jump from `ap: 11` to `ap: 13`."""
-    for entry in _weapons(ruleset):
+    for entry in weapon_entries(ruleset):
         present = {row.ap for row in entry.document.table}
         missing = [ap for ap in AP_RANGE if ap not in present]
         if missing and entry.document.table:
@@ -46,7 +38,7 @@ def ap_row_repeated(ruleset: Ruleset):
     """A weapon table has two rows for the same AP, so a lookup would be ambiguous.
 
     Example: two rows say `ap: 12`."""
-    for entry in _weapons(ruleset, drafts=True):
+    for entry in weapon_entries(ruleset, drafts=True):
         seen: set[int] = set()
         for index, row in enumerate(entry.document.table):
             if row.ap in seen:
@@ -60,7 +52,7 @@ def ap_row_order(ruleset: Ruleset):
     place reads as the wrong AP.
 
     Example: the row for AP 14 stands before the row for AP 13."""
-    for entry in _weapons(ruleset, drafts=True):
+    for entry in weapon_entries(ruleset, drafts=True):
         rows = entry.document.table
         for index in range(1, len(rows)):
             if rows[index].ap < rows[index - 1].ap:
@@ -78,7 +70,7 @@ def figure_falls(ruleset: Ruleset):
     move (`Base` counts as 0) and range never get worse with more AP in any table.
 
     Example: damage 12 at AP 15 and 11 at AP 16."""
-    for entry in _weapons(ruleset):
+    for entry in weapon_entries(ruleset):
         table = entry.document.table
         for column in RISING_COLUMNS:
             for index in range(1, len(table)):
@@ -100,7 +92,7 @@ def off_band_step(ruleset: Ruleset):
     copied one line too early or too late.
 
     Example: every table changes move at AP 6, 11, 16, 21 or 26, and one changes at 20."""
-    weapons = [e for e in _weapons(ruleset) if len(e.document.table) > 1]
+    weapons = [e for e in weapon_entries(ruleset) if len(e.document.table) > 1]
     steps = {
         (id(e), column): _step_rows(e.document, column)
         for e in weapons
@@ -160,7 +152,7 @@ def incomplete_profile(ruleset: Ruleset):
     neither of) `magazine` and `attacks`. Mark a placeholder `status: draft` instead.
 
     Example: a published weapon with `cost:` left out."""
-    for entry in _weapons(ruleset):
+    for entry in weapon_entries(ruleset):
         profile = entry.document
         for field in ("name", *STATS):
             if getattr(profile, field) is None:
