@@ -10,14 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium, Ruleset
-from rulepress.exporters.guide import chapters, section_of
+from rulepress.exporters.guide import Chapter, chapters, section_of
 from rulepress.exporters.markdown_text import environment, md, render_section
 from rulepress.exporters.output import safe_child
 
 
-def anchor_link(ruleset: Ruleset):
+def anchor_link(parts: list[Chapter]):
     """A Linker to the guide's own anchors."""
-    where = section_of(chapters(ruleset))
+    where = section_of(parts)
 
     def link(document_id: str, label: str) -> str:
         found = where.get(document_id)
@@ -30,7 +30,7 @@ def anchor_link(ruleset: Ruleset):
 def render_guide(ruleset: Ruleset, templates: Path | None = None) -> str:
     env = environment(templates)
     parts = chapters(ruleset)
-    link = anchor_link(ruleset)
+    link = anchor_link(parts)
     rulings = ruleset.rulings()
     return env.get_template("guide.md.j2").render(
         ruleset=ruleset,

@@ -17,7 +17,7 @@ from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
 from rulepress.exporters.foundry.systems import SYSTEMS
-from rulepress.exporters.guide import chapters, section_of, weapons_by_section
+from rulepress.exporters.guide import Chapter, chapters, section_of, weapons_by_section
 from rulepress.exporters.markdown_text import TEMPLATES, md, render_section, to_html
 from rulepress.models import (
     CorruptionTriggers,
@@ -82,9 +82,9 @@ def _id(ruleset: Ruleset, kind: str, slug: str) -> str:
     return foundry_id(ruleset.id, kind, slug)
 
 
-def journal_link(ruleset: Ruleset, options: ModuleOptions):
+def journal_link(ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]):
     """A Linker writing Foundry content links to the journal page showing a document."""
-    where = section_of(chapters(ruleset))
+    where = section_of(parts)
 
     def link(document_id: str, label: str) -> str:
         found = where.get(document_id)
@@ -131,8 +131,9 @@ def _journal_entry(entry_id: str, name: str, pages: list[dict], position: int) -
 
 def _rules_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> Pack:
     pack = Pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
-    link = journal_link(ruleset, options)
-    for position, chapter in enumerate(chapters(ruleset), 1):
+    parts = chapters(ruleset)
+    link = journal_link(ruleset, options, parts)
+    for position, chapter in enumerate(parts, 1):
         entry_id = _id(ruleset, "journal", chapter.id)
         pages = [
             _journal_page(
