@@ -9,12 +9,15 @@ from pathlib import Path
 from rulepress.compendium.writer import dump_document
 from rulepress.models import RulesetInfo, Skill, Trait, WeaponProfile, WeaponSection
 
-WEAPONS_PER_SECTION = 100
+# A section offers one weapon per tier (tiers 1-10), as in the sources, so the corpus
+# is clean: every figure measures a build, not the reporting of thousands of warnings.
+WEAPONS_PER_SECTION = 10
 RARITIES = ("Ubiquitous", "Common", "Uncommon", "Rare")
 
 
 def weapon(index: int, section: str, generator: random.Random) -> WeaponProfile:
     base_damage, base_defense = generator.randint(1, 20), generator.randint(1, 20)
+    tier = 1 + index % WEAPONS_PER_SECTION  # higher tiers cost more and are rarer
     rows = []
     for ap in range(1, 31):
         rows.append(
@@ -32,14 +35,14 @@ def weapon(index: int, section: str, generator: random.Random) -> WeaponProfile:
             "id": f"weapon-{index:05d}",
             "name": f"Weapon {index:05d}",
             "header": f"Weapon {index:05d}",
-            "tier": 1 + index % 4,
+            "tier": tier,
             "section": section,
             "order": index,
             "magazine": generator.randint(1, 12),
             "reload": generator.randint(1, 5),
             "weight": generator.randint(1, 20),
-            "cost": generator.randint(1, 50),
-            "rarity": RARITIES[index % 4],
+            "cost": 10 * tier + generator.randint(0, 9),
+            "rarity": RARITIES[(tier - 1) * len(RARITIES) // WEAPONS_PER_SECTION],
             "table": rows,
             "description": "A synthetic weapon for benchmarks. " * generator.randint(2, 6),
         },

@@ -6,6 +6,8 @@ fields, and are frozen: the validated Compendium is read by exporters, never cha
 
 from __future__ import annotations
 
+import functools
+import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
@@ -86,10 +88,28 @@ class Document(Model):
 
 def iter_references(model: BaseModel, path: tuple = ()) -> Iterator[tuple[tuple, str, str]]:
     """Yield (data path, target kind, target id) for every `ref(...)` field inside `model`."""
-    for name, info in type(model).model_fields.items():
-        value = getattr(model, name)
+    for name, target, annotation in _reference_fields(type(model)):
+        yield from _walk_refs(getattr(model, name), (*path, name), target, annotation)
+
+
+@functools.cache
+def _reference_fields(cls: type[BaseModel]) -> tuple[tuple[str, str | None, Any], ...]:
+    """(name, target kind of a direct `ref`, annotation) of each field of `cls` that can
+    hold a reference; the rest (an AP table's 30 rows of numbers) is never walked."""
+    fields = []
+    for name, info in cls.model_fields.items():
         target = next((m.kind for m in info.metadata if isinstance(m, Ref)), None)
-        yield from _walk_refs(value, (*path, name), target, info.annotation)
+        if target or _may_hold_refs(info.annotation):
+            fields.append((name, target, info.annotation))
+    return tuple(fields)
+
+
+def _may_hold_refs(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return bool(_reference_fields(annotation))
+    if any(isinstance(meta, Ref) for meta in getattr(annotation, "__metadata__", ())):
+        return True
+    return any(_may_hold_refs(arg) for arg in typing.get_args(annotation))
 
 
 def _walk_refs(value: Any, path: tuple, target: str | None, annotation: Any):
