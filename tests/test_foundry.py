@@ -17,8 +17,9 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
+from rulepress.exporters.foundry.documents import Pack
 from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
-from rulepress.exporters.foundry.leveldb import read_pack
+from rulepress.exporters.foundry.leveldb import read_pack, write_pack
 from tests.conftest import COMPENDIUM, REPO, build_tree, unpack_with_cli
 from tests.test_broken_inputs import base_tree
 
@@ -285,3 +286,43 @@ def test_the_foundry_target_is_listed_in_build_help():
         check=True,
     )
     assert "--foundry-version" in result.stdout and "foundry" in result.stdout
+
+
+def test_a_weapon_section_page_shows_the_tables_of_its_weapons_items(dist):
+    """Each weapon's tables are rendered once: the journal page and the item show the same."""
+    items = sources(dist / "rulepress-iris" / "src" / "packs" / "weapons")
+    journal = sources(dist / "rulepress-iris" / "src" / "packs" / "rules")
+    (weapons,) = [e for e in journal.values() if e["name"] == "Weapons"]
+    (pistols,) = [p for p in weapons["pages"] if p["name"] == "Pistols"]
+    content = pistols["text"]["content"]
+    pistol_items = [i for i in items.values() if i.get("type") == "item" and "Pistol" in i["name"]]
+    assert len(pistol_items) >= 2
+    for item in pistol_items:
+        tables = item["system"]["description"].split("</table>\n<p>")[0]
+        assert f">{item['name']} (Tier " in content and tables in content
+    assert content.startswith("<p>Skill: @UUID[Compendium.rulepress-iris.rules.")
+
+
+def test_user_templates_override_the_foundry_html_templates(tmp_path):
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "weapon-tables.html.j2").write_text(
+        "<p>AP rows: {{ weapon.table | length }} of {{ weapon.name }}</p>\n"
+    )
+    build_tree(tmp_path / "c", base_tree())
+    build(tmp_path / "c", tmp_path / "out", ["foundry"], {"templates": templates})
+    folder = tmp_path / "out/foundry/rulepress-demo/src/packs"
+    (item,) = [d for d in sources(folder / "weapons").values() if d["type"] == "item"]
+    assert item["system"]["description"].startswith(f"<p>AP rows: 30 of {item['name']}</p>")
+    pages = [p for e in sources(folder / "rules").values() for p in e["pages"]]
+    assert any(f"<p>AP rows: 30 of {item['name']}</p>" in p["text"]["content"] for p in pages)
+
+
+def test_a_value_json_cannot_hold_is_refused_with_its_key(tmp_path):
+    pack = Pack("weapons", "Weapons", "Item", system="worldbuilding")
+    item_id = foundry_id("demo", "weapon", "nan")
+    pack.documents.append(
+        {"_id": item_id, "_key": f"!items!{item_id}", "name": "x", "system": {"w": float("nan")}}
+    )
+    with pytest.raises(RulepressError, match=rf"!items!{item_id}: NaN or infinity"):
+        write_pack(pack, tmp_path / "pack")

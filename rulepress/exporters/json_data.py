@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
-from rulepress.exporters.output import safe_child
+from rulepress.exporters.output import pretty_json, safe_child
 
 
 class JsonExporter:
@@ -25,5 +24,4 @@ class JsonExporter:
                 "ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
                 "documents": documents,
             }
-            text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-            safe_child(out, f"{ruleset.id}.json").write_text(text, encoding="utf-8")
+            safe_child(out, f"{ruleset.id}.json").write_bytes(pretty_json(data))

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+import orjson
 
 from rulepress.errors import RulepressError
 
@@ -23,6 +26,17 @@ def safe_child(folder: Path, *parts: str) -> Path:
     except ValueError:
         raise RulepressError(f"refusing to write outside the output folder: {path}") from None
     return path
+
+
+def pretty_json(value: object) -> bytes:
+    """Sorted keys, two-space indent, UTF-8 text, a final newline: the files reviewers diff.
+    orjson writes them ~30x faster than `json.dumps(indent=2)`, which has no C encoder;
+    integers beyond 64 bits, which orjson refuses, take the slow road to the same bytes."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    except orjson.JSONEncodeError:
+        text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+        return (text + "\n").encode("utf-8")
 
 
 LOCK_NAME = ".rulepress-build.lock"

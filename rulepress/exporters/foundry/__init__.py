@@ -11,7 +11,12 @@ import json
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
-from rulepress.exporters.foundry.documents import ModuleOptions, build_packs, write_sources
+from rulepress.exporters.foundry.documents import (
+    ModuleOptions,
+    build_packs,
+    html_environment,
+    write_sources,
+)
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
 from rulepress.exporters.foundry.manifest import manifest
 from rulepress.exporters.markdown_text import environment
@@ -34,12 +39,13 @@ class FoundryExporter:
         options = options or {}
         version = int(options.get("foundry_version", DEFAULT_VERSION))
         env = environment(options.get("templates"))
+        html = html_environment(options.get("templates"))
         for ruleset in compendium:
             settings = ModuleOptions(
                 module_id(ruleset.id), version, options.get("foundry_system", DEFAULT_SYSTEM)
             )
             folder = safe_child(out, settings.module_id)
-            packs = build_packs(ruleset, settings, env)
+            packs = build_packs(ruleset, settings, env, html)
             for pack in packs:
                 write_pack(pack, safe_child(folder, "packs", pack.name))
                 write_sources(pack, safe_child(folder, "src", "packs", pack.name))

@@ -8,17 +8,20 @@ made from these lists.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
 from rulepress.exporters.foundry.systems import SYSTEMS
-from rulepress.exporters.guide import Chapter, chapters, section_of, weapons_by_section
+from rulepress.exporters.guide import Chapter, Section, chapters, section_of, weapons_by_section
 from rulepress.exporters.markdown_text import TEMPLATES, md, render_section, to_html
+from rulepress.exporters.output import pretty_json
 from rulepress.models import (
     CorruptionTriggers,
     CufRating,
@@ -68,37 +71,75 @@ def _key(collection: str, *ids: str) -> str:
     return f"!{collection}!{'.'.join(ids)}"
 
 
-def build_packs(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> list[Pack]:
+def build_packs(
+    ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment, html: jinja2.Environment
+) -> list[Pack]:
+    """The module's packs. `env` renders the Markdown section templates, `html` the HTML
+    templates; each weapon's tables are rendered once, for its item and its journal page."""
+    tables = weapon_tables(ruleset, html)
     packs = [
-        _rules_pack(ruleset, options, env),
-        _weapons_pack(ruleset, options),
+        _rules_pack(ruleset, options, env, html, tables),
+        _weapons_pack(ruleset, options, html, tables),
         _tables_pack(ruleset, options),
         _macros_pack(ruleset, options),
     ]
     return [pack for pack in packs if pack.documents]
 
 
+def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
+    """Templates that write HTML directly (autoescaped). Weapons are rendered this way,
+    not through Markdown: converting their tables was nearly all of a large export's time.
+    A user folder, if given, overrides shipped templates by name."""
+    folders = [str(TEMPLATES / "foundry")]
+    if user_templates is not None:
+        folders.insert(0, str(user_templates))
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def weapon_tables(ruleset: Ruleset, html: jinja2.Environment) -> dict[str, Markup]:
+    """Each published weapon's stats and AP tables as HTML, by weapon id."""
+    template = html.get_template("weapon-tables.html.j2")
+    currency = ruleset.info.currency or ""
+    return {
+        weapon.id: Markup(template.render(weapon=weapon, currency=currency))
+        for _, weapons in weapons_by_section(ruleset)
+        for weapon in weapons
+    }
+
+
 def _id(ruleset: Ruleset, kind: str, slug: str) -> str:
     return foundry_id(ruleset.id, kind, slug)
 
 
-def journal_link(ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]):
-    """A Linker writing Foundry content links to the journal page showing a document."""
+def journal_pages(
+    ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]
+) -> Callable[[str], str | None]:
+    """uuid(document id): the `@UUID[...]` of the journal page showing that document."""
     where = section_of(parts)
 
-    def link(document_id: str, label: str) -> str:
+    def uuid(document_id: str) -> str | None:
         found = where.get(document_id)
         if found is None:
-            return md(label)
+            return None
         chapter, section = found
         entry, page = _id(ruleset, "journal", chapter.id), _id(ruleset, "journal-page", section.id)
-        clean = md(label.replace("]", "").replace("}", ""))
         return (
             f"@UUID[Compendium.{options.module_id}.rules.JournalEntry.{entry}"
-            f".JournalEntryPage.{page}]{{{clean}}}"
+            f".JournalEntryPage.{page}]"
         )
 
-    return link
+    return uuid
+
+
+def _link_label(label: str) -> str:
+    """A content link's label ends at `}`; `]` would end the link early in some parsers."""
+    return label.replace("]", "").replace("}", "")
 
 
 def _journal_page(entry_id: str, page_id: str, name: str, html: str, number: int) -> dict:
@@ -129,10 +170,37 @@ def _journal_entry(entry_id: str, name: str, pages: list[dict], position: int) -
     }
 
 
-def _rules_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment) -> Pack:
+def _rules_pack(
+    ruleset: Ruleset,
+    options: ModuleOptions,
+    env: jinja2.Environment,
+    html: jinja2.Environment,
+    tables: dict[str, Markup],
+) -> Pack:
     pack = Pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
     parts = chapters(ruleset)
-    link = journal_link(ruleset, options, parts)
+    uuid = journal_pages(ruleset, options, parts)
+
+    def markdown_link(document_id: str, label: str) -> str:
+        target = uuid(document_id)
+        return md(label) if target is None else f"{target}{{{md(_link_label(label))}}}"
+
+    def html_link(document_id: str, label: str) -> Markup:
+        target = uuid(document_id)
+        if target is None:
+            return escape(label)
+        return Markup("{}{{{}}}").format(Markup(target), _link_label(label))
+
+    def page_html(section: Section) -> str:
+        if section.template != "weapon-section":
+            return to_html(render_section(env, section, ruleset, markdown_link))
+        skill = ruleset.get(section.document.skill)
+        page = html.get_template("weapon-section.html.j2").render(
+            skill_link=html_link(section.document.skill, skill.name),
+            weapons=[(weapon, tables[weapon.id]) for weapon in section.documents[1:]],
+        )
+        return page.strip()
+
     for position, chapter in enumerate(parts, 1):
         entry_id = _id(ruleset, "journal", chapter.id)
         pages = [
@@ -140,32 +208,19 @@ def _rules_pack(ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environmen
                 entry_id,
                 _id(ruleset, "journal-page", section.id),
                 section.title,
-                to_html(render_section(env, section, ruleset, link)),
+                page_html(section),
                 number,
             )
             for number, section in enumerate(chapter.sections, 1)
         ]
         pack.documents.append(_journal_entry(entry_id, chapter.title, pages, position))
-    pack.documents.append(_credits_entry(ruleset, len(pack.documents) + 1))
+    pack.documents.append(_credits_entry(ruleset, html, len(pack.documents) + 1))
     return pack
 
 
-def _html_environment() -> jinja2.Environment:
-    """Templates that write HTML directly (autoescaped): the item descriptions, rendered
-    straight to HTML because Markdown conversion was most of a large export's time."""
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry")),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
-def _credits_entry(ruleset: Ruleset, position: int) -> dict:
+def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int) -> dict:
     """A last journal entry: the sources' credits and every ruling taken."""
     entry_id = _id(ruleset, "journal", "about-these-rules")
-    env = _html_environment()
     parts = (
         ("sources", "Sources", "credits.html.j2", {"info": ruleset.info}),
         ("rulings", "Rulings", "rulings.html.j2", {"rulings": ruleset.rulings()}),
@@ -183,14 +238,16 @@ def _credits_entry(ruleset: Ruleset, position: int) -> dict:
     return _journal_entry(entry_id, "About These Rules", pages, position)
 
 
-def _weapons_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
+def _weapons_pack(
+    ruleset: Ruleset, options: ModuleOptions, html: jinja2.Environment, tables: dict[str, Markup]
+) -> Pack:
     system = SYSTEMS.get(options.system)
     if system is None:
         raise RulepressError(
             f"unknown Foundry system {options.system!r}; known: {', '.join(SYSTEMS)}"
         )
     pack = Pack("weapons", f"{ruleset.info.title}: Weapons", "Item", system=system.id)
-    template = _html_environment().get_template("weapon-item.html.j2")
+    template = html.get_template("weapon-item.html.j2")
     for position, (section, weapons) in enumerate(weapons_by_section(ruleset), 1):
         folder_id = _id(ruleset, "folder", document_slug(section))
         pack.documents.append(
@@ -210,12 +267,12 @@ def _weapons_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
         skill = ruleset.get(section.skill)
         for number, weapon in enumerate(weapons, 1):
             item_id = _id(ruleset, "weapon", document_slug(weapon))
-            html = template.render(weapon=weapon, currency=ruleset.info.currency or "").strip()
+            description = template.render(weapon=weapon, tables=tables[weapon.id]).strip()
             item_type, data = system.weapon(
                 weapon,
                 skill.display_name if skill else section.skill,
                 ruleset.info.currency or "",
-                html,
+                description,
             )
             pack.documents.append(
                 {
@@ -307,7 +364,7 @@ def _table_result(
 
 
 def _escape(text: str) -> str:
-    return str(jinja2.utils.markupsafe.escape(text))
+    return str(escape(text))
 
 
 MACROS = (
@@ -408,5 +465,4 @@ def source_file_name(document: dict) -> str:
 def write_sources(pack: Pack, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for document in pack.documents:
-        text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
-        (folder / source_file_name(document)).write_text(text + "\n", encoding="utf-8")
+        (folder / source_file_name(document)).write_bytes(pretty_json(document))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,18 +70,6 @@ def _check_document(key: str, value: dict) -> None:
     span = value.get("range")
     if span is not None and (len(span) != 2 or span[0] > span[1]):
         raise RulepressError(f"{key}: range {span} must be two ascending numbers")
-    _check_finite(key, value)
-
-
-def _check_finite(key: str, value: object) -> None:
-    if isinstance(value, float) and not math.isfinite(value):
-        raise RulepressError(f"{key}: NaN or infinity cannot be stored")
-    if isinstance(value, dict):
-        for item in value.values():
-            _check_finite(key, item)
-    elif isinstance(value, list):
-        for item in value:
-            _check_finite(key, item)
 
 
 def encode(value: dict) -> bytes:
@@ -99,7 +86,10 @@ def write_pack(pack: Pack, folder: Path) -> int:
     try:
         with database.write_batch() as batch:
             for key, value in entries:
-                batch.put(key.encode("utf-8"), encode(value))
+                try:
+                    batch.put(key.encode("utf-8"), encode(value))
+                except ValueError:  # allow_nan=False: JSON has no NaN or infinity
+                    raise RulepressError(f"{key}: NaN or infinity cannot be stored") from None
         database.compact_range()
     finally:
         database.close()
