@@ -39,12 +39,21 @@ class Ruleset:
     info_source: SourceMap
     entries: tuple[Entry, ...]
     _by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
+    _by_type: Mapping[type, list[int]] = field(init=False, repr=False, compare=False)
+    # all() answers, by (kind, drafts): exporters ask for the same kinds once per section,
+    # and a large ruleset has thousands of sections and documents.
+    _sorted: dict[tuple[type, bool], tuple[Document, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         index: dict[str, Entry] = {}
-        for entry in self.entries:
+        by_type: dict[type, list[int]] = {}
+        for number, entry in enumerate(self.entries):
             index.setdefault(entry.document.id, entry)  # a duplicate id is reported by a check
+            by_type.setdefault(type(entry.document), []).append(number)
         object.__setattr__(self, "_by_id", MappingProxyType(index))
+        object.__setattr__(self, "_by_type", MappingProxyType(by_type))
 
     @property
     def id(self) -> str:
@@ -59,12 +68,19 @@ class Ruleset:
 
     def all(self, kind: type[D], *, drafts: bool = False) -> list[D]:
         """Documents of one model class, in the order of their `order` field, then id."""
-        found = [
-            e.document
-            for e in self.entries
-            if isinstance(e.document, kind) and (drafts or not e.document.is_draft)
-        ]
-        return sorted(found, key=lambda d: (getattr(d, "order", 0), d.id))
+        found = self._sorted.get((kind, drafts))
+        if found is None:
+            numbers = sorted(
+                number
+                for model, numbers in self._by_type.items()
+                if issubclass(model, kind)
+                for number in numbers
+                if drafts or not self.entries[number].document.is_draft
+            )  # file order, so that equal keys keep it in the sort below
+            documents = [self.entries[number].document for number in numbers]
+            found = tuple(sorted(documents, key=lambda d: (getattr(d, "order", 0), d.id)))
+            self._sorted[(kind, drafts)] = found
+        return list(found)
 
     def one(self, kind: type[D]) -> D | None:
         """The ruleset's single document of this kind (a rule stated once), if any."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -27,6 +27,9 @@ class WeaponSection(Document):
     """The weapon skill that tests with these weapons."""
 
 
+_FIELD_SETS: dict[frozenset[str], frozenset[str]] = {}
+
+
 class ApRow(Model):
     """One row of a weapon table: what the weapon does at this many AP."""
 
@@ -36,6 +39,12 @@ class ApRow(Model):
     move: Move
     """Movement modifier; `Base` means no change (0)."""
     range: NonNegative
+
+    def model_post_init(self, context: Any) -> None:
+        # pydantic gives each instance its own set of the fields given (700 bytes, most of
+        # a row); rows are many (300,000 in 10,000 weapons) and frozen, so they share one.
+        fields = frozenset(self.__pydantic_fields_set__)
+        object.__setattr__(self, "__pydantic_fields_set__", _FIELD_SETS.setdefault(fields, fields))
 
     @property
     def move_value(self) -> int:

@@ -15,8 +15,11 @@ STEPPED_COLUMNS = ("move", "range")
 STATS = ("reload", "weight", "cost", "rarity")
 
 
-def _value(row: ApRow, column: str) -> int:
-    return row.move_value if column == "move" else getattr(row, column)
+def _column(table: list[ApRow], column: str) -> list[int]:
+    """A column's figures, row by row (`Base` move as 0)."""
+    if column == "move":
+        return [row.move_value for row in table]
+    return [getattr(row, column) for row in table]
 
 
 @check("RP206", "ap-row-missing", Level.ERROR)
@@ -73,8 +76,9 @@ def figure_falls(ruleset: Ruleset):
     for entry in weapon_entries(ruleset):
         table = entry.document.table
         for column in RISING_COLUMNS:
+            values = _column(table, column)
             for index in range(1, len(table)):
-                before, after = _value(table[index - 1], column), _value(table[index], column)
+                before, after = values[index - 1], values[index]
                 if after < before:
                     yield Report(
                         entry,
@@ -124,10 +128,8 @@ def off_band_step(ruleset: Ruleset):
 
 def _step_rows(profile: WeaponProfile, column: str) -> list[int]:
     """Indexes of the rows where `column` differs from the row before."""
-    table = profile.table
-    return [
-        i for i in range(1, len(table)) if _value(table[i], column) != _value(table[i - 1], column)
-    ]
+    values = _column(profile.table, column)
+    return [i for i in range(1, len(values)) if values[i] != values[i - 1]]
 
 
 @check("RP211", "draft", Level.WARNING)
