@@ -1,3 +1,3 @@
-from rulepress.cli import main
+from rulepress.launch import main
 
 main()

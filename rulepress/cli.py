@@ -23,6 +23,15 @@ def compendium_argument(function):
     )(function)
 
 
+def no_cache_option(function):
+    return click.option(
+        "--no-cache",
+        is_flag=True,
+        help="Parse every file again instead of reusing the documents of files whose bytes "
+        "are unchanged (the cache is .rulepress-cache/, or $RULEPRESS_CACHE_DIR).",
+    )(function)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulepress")
 def cli() -> None:
@@ -45,12 +54,13 @@ def cli() -> None:
     help="text for people, json for tools, github for annotations.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def validate_command(compendium: Path, fmt: str, strict: bool) -> None:
+@no_cache_option
+def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -> None:
     """Check COMPENDIUM (default ./compendium) and print `path:line:col: level CODE: message`
     for each finding, errors first."""
     from rulepress.commands.validate import format_findings, validate
 
-    validation = validate(compendium, strict=strict)
+    validation = validate(compendium, strict=strict, cache=not no_cache)
     click.echo(format_findings(validation, fmt, relative_to=Path.cwd()))
     sys.exit(EXIT_CLEAN if validation.ok else EXIT_FINDINGS)
 
@@ -82,23 +92,37 @@ def validate_command(compendium: Path, fmt: str, strict: bool) -> None:
     "--templates",
     type=click.Path(path_type=Path, file_okay=False, exists=True),
     default=None,
-    help="Folder of Markdown templates that override the shipped ones by name.",
+    help="Folder of templates (Markdown sections, Foundry HTML) that override the shipped "
+    "ones by name.",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Build even when nothing the last identical build read or wrote has changed.",
+)
+@no_cache_option
 def build_command(
     compendium: Path,
     out: Path,
     targets: tuple[str, ...],
     foundry_version: str,
     templates: Path | None,
+    force: bool,
+    no_cache: bool,
 ) -> None:
     """Validate COMPENDIUM, then write every output into OUT. Nothing is written when
     validation finds errors; a target's previous output is replaced only when its new
-    output is complete."""
+    output is complete. Run again with nothing changed, it only says so."""
+    from rulepress import build_stamp
     from rulepress.commands.build import build
     from rulepress.commands.validate import format_findings, summary
+    from rulepress.exporters.site.pages import SITE
 
     options = {"foundry_version": int(foundry_version), "templates": templates}
-    validation, written = build(compendium, out, targets, options)
+    inputs = build_stamp.snapshot(
+        [str(compendium), str(SITE), *([str(templates)] * bool(templates))]
+    )
+    validation, written = build(compendium, out, targets, options, cache=not no_cache)
     if not validation.ok:
         click.echo(format_findings(validation, "text", relative_to=Path.cwd()), err=True)
         click.echo("build stopped: fix the errors above; nothing was written", err=True)
@@ -106,6 +130,12 @@ def build_command(
     click.echo(f"validated: {summary(validation)}")
     for path in written:
         click.echo(f"wrote {path}")
+    if not no_cache:
+        report = [f"validated: {summary(validation)}"]
+        report += [
+            f"up to date: {path} (nothing changed; --force builds again)" for path in written
+        ]
+        build_stamp.record(sys.argv[1:], inputs, [str(path) for path in written], report)
 
 
 @cli.command("fmt")

@@ -5,11 +5,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from rulepress.commands.validate import Validation, validate
+
+# The CLI keeps a document cache and build stamps; tests (and the CLIs they start) keep
+# theirs in a throwaway folder, never in the working tree.
+os.environ["RULEPRESS_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulepress-test-cache-")
 
 REPO = Path(__file__).resolve().parents[1]
 COMPENDIUM = REPO / "compendium"

@@ -12,7 +12,12 @@ from rulepress.exporters.output import output_lock, replaced_atomically, safe_ch
 
 
 def build(
-    root: Path | str, out: Path | str, targets: Sequence[str] = (), options: dict | None = None
+    root: Path | str,
+    out: Path | str,
+    targets: Sequence[str] = (),
+    options: dict | None = None,
+    *,
+    cache: bool = False,
 ) -> tuple[Validation, list[Path]]:
     """Validate `root`; when it has no errors, write each target into `out/<target>`.
 
@@ -23,7 +28,7 @@ def build(
     unknown = [t for t in targets if t not in exporters]
     if unknown:
         raise RulepressError(f"unknown target {unknown[0]!r}; known: {', '.join(exporters)}")
-    validation = validate(root)
+    validation = validate(root, cache=cache)
     if not validation.ok:
         return validation, []
     out = Path(out)

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level, display_path
@@ -27,10 +28,11 @@ class Validation:
         return self.count(Level.ERROR) == 0
 
 
-def validate(root: Path | str, *, strict: bool = False) -> Validation:
+def validate(root: Path | str, *, strict: bool = False, cache: bool = False) -> Validation:
     """Load and check a compendium. Cross-document checks run only on files that loaded,
-    so one broken file does not hide the problems of the others."""
-    loaded = load_compendium(root)
+    so one broken file does not hide the problems of the others. With `cache`, files
+    that loaded cleanly before are taken from the document cache (see compendium.cache)."""
+    loaded = load_compendium(root, DocumentCache(Path(root)) if cache else None)
     findings = [*loaded.findings, *run_checks(loaded.compendium)]
     if strict:
         findings = [

@@ -18,13 +18,21 @@ from types import MappingProxyType
 
 from pydantic import ValidationError
 
+from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.model import Compendium, Entry, Ruleset
-from rulepress.compendium.yaml_source import SourceMap, YamlProblem, read_yaml
+from rulepress.compendium.yaml_source import (
+    Position,
+    SourceMap,
+    YamlProblem,
+    decode_utf8,
+    parse_yaml,
+)
 from rulepress.errors import Code, Finding, Level, RulepressError
 from rulepress.models import DOCUMENT_KINDS, RulesetInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
 RULESET_FILE = "ruleset.yaml"
+FILE_START = Position(1, 1)
 
 
 @dataclass(frozen=True)
@@ -33,9 +41,10 @@ class LoadResult:
     findings: tuple[Finding, ...]
 
 
-def load_compendium(root: Path | str) -> LoadResult:
+def load_compendium(root: Path | str, cache: DocumentCache | None = None) -> LoadResult:
     """Read every ruleset under `root`. Problems in files become findings, never exceptions;
-    a root that is missing or not a folder raises RulepressError."""
+    a root that is missing or not a folder raises RulepressError. With a `cache`, a file
+    whose bytes loaded cleanly before is not parsed again."""
     root = Path(root)
     if not root.exists():
         raise RulepressError(f"compendium folder not found: {root}")
@@ -46,7 +55,7 @@ def load_compendium(root: Path | str) -> LoadResult:
     rulesets: dict[str, Ruleset] = {}
     for folder in folders:
         with _collector_paused():
-            ruleset = _load_ruleset(root, folder, findings)
+            ruleset = _load_ruleset(root, folder, findings, cache)
         if ruleset is None:
             continue
         if ruleset.id in rulesets:
@@ -62,6 +71,8 @@ def load_compendium(root: Path | str) -> LoadResult:
             continue
         rulesets[ruleset.id] = ruleset
     compendium = Compendium(root=root, rulesets=MappingProxyType(rulesets))
+    if cache is not None:
+        cache.save()
     return LoadResult(compendium, tuple(findings))
 
 
@@ -143,13 +154,15 @@ def _inside(path: Path, real_root: Path) -> bool:
     return True
 
 
-def _load_ruleset(root: Path, folder: Path, findings: list[Finding]) -> Ruleset | None:
-    info_entry = _load_document(folder / RULESET_FILE, findings)
+def _load_ruleset(
+    root: Path, folder: Path, findings: list[Finding], cache: DocumentCache | None
+) -> Ruleset | None:
+    info_entry = _load_document(folder / RULESET_FILE, findings, cache)
     entries = []
     for path in _yaml_files(root, folder, findings):
         if path == folder / RULESET_FILE:
             continue
-        entry = _load_document(path, findings)
+        entry = _load_document(path, findings, cache)
         if entry is None:
             continue
         if isinstance(entry.document, RulesetInfo):
@@ -185,20 +198,21 @@ def _load_ruleset(root: Path, folder: Path, findings: list[Finding]) -> Ruleset 
     )
 
 
-def _load_document(path: Path, findings: list[Finding]) -> Entry | None:
+def _load_document(
+    path: Path, findings: list[Finding], cache: DocumentCache | None
+) -> Entry | None:
     try:
-        data, source = read_yaml(path, positions=False)
+        raw = path.read_bytes()
+        key = cache.key(raw) if cache is not None else ""
+        cached = cache.get(key) if cache is not None else None
+        if cached is not None:  # these bytes loaded cleanly before, so they decode
+            return Entry(cached, SourceMap(path, text=raw.decode("utf-8")))
+        data, source = parse_yaml(decode_utf8(raw), path, positions=False)
+    except OSError as exc:
+        findings.append(_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}"))
+        return None
     except YamlProblem as problem:
-        findings.append(
-            Finding(
-                Level.ERROR,
-                problem.code,
-                problem.message,
-                path,
-                problem.position.line,
-                problem.position.col,
-            )
-        )
+        findings.append(_problem(path, problem.code, problem.message, problem.position))
         return None
     if not isinstance(data, dict):
         findings.append(
@@ -220,7 +234,13 @@ def _load_document(path: Path, findings: list[Finding]) -> Entry | None:
     except ValidationError as exc:
         findings.extend(schema_findings(exc, source))
         return None
+    if cache is not None:
+        cache.keep(key, document)
     return Entry(document, source)
+
+
+def _problem(path: Path, code: Code, message: str, position: Position = FILE_START) -> Finding:
+    return Finding(Level.ERROR, code, message, path, position.line, position.col)
 
 
 def _unknown_kind(source: SourceMap, kind: object) -> Finding:

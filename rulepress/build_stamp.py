@@ -1,0 +1,134 @@
+"""A no-op `rulepress build` answered from a stamp, before click, pydantic or jinja2 load.
+
+After a successful build the CLI writes a stamp: every file the build read (the
+compendium, the rulepress package with its templates, the site assets, a --templates
+folder), each by the digest of its bytes, and each folder it wrote. Run again with the
+same arguments in the same folder, the launcher hashes those files again; when every
+digest matches and every output folder is still the one the build wrote, it prints the
+stamp's report and stops. Anything else (a changed, added or removed file, an output
+folder replaced or gone, other arguments, `--force` or `--no-cache`) runs the real build.
+Only these standard-library modules load here: the point is to cost no more than
+Python's own start.
+"""
+
+from __future__ import annotations
+
+import marshal  # built in: the stamp is read before anything else is imported
+import os
+import sys
+
+try:
+    from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL (2 ms)
+except ImportError:  # another Python implementation
+    from hashlib import blake2b
+
+STAMP_VERSION = 1
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+SKIPPED_FOLDERS = ("__pycache__",)
+
+
+def cache_folder() -> str:
+    """Where caches and stamps live: $RULEPRESS_CACHE_DIR, else ./.rulepress-cache."""
+    return os.environ.get("RULEPRESS_CACHE_DIR") or ".rulepress-cache"
+
+
+def digest(data: bytes) -> str:
+    return blake2b(data, digest_size=16).hexdigest()
+
+
+def tree_digests(folder: str) -> dict[str, str]:
+    """Relative path -> digest of the bytes, for every file below `folder`."""
+    digests = {}
+    for parent, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
+        for name in files:
+            path = os.path.join(parent, name)
+            with open(path, "rb") as handle:
+                digests[os.path.relpath(path, folder)] = digest(handle.read())
+    return digests
+
+
+def code_digest() -> str:
+    """One digest of the rulepress package (code and templates) and the Python running it:
+    anything made by other code is never reused."""
+    listing = [
+        sys.version,
+        *(f"{path} {hexdigest}" for path, hexdigest in sorted(tree_digests(PACKAGE).items())),
+    ]
+    return digest("\n".join(listing).encode("utf-8", "surrogateescape"))
+
+
+def snapshot(folders: list[str]) -> dict[str, dict[str, str]]:
+    """What a build is about to read: every file of each folder, by digest. Taken before
+    the build, so a file edited while it runs makes the next run build again."""
+    return {os.path.abspath(f): tree_digests(f) for f in [PACKAGE, *folders] if os.path.isdir(f)}
+
+
+def _environment() -> list:
+    """The Python running and its installed packages (a pip install touches the folder)."""
+    folders = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+    return [sys.version, [[p, os.stat(p).st_mtime_ns] for p in folders]]
+
+
+def _output_state(folder: str) -> list[int]:
+    status = os.stat(folder)
+    return [status.st_ino, status.st_mtime_ns, status.st_ctime_ns]
+
+
+def _stamp_path(argv: list[str]) -> str:
+    # marshal's bytes differ between runs for equal values, so the key joins strings
+    key = digest("\0".join([os.getcwd(), sys.prefix, *argv]).encode("utf-8", "surrogateescape"))
+    return os.path.join(cache_folder(), "builds", f"{key}.stamp")
+
+
+def record(
+    argv: list[str], inputs: dict[str, dict[str, str]], outputs: list[str], report: list[str]
+) -> None:
+    """Stamp a successful build run with `argv` (written whole, or not at all)."""
+    stamp = {
+        "version": STAMP_VERSION,
+        "environment": _environment(),
+        "inputs": inputs,
+        "outputs": {os.path.abspath(f): _output_state(f) for f in outputs},
+        "report": report,
+    }
+    import tempfile  # here, not above: the no-op check must stay cheap to import
+
+    path = _stamp_path(argv)
+    mark_cache_folder(cache_folder())
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+    with os.fdopen(handle, "wb") as file:
+        marshal.dump(stamp, file)
+    os.replace(temporary, path)
+
+
+def up_to_date(argv: list[str]) -> list[str] | None:
+    """The report of the stamped build when nothing it read or wrote has changed."""
+    if not argv or argv[0] != "build" or {"--force", "--no-cache", "-h", "--help"} & set(argv):
+        return None
+    try:
+        with open(_stamp_path(argv), "rb") as file:
+            stamp = marshal.load(file)
+        if stamp["version"] != STAMP_VERSION or stamp["environment"] != _environment():
+            return None
+        for folder, state in stamp["outputs"].items():  # cheap checks first
+            if _output_state(folder) != state:
+                return None
+        for folder, digests in stamp["inputs"].items():
+            if tree_digests(folder) != digests:
+                return None
+        return list(stamp["report"])
+    except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # no stamp, or one this code cannot read: build
+
+
+def mark_cache_folder(folder: str) -> None:
+    """Create the cache folder, telling git and backup tools to leave it alone."""
+    os.makedirs(folder, exist_ok=True)
+    ignore = os.path.join(folder, ".gitignore")
+    if not os.path.exists(ignore):
+        with open(ignore, "w", encoding="utf-8") as file:
+            file.write("# written by rulepress: a cache, safe to delete\n*\n")
+        with open(os.path.join(folder, "CACHEDIR.TAG"), "w", encoding="utf-8") as file:
+            file.write("Signature: 8a477f597d28d172789f06886806bc55\n")

@@ -1,0 +1,18 @@
+"""The `rulepress` command. A no-op build is answered from its stamp (rulepress.build_stamp)
+before the CLI and its libraries load; everything else goes to the CLI."""
+
+from __future__ import annotations
+
+import sys
+
+from rulepress.build_stamp import up_to_date
+
+
+def main() -> None:
+    report = up_to_date(sys.argv[1:])
+    if report is not None:
+        print("\n".join(report))
+        return
+    from rulepress.cli import main as cli_main
+
+    cli_main()

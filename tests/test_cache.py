@@ -1,0 +1,211 @@
+"""The document cache and the build stamp: faster when nothing changed, never stale."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulepress import build_stamp
+from rulepress.compendium.cache import DocumentCache
+from rulepress.compendium.loader import load_compendium
+from rulepress.models import WeaponProfile
+from tests.conftest import REPO, build_tree
+from tests.test_broken_inputs import base_tree
+
+PISTOL = "demo/weapons/test-pistol.yaml"
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    return build_tree(tmp_path / "compendium", base_tree())
+
+
+def load(root: Path, cache_folder: Path):
+    return load_compendium(root, DocumentCache(root, cache_folder))
+
+
+def pistol(result) -> WeaponProfile:
+    return result.compendium.ruleset("demo").get("test-pistol")
+
+
+def edit_keeping_size_and_time(path: Path, old: str, new: str) -> None:
+    """Change a figure without changing the file's size or modification time, so only
+    its content tells that it changed."""
+    status = path.stat()
+    text = path.read_text()
+    assert len(old) == len(new) and old in text
+    path.write_text(text.replace(old, new, 1))
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
+def test_a_cached_load_gives_the_same_documents_without_parsing(tree, tmp_path, monkeypatch):
+    first = load(tree, tmp_path / "cache")
+    import rulepress.compendium.loader as loader
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a cached file was parsed again")
+
+    monkeypatch.setattr(loader, "parse_yaml", refuse)
+    second = load(tree, tmp_path / "cache")
+    assert [e.document for _, e in second.compendium.entries()] == [
+        e.document for _, e in first.compendium.entries()
+    ]
+    assert second.findings == first.findings == ()
+
+
+def test_an_edited_file_is_read_again_even_with_the_same_size_and_time(tree, tmp_path):
+    assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 12
+    edit_keeping_size_and_time(tree / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 19,")
+    assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 19
+
+
+def test_a_file_made_invalid_is_reported_though_it_was_cached(tree, tmp_path):
+    load(tree, tmp_path / "cache")
+    edit_keeping_size_and_time(tree / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: -1,")
+    (finding,) = load(tree, tmp_path / "cache").findings
+    lines = (tree / PISTOL).read_text().splitlines()
+    assert finding.code == "RP104" and finding.file == tree / PISTOL  # out of range
+    assert finding.line == next(n for n, line in enumerate(lines, 1) if "damage: -1" in line)
+
+
+def test_positions_of_cached_documents_are_exact(tree, tmp_path):
+    """A finding on a document taken from the cache still points at its line."""
+    load(tree, tmp_path / "cache")
+    entry = load(tree, tmp_path / "cache").compendium.ruleset("demo").entry("test-pistol")
+    lines = (tree / PISTOL).read_text().splitlines()
+    expected = next(n for n, line in enumerate(lines, 1) if line.startswith("tier:"))
+    assert entry.position(("tier",)).line == expected
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path: path.write_bytes(b"not a pickle at all"),
+        lambda path: path.write_bytes(path.read_bytes()[:-40]),  # cut short
+        lambda path: path.write_bytes(b"rulepress-documents 1 other-code 2.0\n" + b"x" * 50),
+    ],
+    ids=["garbage", "truncated", "other code"],
+)
+def test_a_damaged_or_foreign_cache_is_ignored(tree, tmp_path, damage):
+    load(tree, tmp_path / "cache")
+    (cache_file,) = (tmp_path / "cache").glob("documents-*.pickle")
+    damage(cache_file)
+    result = load(tree, tmp_path / "cache")
+    assert result.findings == () and pistol(result).row_at(12).damage == 12
+
+
+def test_a_cache_written_by_other_code_is_not_unpickled(tree, tmp_path, monkeypatch):
+    load(tree, tmp_path / "cache")
+    monkeypatch.setattr("rulepress.compendium.cache.code_digest", lambda: "the code changed since")
+    monkeypatch.setattr(pickle, "load", lambda file: pytest.fail("unpickled a foreign cache"))
+    assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 12
+
+
+def test_the_cache_holds_only_the_files_of_the_last_load(tree, tmp_path):
+    load(tree, tmp_path / "cache")
+    (tree / "demo/traits/acuity.yaml").unlink()
+    load(tree, tmp_path / "cache")
+    fresh = DocumentCache(tree, tmp_path / "cache")
+    assert len(fresh.known) == len(list(tree.rglob("*.yaml")))
+
+
+def run(args: list[str], cwd: Path, cache: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RULEPRESS_CACHE_DIR": str(cache)}
+    return subprocess.run(
+        [sys.executable, "-m", "rulepress", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    build_tree(tmp_path / "compendium", base_tree())
+    return tmp_path
+
+
+def test_a_second_build_with_nothing_changed_only_says_so(project):
+    args = ["build", "--target", "markdown", "--target", "json"]
+    first = run(args, project, project / "cache")
+    assert first.returncode == 0 and "wrote dist/markdown" in first.stdout
+    before = (project / "dist/markdown").stat().st_ino
+    second = run(args, project, project / "cache")
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.splitlines() == [
+        first.stdout.splitlines()[0],  # the same validation summary
+        "up to date: dist/markdown (nothing changed; --force builds again)",
+        "up to date: dist/json (nothing changed; --force builds again)",
+    ]
+    assert (project / "dist/markdown").stat().st_ino == before  # nothing was rewritten
+
+
+def test_an_edited_file_makes_the_next_build_build(project):
+    args = ["build", "--target", "json"]
+    run(args, project, project / "cache")
+    edit_keeping_size_and_time(
+        project / "compendium" / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 17,"
+    )
+    again = run(args, project, project / "cache")
+    assert "wrote dist/json" in again.stdout
+    assert '"damage": 17' in (project / "dist/json/demo.json").read_text()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda p: (
+            (p / "compendium/demo/rules").mkdir(parents=True)
+            or (p / "compendium/demo/rules/new.yaml").write_text(
+                "kind: rule\nid: new\ntitle: New\nchapter: Intro\norder: 1\ntext: New.\n"
+            )
+        ),
+        lambda p: (p / "compendium/demo/traits/acuity.yaml").unlink(),
+        lambda p: shutil.rmtree(p / "dist/json"),
+        lambda p: (
+            shutil.copytree(p / "dist/json", p / "copy")
+            and (shutil.rmtree(p / "dist/json") or shutil.move(p / "copy", p / "dist/json"))
+        ),
+    ],
+    ids=["file added", "file removed", "output deleted", "output replaced"],
+)
+def test_other_changes_make_the_next_build_build(project, change):
+    args = ["build", "--target", "json"]
+    assert run(args, project, project / "cache").returncode == 0
+    change(project)
+    again = run(args, project, project / "cache")
+    assert "up to date" not in again.stdout and again.returncode in (0, 1), again.stderr
+
+
+def test_force_other_arguments_and_no_cache_build_again(project):
+    run(["build", "--target", "json"], project, project / "cache")
+    for args in (
+        ["build", "--target", "json", "--force"],
+        ["build", "--target", "json", "--no-cache"],
+        ["build", "--target", "json", "--foundry-version", "12"],
+    ):
+        result = run(args, project, project / "cache")
+        assert result.returncode == 0 and "wrote dist/json" in result.stdout, args
+
+
+def test_a_changed_rulepress_package_makes_the_stamp_stale(project, monkeypatch):
+    """The package's code and templates are inputs of every build."""
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(project / "cache"))
+    copy = project / "package"
+    shutil.copytree(REPO / "rulepress", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(build_stamp, "PACKAGE", str(copy))
+    argv = ["build", "--target", "json"]
+    (project / "dist/json").mkdir(parents=True)
+    build_stamp.record(argv, build_stamp.snapshot(["compendium"]), ["dist/json"], ["report"])
+    assert build_stamp.up_to_date(argv) == ["report"]
+    (copy / "exporters/templates/markdown/guide.md.j2").write_text("changed\n")
+    assert build_stamp.up_to_date(argv) is None
