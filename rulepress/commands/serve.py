@@ -32,7 +32,7 @@ def on_pre_build(config, **kwargs):
 
 def regenerate(compendium: Path, project: Path) -> bool:
     """Regenerate the pages if the compendium validates; report its errors otherwise."""
-    validation = validate(compendium)
+    validation = validate(compendium, cache=True)  # a rebuild re-reads only edited files
     if not validation.ok:
         print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
         print("rulepress: the compendium has errors; showing the last good pages", flush=True)

@@ -10,6 +10,7 @@ cache. It is a pickle, as trusted as the .pyc files of the project it sits in.
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import tempfile
@@ -30,10 +31,12 @@ class DocumentCache:
         self.folder = Path(folder or cache_folder())
         self.path = self.folder / f"documents-{digest(str(root.resolve()).encode())}.pickle"
         self.header = b" ".join([FORMAT, code_digest().encode(), PYDANTIC_VERSION.encode()])
-        self.known = self._read()
         self.kept: dict[str, Document] = {}
 
-    def _read(self) -> dict[str, Document]:
+    @functools.cached_property
+    def known(self) -> dict[str, Document]:
+        """The documents of the cache file, read on first use (inside the loader, which
+        pauses the cycle collector: unpickling makes as many objects as parsing)."""
         try:
             with open(self.path, "rb") as file:
                 if file.readline().rstrip(b"\n") != self.header:

@@ -50,12 +50,16 @@ def load_compendium(root: Path | str, cache: DocumentCache | None = None) -> Loa
         raise RulepressError(f"compendium folder not found: {root}")
     if not root.is_dir():
         raise RulepressError(f"compendium path is not a folder: {root}")
+    with _collector_paused():
+        return _load(root, cache)
+
+
+def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
     findings: list[Finding] = []
     folders = [root] if (root / RULESET_FILE).is_file() else _ruleset_folders(root, findings)
     rulesets: dict[str, Ruleset] = {}
     for folder in folders:
-        with _collector_paused():
-            ruleset = _load_ruleset(root, folder, findings, cache)
+        ruleset = _load_ruleset(root, folder, findings, cache)
         if ruleset is None:
             continue
         if ruleset.id in rulesets:
@@ -78,8 +82,9 @@ def load_compendium(root: Path | str, cache: DocumentCache | None = None) -> Loa
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Loading makes millions of objects and no reference cycles; Python's cycle collector
-    would scan the growing heap again and again (a fifth of loading 10,000 weapons)."""
+    """Loading (parsing, or unpickling the cache) makes millions of objects and no
+    reference cycles; Python's cycle collector would scan the growing heap again and
+    again (a fifth of loading 10,000 weapons, half of saving their cache)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
