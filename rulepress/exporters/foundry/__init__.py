@@ -45,10 +45,12 @@ class FoundryExporter:
                 module_id(ruleset.id), version, options.get("foundry_system", DEFAULT_SYSTEM)
             )
             folder = safe_child(out, settings.module_id)
-            packs = build_packs(ruleset, settings, env, html)
-            for pack in packs:
+            packs = []
+            for pack in build_packs(ruleset, settings, env, html):
                 write_pack(pack, safe_child(folder, "packs", pack.name))
                 write_sources(pack, safe_child(folder, "src", "packs", pack.name))
+                pack.documents.clear()  # written: only its name and type are needed now
+                packs.append(pack)
             text = json.dumps(manifest(ruleset, settings, packs), indent=2, ensure_ascii=False)
             (folder / "module.json").write_text(text + "\n", encoding="utf-8")
 

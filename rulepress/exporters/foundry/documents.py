@@ -8,7 +8,7 @@ made from these lists.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,17 +73,21 @@ def _key(collection: str, *ids: str) -> str:
 
 def build_packs(
     ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment, html: jinja2.Environment
-) -> list[Pack]:
-    """The module's packs. `env` renders the Markdown section templates, `html` the HTML
-    templates; each weapon's tables are rendered once, for its item and its journal page."""
+) -> Iterator[Pack]:
+    """The module's packs, one at a time (a large ruleset's packs need not all be held at
+    once), empty ones left out. `env` renders the Markdown section templates, `html` the
+    HTML ones; each weapon's tables are rendered once, for its item and its journal page."""
     tables = weapon_tables(ruleset, html)
-    packs = [
-        _rules_pack(ruleset, options, env, html, tables),
-        _weapons_pack(ruleset, options, html, tables),
-        _tables_pack(ruleset, options),
-        _macros_pack(ruleset, options),
-    ]
-    return [pack for pack in packs if pack.documents]
+    packs = (
+        lambda: _rules_pack(ruleset, options, env, html, tables),
+        lambda: _weapons_pack(ruleset, options, html, tables),
+        lambda: _tables_pack(ruleset, options),
+        lambda: _macros_pack(ruleset, options),
+    )
+    for make in packs:
+        pack = make()
+        if pack.documents:
+            yield pack
 
 
 def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
