@@ -16,6 +16,7 @@ from __future__ import annotations
 import marshal  # built in: the stamp is read before anything else is imported
 import os
 import sys
+from collections.abc import Iterator
 
 try:
     from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL (2 ms)
@@ -36,30 +37,34 @@ def digest(data: bytes) -> str:
     return blake2b(data, digest_size=16).hexdigest()
 
 
-def tree_digests(folder: str) -> dict[str, str]:
-    """Relative path -> digest of the bytes, for every file below `folder`."""
-    digests = {}
+def _file_digests(folder: str) -> Iterator[tuple[str, str]]:
+    """(path relative to `folder`, digest of its bytes) for every file below `folder`. A
+    file that cannot be read gets a marker: the loader reports it, the stamp only notes it."""
     for parent, folders, files in os.walk(folder):
         folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
         for name in files:
             path = os.path.join(parent, name)
-            with open(path, "rb") as handle:
-                digests[os.path.relpath(path, folder)] = digest(handle.read())
-    return digests
+            try:
+                with open(path, "rb") as handle:
+                    found = digest(handle.read())
+            except OSError:
+                found = "unreadable"
+            yield os.path.relpath(path, folder), found
+
+
+def tree_digests(folder: str) -> dict[str, str]:
+    """Relative path -> digest of the bytes, for every file below `folder`."""
+    return dict(_file_digests(folder))
 
 
 def _unchanged(folder: str, digests: dict[str, str]) -> bool:
     """Whether `folder` holds exactly these files with these digests (stops at the first
     difference: a build that has work to do should not wait for a full comparison)."""
     seen = 0
-    for parent, folders, files in os.walk(folder):
-        folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
-        for name in files:
-            path = os.path.join(parent, name)
-            with open(path, "rb") as handle:
-                if digests.get(os.path.relpath(path, folder)) != digest(handle.read()):
-                    return False
-            seen += 1
+    for path, found in _file_digests(folder):
+        if digests.get(path) != found:
+            return False
+        seen += 1
     return seen == len(digests)
 
 
@@ -99,7 +104,8 @@ def _stamp_path(argv: list[str]) -> str:
 def record(
     argv: list[str], inputs: dict[str, dict[str, str]], outputs: list[str], report: list[str]
 ) -> None:
-    """Stamp a successful build run with `argv` (written whole, or not at all)."""
+    """Stamp a successful build run with `argv` (written whole, or not at all; a folder
+    that cannot be written only means the next run builds again)."""
     stamp = {
         "version": STAMP_VERSION,
         "environment": _environment(),
@@ -110,12 +116,21 @@ def record(
     import tempfile  # here, not above: the no-op check must stay cheap to import
 
     path = _stamp_path(argv)
-    mark_cache_folder(cache_folder())
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-    with os.fdopen(handle, "wb") as file:
-        marshal.dump(stamp, file)
-    os.replace(temporary, path)
+    try:
+        mark_cache_folder(cache_folder())
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as file:
+            marshal.dump(stamp, file)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
 
 
 def up_to_date(argv: list[str]) -> list[str] | None:

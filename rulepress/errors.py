@@ -94,10 +94,11 @@ class Finding:
 
 
 def display_path(path: Path, relative_to: Path | None = None) -> str:
-    """`path` relative to `relative_to` when it lies below it, else as given."""
+    """`path` relative to `relative_to` when it lies below it, else as given. A symbolic
+    link is named itself, not what it points at: the link is what to fix."""
     if relative_to is not None:
         try:
-            return str(path.resolve().relative_to(relative_to.resolve()))
+            return str((path.parent.resolve() / path.name).relative_to(relative_to.resolve()))
         except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
             pass
     return str(path)

@@ -209,3 +209,18 @@ def test_a_changed_rulepress_package_makes_the_stamp_stale(project, monkeypatch)
     assert build_stamp.up_to_date(argv) == ["report"]
     (copy / "exporters/templates/markdown/guide.md.j2").write_text("changed\n")
     assert build_stamp.up_to_date(argv) is None
+
+
+def test_a_dangling_link_is_reported_by_the_build_not_tripped_over_by_its_stamp(project):
+    """Digesting the inputs must not trip over a file the loader will report."""
+    (project / "compendium/demo/rules").mkdir(parents=True)
+    (project / "compendium/demo/rules/gone.yaml").symlink_to(project / "nowhere.yaml")
+    result = run(["build", "--target", "json"], project, project / "cache")
+    assert result.returncode == 1, result.stderr
+    assert "compendium/demo/rules/gone.yaml:1:1: error RP008" in result.stderr
+
+
+def test_a_cache_folder_that_cannot_be_written_does_not_fail_the_build(project):
+    (project / "cache").write_text("a file where the cache folder should be\n")
+    result = run(["build", "--target", "json"], project, project / "cache")
+    assert result.returncode == 0 and "wrote dist/json" in result.stdout, result.stderr
