@@ -10,7 +10,7 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.commands.validate import validate
-from rulepress.exporters.site.pages import generate
+from rulepress.exporters.site.pages import generate, nav_folders
 from rulepress.validators import CHECKS
 from tests.conftest import COMPENDIUM, build_tree
 from tests.golden import assert_golden
@@ -145,3 +145,17 @@ def test_serve_rebuilds_the_page_when_the_yaml_changes(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_long_weapons_navigation_is_folded_into_folders_of_fifty():
+    entries = [{f"Section {n:03d}": f"bench/weapons/section-{n:03d}.md"} for n in range(120)]
+    folders = nav_folders(entries)
+    assert [next(iter(f)) for f in folders] == [
+        "Section 000 – Section 049",
+        "Section 050 – Section 099",
+        "Section 100 – Section 119",
+    ]
+    assert [e for f in folders for e in next(iter(f.values()))] == entries  # order kept
+    assert nav_folders(entries[:50]) == entries[:50]  # a short list stays flat
+    many = nav_folders([{str(n): f"{n}.md"} for n in range(3000)])
+    assert len(many) == 2 and all(len(next(iter(f.values()))) <= 50 for f in many)

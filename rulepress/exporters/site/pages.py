@@ -32,6 +32,9 @@ REDIRECT = """# {title}
 This page has moved to [{title}]({target_md}).
 """
 WEAPONS = "Weapons"
+# Material writes the whole visible navigation into every page: 1,000 weapon-section
+# pages listed flat made nine tenths of each page navigation and the build quadratic.
+NAV_FOLDER_SIZE = 50
 
 
 def page_of(ruleset: Ruleset, chapter: Chapter, section: Section) -> str:
@@ -69,6 +72,19 @@ def site_link(where: dict[str, str], current_page: str):
         return f"[{text}]({relative}#{anchor})"
 
     return link
+
+
+def nav_folders(entries: list[dict], size: int = NAV_FOLDER_SIZE) -> list[dict]:
+    """`entries` as they are when there are at most `size`, else in folders of `size`
+    named after their first and last entry (folders of folders when there are many)."""
+    if len(entries) <= size:
+        return entries
+    folders = []
+    for start in range(0, len(entries), size):
+        chunk = entries[start : start + size]
+        first, last = next(iter(chunk[0])), next(iter(chunk[-1]))
+        folders.append({f"{first} – {last}" if first != last else first: chunk})
+    return nav_folders(folders, size)
 
 
 def nav_title(text: str) -> str:
@@ -184,7 +200,7 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
                             title=md(section.title),
                         ),
                     )
-            nav.append({WEAPONS: weapon_nav})
+            nav.append({WEAPONS: nav_folders(weapon_nav)})
             continue
         page = page_of(ruleset, chapter, chapter.sections[0])
         link = site_link(places, page)
