@@ -135,7 +135,9 @@ def build_command(
         report += [
             f"up to date: {path} (nothing changed; --force builds again)" for path in written
         ]
-        build_stamp.record(sys.argv[1:], inputs, [str(path) for path in written], report)
+        # a forced build stands for the same build without --force
+        argv = [arg for arg in sys.argv[1:] if not (force and arg == "--force")]
+        build_stamp.record(argv, inputs, [str(path) for path in written], report)
 
 
 @cli.command("fmt")

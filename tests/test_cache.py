@@ -224,3 +224,11 @@ def test_a_cache_folder_that_cannot_be_written_does_not_fail_the_build(project):
     (project / "cache").write_text("a file where the cache folder should be\n")
     result = run(["build", "--target", "json"], project, project / "cache")
     assert result.returncode == 0 and "wrote dist/json" in result.stdout, result.stderr
+
+
+def test_a_forced_build_leaves_the_plain_build_up_to_date(project):
+    run(["build", "--target", "json"], project, project / "cache")
+    forced = run(["build", "--target", "json", "--force"], project, project / "cache")
+    assert "wrote dist/json" in forced.stdout
+    plain = run(["build", "--target", "json"], project, project / "cache")
+    assert "up to date: dist/json" in plain.stdout
