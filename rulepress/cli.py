@@ -39,7 +39,7 @@ def cli() -> None:
 
     Reads the canonical YAML compendium, checks it, and renders it to every output.
     Exit codes: 0 clean (or warnings only), 1 findings that are errors, 2 usage or
-    environment problems.
+    environment problems, 3 an internal error (a bug in rulepress: please report it).
     """
 
 
@@ -79,7 +79,7 @@ def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -
     "targets",
     multiple=True,
     metavar="NAME",
-    help="Target to build (repeatable): foundry, json; default: every target.",
+    help="Target to build (repeatable): foundry, markdown, site, json; default: every target.",
 )
 @click.option(
     "--foundry-version",

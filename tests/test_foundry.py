@@ -17,6 +17,7 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
+from rulepress.exporters import available_exporters
 from rulepress.exporters.foundry.documents import Pack
 from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
 from rulepress.exporters.foundry.leveldb import read_pack, write_pack
@@ -286,6 +287,8 @@ def test_the_foundry_target_is_listed_in_build_help():
         check=True,
     )
     assert "--foundry-version" in result.stdout and "foundry" in result.stdout
+    listed = " ".join(result.stdout.split())  # help text is wrapped
+    assert f"(repeatable): {', '.join(available_exporters())};" in listed
 
 
 def test_a_weapon_section_page_shows_the_tables_of_its_weapons_items(dist):
