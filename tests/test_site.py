@@ -150,12 +150,23 @@ def test_serve_rebuilds_the_page_when_the_yaml_changes(tmp_path):
 def test_a_long_weapons_navigation_is_folded_into_folders_of_fifty():
     entries = [{f"Section {n:03d}": f"bench/weapons/section-{n:03d}.md"} for n in range(120)]
     folders = nav_folders(entries)
-    assert [next(iter(f)) for f in folders] == [
-        "Section 000 – Section 049",
-        "Section 050 – Section 099",
-        "Section 100 – Section 119",
+    assert [next(iter(f)) for f in folders] == [  # as few folders as hold them, even
+        "Section 000 – Section 039",
+        "Section 040 – Section 079",
+        "Section 080 – Section 119",
     ]
     assert [e for f in folders for e in next(iter(f.values()))] == entries  # order kept
     assert nav_folders(entries[:50]) == entries[:50]  # a short list stays flat
-    many = nav_folders([{str(n): f"{n}.md"} for n in range(3000)])
-    assert len(many) == 2 and all(len(next(iter(f.values()))) <= 50 for f in many)
+    assert [len(next(iter(f.values()))) for f in nav_folders(entries[:51])] == [25, 26]
+
+
+def test_a_very_long_navigation_gets_folders_of_folders_named_after_pages():
+    entries = [{f"S{n:04d}": f"{n}.md"} for n in range(2551)]
+    top = nav_folders(entries)
+    names = [next(iter(f)) for f in top]
+    assert len(top) == 2 and names[0].startswith("S0000 – ") and names[1].endswith(" – S2550")
+    last_of_first = int(names[0][-4:])
+    assert names[1] == f"S{last_of_first + 1:04d} – S2550"  # page titles, not folder names
+    inner = next(iter(top[0].values()))
+    assert len(inner) <= 50 and all(len(next(iter(f.values()))) <= 50 for f in inner)
+    assert next(iter(inner[0])) == "S0000 – S0048"  # 2,551 pages shared by 52 folders

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
 import posixpath
 from pathlib import Path
 
@@ -75,16 +76,27 @@ def site_link(where: dict[str, str], current_page: str):
 
 
 def nav_folders(entries: list[dict], size: int = NAV_FOLDER_SIZE) -> list[dict]:
-    """`entries` as they are when there are at most `size`, else in folders of `size`
-    named after their first and last entry (folders of folders when there are many)."""
+    """`entries` as they are when there are at most `size`, else shared evenly among as
+    few folders as hold them, each named after its first and last page (folders of
+    folders when there are many)."""
     if len(entries) <= size:
         return entries
+    count = -(-len(entries) // size)
+    bounds = [len(entries) * number // count for number in range(count + 1)]
     folders = []
-    for start in range(0, len(entries), size):
-        chunk = entries[start : start + size]
-        first, last = next(iter(chunk[0])), next(iter(chunk[-1]))
-        folders.append({f"{first} – {last}" if first != last else first: chunk})
+    for start, end in itertools.pairwise(bounds):
+        chunk = entries[start:end]
+        first, last = _page_title(chunk[0], first=True), _page_title(chunk[-1], first=False)
+        folders.append({f"{first} – {last}": chunk})
     return nav_folders(folders, size)
+
+
+def _page_title(entry: dict, *, first: bool) -> str:
+    """The title of the first (or last) page below a navigation entry."""
+    title, below = next(iter(entry.items()))
+    if isinstance(below, list):
+        return _page_title(below[0] if first else below[-1], first=first)
+    return title
 
 
 def nav_title(text: str) -> str:
