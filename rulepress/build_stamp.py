@@ -2,11 +2,12 @@
 
 After a successful build the CLI writes a stamp: every file the build read (the
 compendium, the rulepress package with its templates, the site assets, a --templates
-folder), each by the digest of its bytes, and each folder it wrote. Run again with the
-same arguments in the same folder, the launcher hashes those files again; when every
-digest matches and every output folder is still the one the build wrote, it prints the
-stamp's report and stops. Anything else (a changed, added or removed file, an output
-folder replaced or gone, other arguments, `--force` or `--no-cache`) runs the real build.
+folder), each by the digest of its bytes; the compendium's git commit and the variables
+that change an output; every folder of the trees it wrote. Run again with the same
+arguments in the same folder, the launcher checks them all again; when nothing differs
+it prints the stamp's report and stops. Anything else (a changed, added or removed file,
+a commit, an output folder replaced or a file added to or removed from one, other
+arguments, `--force` or `--no-cache`) runs the real build.
 Only these standard-library modules load here: the point is to cost no more than
 Python's own start.
 """
@@ -42,14 +43,24 @@ def _file_digests(folder: str) -> Iterator[tuple[str, str]]:
     file that cannot be read gets a marker: the loader reports it, the stamp only notes it."""
     for parent, folders, files in os.walk(folder):
         folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
-        for name in files:
+        below = _relative(parent, folder)
+        for name in folders:  # not walked into, but the loader may read through them
             path = os.path.join(parent, name)
+            if os.path.islink(path):
+                yield below + name, f"link to {os.readlink(path)}"
+        for name in files:
             try:
-                with open(path, "rb") as handle:
+                with open(os.path.join(parent, name), "rb") as handle:
                     found = digest(handle.read())
             except OSError:
                 found = "unreadable"
-            yield os.path.relpath(path, folder), found
+            yield below + name, found
+
+
+def _relative(parent: str, folder: str) -> str:
+    """`parent` (from os.walk(folder)) relative to `folder`, ending in a separator
+    (os.path.relpath costs more than reading a small file)."""
+    return "" if parent == folder else parent[len(folder) :].lstrip(os.sep) + os.sep
 
 
 def tree_digests(folder: str) -> dict[str, str]:
@@ -60,6 +71,8 @@ def tree_digests(folder: str) -> dict[str, str]:
 def _unchanged(folder: str, digests: dict[str, str]) -> bool:
     """Whether `folder` holds exactly these files with these digests (stops at the first
     difference: a build that has work to do should not wait for a full comparison)."""
+    if not os.path.isdir(folder):
+        return False
     seen = 0
     for path, found in _file_digests(folder):
         if digests.get(path) != found:
@@ -78,21 +91,81 @@ def code_digest() -> str:
     return digest("\n".join(listing).encode("utf-8", "surrogateescape"))
 
 
-def snapshot(folders: list[str]) -> dict[str, dict[str, str]]:
-    """What a build is about to read: every file of each folder, by digest. Taken before
-    the build, so a file edited while it runs makes the next run build again."""
-    return {os.path.abspath(f): tree_digests(f) for f in [PACKAGE, *folders] if os.path.isdir(f)}
+def snapshot(compendium: str, others: list[str]) -> dict:
+    """What a build is about to read: every file of the package, the compendium and the
+    `others` folders, by digest, and the compendium's git commit (the site shows its
+    history). Taken before the build, so an edit made while it runs is seen next time."""
+    folders = [PACKAGE, compendium, *others]
+    files = {os.path.abspath(f): tree_digests(f) for f in folders if os.path.isdir(f)}
+    return {"files": files, "git": _git_record(compendium)}
+
+
+def _git_record(folder: str) -> list | None:
+    """[git dir, common dir, state] of the repository holding `folder`, if any."""
+    import subprocess  # only a real build gets here
+
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "--absolute-git-dir", "--git-common-dir"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = found.stdout.splitlines()
+    if found.returncode != 0 or len(lines) != 2:
+        return None
+    git_dir, common = lines[0], os.path.join(folder, lines[1])
+    common = os.path.abspath(common if not os.path.isabs(lines[1]) else lines[1])
+    return [git_dir, common, _git_state(git_dir, common)]
+
+
+def _git_state(git_dir: str, common: str) -> list[str]:
+    """Digests of HEAD and of the ref it names: a commit or a checkout changes them."""
+
+    def read(path: str) -> bytes:
+        try:
+            with open(path, "rb") as file:
+                return file.read()
+        except OSError:
+            return b""
+
+    head = read(os.path.join(git_dir, "HEAD"))
+    state = [head]
+    if head.startswith(b"ref: "):
+        ref = head[5:].strip().decode("utf-8", "surrogateescape")
+        state += [read(os.path.join(common, ref)), read(os.path.join(common, "packed-refs"))]
+    return [digest(part) for part in state]
+
+
+ENVIRONMENT_VARIABLES = ("SOURCE_DATE_EPOCH", "TZ")  # the site's build date and its dates
 
 
 def _environment() -> list:
-    """The Python running and its installed packages (a pip install touches the folder)."""
-    folders = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
-    return [sys.version, [[p, os.stat(p).st_mtime_ns] for p in folders]]
+    """The Python running, its installed packages (a pip install touches their folder) and
+    the environment variables that change an output."""
+    folders = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+    return [
+        sys.version,
+        [[p, os.stat(p).st_mtime_ns] for p in folders if os.path.isdir(p)],
+        [os.environ.get(name) for name in ENVIRONMENT_VARIABLES],
+    ]
 
 
-def _output_state(folder: str) -> list[int]:
-    status = os.stat(folder)
-    return [status.st_ino, status.st_mtime_ns, status.st_ctime_ns]
+def _output_state(folder: str) -> list:
+    """Each folder of an output tree by inode and times: a folder replaced, or a file or
+    folder added or removed anywhere in it, changes them (a file edited in place does not)."""
+    state = []
+    for parent, _, _ in os.walk(folder):
+        status = os.stat(parent)
+        relative = _relative(parent, folder)
+        state.append([relative, status.st_ino, status.st_mtime_ns, status.st_ctime_ns])
+    if not state:
+        raise FileNotFoundError(folder)
+    return state
 
 
 def _stamp_path(argv: list[str]) -> str:
@@ -101,22 +174,21 @@ def _stamp_path(argv: list[str]) -> str:
     return os.path.join(cache_folder(), "builds", f"{key}.stamp")
 
 
-def record(
-    argv: list[str], inputs: dict[str, dict[str, str]], outputs: list[str], report: list[str]
-) -> None:
-    """Stamp a successful build run with `argv` (written whole, or not at all; a folder
-    that cannot be written only means the next run builds again)."""
-    stamp = {
-        "version": STAMP_VERSION,
-        "environment": _environment(),
-        "inputs": inputs,
-        "outputs": {os.path.abspath(f): _output_state(f) for f in outputs},
-        "report": report,
-    }
+def record(argv: list[str], inputs: dict, outputs: list[str], report: list[str]) -> None:
+    """Stamp a successful build run with `argv`. Call it while the build still holds its
+    output lock, so that the outputs recorded are its own. Written whole or not at all; a
+    folder that cannot be written only means that the next run builds again."""
     import tempfile  # here, not above: the no-op check must stay cheap to import
 
     path = _stamp_path(argv)
     try:
+        stamp = {
+            "version": STAMP_VERSION,
+            "environment": _environment(),
+            "inputs": inputs,
+            "outputs": {os.path.abspath(f): _output_state(f) for f in outputs},
+            "report": report,
+        }
         mark_cache_folder(cache_folder())
         os.makedirs(os.path.dirname(path), exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
@@ -142,10 +214,13 @@ def up_to_date(argv: list[str]) -> list[str] | None:
             stamp = marshal.load(file)
         if stamp["version"] != STAMP_VERSION or stamp["environment"] != _environment():
             return None
-        for folder, state in stamp["outputs"].items():  # cheap checks first
+        for folder, state in stamp["outputs"].items():  # the cheaper checks first
             if _output_state(folder) != state:
                 return None
-        for folder, digests in stamp["inputs"].items():
+        git = stamp["inputs"]["git"]
+        if git is not None and _git_state(git[0], git[1]) != git[2]:
+            return None
+        for folder, digests in stamp["inputs"]["files"].items():
             if not _unchanged(folder, digests):
                 return None
         return list(stamp["report"])

@@ -115,14 +115,31 @@ def build_command(
     output is complete. Run again with nothing changed, it only says so."""
     from rulepress import build_stamp
     from rulepress.commands.build import build
-    from rulepress.commands.validate import format_findings, summary
+    from rulepress.commands.validate import Validation, format_findings, summary
     from rulepress.exporters.site.pages import SITE
 
     options = {"foundry_version": int(foundry_version), "templates": templates}
     inputs = build_stamp.snapshot(
-        [str(compendium), str(SITE), *([str(templates)] * bool(templates))]
+        str(compendium), [str(SITE), *([str(templates)] * bool(templates))]
     )
-    validation, written = build(compendium, out, targets, options, cache=not no_cache)
+    # a forced build stands for the same build without --force
+    argv = [arg for arg in sys.argv[1:] if not (force and arg == "--force")]
+
+    def stamp(validation: Validation, written: list[Path]) -> None:
+        report = [f"validated: {summary(validation)}"]
+        report += [
+            f"up to date: {path} (nothing changed; --force builds again)" for path in written
+        ]
+        build_stamp.record(argv, inputs, [str(path) for path in written], report)
+
+    validation, written = build(
+        compendium,
+        out,
+        targets,
+        options,
+        cache=not no_cache,
+        after_writing=None if no_cache else stamp,
+    )
     if not validation.ok:
         click.echo(format_findings(validation, "text", relative_to=Path.cwd()), err=True)
         click.echo("build stopped: fix the errors above; nothing was written", err=True)
@@ -130,14 +147,6 @@ def build_command(
     click.echo(f"validated: {summary(validation)}")
     for path in written:
         click.echo(f"wrote {path}")
-    if not no_cache:
-        report = [f"validated: {summary(validation)}"]
-        report += [
-            f"up to date: {path} (nothing changed; --force builds again)" for path in written
-        ]
-        # a forced build stands for the same build without --force
-        argv = [arg for arg in sys.argv[1:] if not (force and arg == "--force")]
-        build_stamp.record(argv, inputs, [str(path) for path in written], report)
 
 
 @cli.command("fmt")

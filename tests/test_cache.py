@@ -205,7 +205,7 @@ def test_a_changed_rulepress_package_makes_the_stamp_stale(project, monkeypatch)
     monkeypatch.setattr(build_stamp, "PACKAGE", str(copy))
     argv = ["build", "--target", "json"]
     (project / "dist/json").mkdir(parents=True)
-    build_stamp.record(argv, build_stamp.snapshot(["compendium"]), ["dist/json"], ["report"])
+    build_stamp.record(argv, build_stamp.snapshot("compendium", []), ["dist/json"], ["report"])
     assert build_stamp.up_to_date(argv) == ["report"]
     (copy / "exporters/templates/markdown/guide.md.j2").write_text("changed\n")
     assert build_stamp.up_to_date(argv) is None
@@ -232,3 +232,92 @@ def test_a_forced_build_leaves_the_plain_build_up_to_date(project):
     assert "wrote dist/json" in forced.stdout
     plain = run(["build", "--target", "json"], project, project / "cache")
     assert "up to date: dist/json" in plain.stdout
+
+
+def git(project: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=project,
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_a_commit_makes_the_next_site_build_build(project):
+    """The site shows the compendium's git history: a commit changes it."""
+    git(project, "init", "-q")
+    git(project, "add", "compendium")
+    git(project, "commit", "-q", "-m", "first")
+    assert run(["build", "--target", "json"], project, project / "cache").returncode == 0
+    assert "up to date" in run(["build", "--target", "json"], project, project / "cache").stdout
+    git(project, "commit", "-q", "--allow-empty", "-m", "second")
+    assert (
+        "wrote dist/json" in run(["build", "--target", "json"], project, project / "cache").stdout
+    )
+
+
+def test_a_changed_source_date_makes_the_next_build_build(project, monkeypatch):
+    run(["build", "--target", "json"], project, project / "cache")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")  # the site's build date
+    assert (
+        "wrote dist/json" in run(["build", "--target", "json"], project, project / "cache").stdout
+    )
+
+
+def test_a_folder_removed_deep_inside_an_output_makes_the_next_build_build(project):
+    args = ["build", "--target", "foundry"]
+    assert run(args, project, project / "cache").returncode == 0
+    shutil.rmtree(project / "dist/foundry/rulepress-demo/packs/weapons")
+    again = run(args, project, project / "cache")
+    assert "wrote dist/foundry" in again.stdout
+    assert (project / "dist/foundry/rulepress-demo/packs/weapons").is_dir()
+
+
+def test_a_relinked_ruleset_folder_makes_the_next_build_build(project):
+    """A ruleset folder may be a link inside the compendium; pointing it elsewhere is a
+    change though no file changed."""
+    compendium = project / "compendium"
+    shutil.move(compendium / "demo", compendium / ".v1")
+    shutil.copytree(compendium / ".v1", compendium / ".v2")
+    edit_keeping_size_and_time(
+        compendium / ".v2/weapons/test-pistol.yaml", "{ap: 12, damage: 12,", "{ap: 12, damage: 18,"
+    )
+    (compendium / "demo").symlink_to(".v1")
+    run(["build", "--target", "json"], project, project / "cache")
+    (compendium / "demo").unlink()
+    (compendium / "demo").symlink_to(".v2")
+    again = run(["build", "--target", "json"], project, project / "cache")
+    assert "wrote dist/json" in again.stdout
+    assert '"damage": 18' in (project / "dist/json/demo.json").read_text()
+
+
+def test_a_cache_file_that_cannot_be_replaced_does_not_fail_the_build(project):
+    run(["build", "--target", "json"], project, project / "cache")
+    (cache_file,) = (project / "cache").glob("documents-*.pickle")
+    cache_file.unlink()
+    cache_file.mkdir()  # a folder where the file goes
+    edit_keeping_size_and_time(
+        project / "compendium" / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 16,"
+    )
+    result = run(["build", "--target", "json"], project, project / "cache")
+    assert result.returncode == 0 and "wrote dist/json" in result.stdout, result.stderr
+
+
+def test_a_cached_file_with_a_byte_order_mark_keeps_its_columns(tree, tmp_path):
+    path = tree / "demo/traits/acuity.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    cold = load_compendium(tree).compendium.ruleset("demo").entry("acuity")
+    load(tree, tmp_path / "cache")
+    warm = load(tree, tmp_path / "cache").compendium.ruleset("demo").entry("acuity")
+    assert warm.position(("name",)) == cold.position(("name",))
+
+
+def test_rows_sharing_their_field_set_still_dump_and_copy():
+    row = (
+        WeaponProfile.model_fields["table"]
+        .annotation.__args__[0]
+        .model_validate({"ap": 1, "damage": 2, "defense": 3, "move": "Base", "range": 10})
+    )
+    assert row.model_dump(exclude_unset=True)["damage"] == 2
+    assert '"damage":2' in row.model_dump_json(exclude_unset=True)
+    assert row.model_copy(update={"damage": 5}).damage == 5 and row.damage == 2

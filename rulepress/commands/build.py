@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rulepress.commands.validate import Validation, validate
@@ -18,11 +18,13 @@ def build(
     options: dict | None = None,
     *,
     cache: bool = False,
+    after_writing: Callable[[Validation, list[Path]], None] | None = None,
 ) -> tuple[Validation, list[Path]]:
     """Validate `root`; when it has no errors, write each target into `out/<target>`.
 
     With errors nothing is written. Each target's folder is replaced whole, so a failed
-    export leaves the previous output as it was.
+    export leaves the previous output as it was. `after_writing` runs while the output
+    lock is still held (the CLI stamps the build there: the outputs are still its own).
     """
     exporters = available_exporters()
     unknown = [t for t in targets if t not in exporters]
@@ -47,6 +49,8 @@ def build(
             with replaced_atomically(target) as staging:
                 exporters[name].export(validation.compendium, staging, options or {})
             written.append(target)
+        if after_writing is not None:
+            after_writing(validation, written)
     return validation, written
 
 

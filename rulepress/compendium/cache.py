@@ -74,6 +74,8 @@ class DocumentCache:
                 file.write(self.header + b"\n")
                 pickle.dump(self.kept, file, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, self.path)
+        except OSError:
+            pass  # a full disk, or a folder where the file goes: next time reads everything
         finally:
             if os.path.exists(temporary):
                 os.unlink(temporary)

@@ -211,7 +211,7 @@ def _load_document(
         key = cache.key(raw) if cache is not None else ""
         cached = cache.get(key) if cache is not None else None
         if cached is not None:  # these bytes loaded cleanly before, so they decode
-            return Entry(cached, SourceMap(path, text=raw.decode("utf-8")))
+            return Entry(cached, SourceMap(path, text=decode_utf8(raw)))
         data, source = parse_yaml(decode_utf8(raw), path, positions=False)
     except OSError as exc:
         findings.append(_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}"))

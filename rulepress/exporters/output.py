@@ -30,8 +30,10 @@ def safe_child(folder: Path, *parts: str) -> Path:
 
 def pretty_json(value: object) -> bytes:
     """Sorted keys, two-space indent, UTF-8 text, a final newline: the files reviewers diff.
-    orjson writes them ~30x faster than `json.dumps(indent=2)`, which has no C encoder;
-    integers beyond 64 bits, which orjson refuses, take the slow road to the same bytes."""
+    orjson writes them ~30x faster than `json.dumps(indent=2)`, which has no C encoder,
+    and the same bytes but for how floats are spelled (`1e-8`, not `1e-08`); integers
+    beyond 64 bits, which orjson refuses, take json's road. orjson would write NaN as
+    null: the models refuse NaN, and the LevelDB encoder, which runs first, too."""
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
     except orjson.JSONEncodeError:

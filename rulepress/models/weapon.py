@@ -27,7 +27,7 @@ class WeaponSection(Document):
     """The weapon skill that tests with these weapons."""
 
 
-_FIELD_SETS: dict[frozenset[str], frozenset[str]] = {}
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
 
 
 class ApRow(Model):
@@ -42,9 +42,12 @@ class ApRow(Model):
 
     def model_post_init(self, context: Any) -> None:
         # pydantic gives each instance its own set of the fields given (700 bytes, most of
-        # a row); rows are many (300,000 in 10,000 weapons) and frozen, so they share one.
-        fields = frozenset(self.__pydantic_fields_set__)
-        object.__setattr__(self, "__pydantic_fields_set__", _FIELD_SETS.setdefault(fields, fields))
+        # a row); rows are many (300,000 in 10,000 weapons), so rows share one. Every
+        # field is required, so the set is always all of them: nothing can change it
+        # (`model_copy(update=...)` adds names already in it).
+        fields = self.__pydantic_fields_set__
+        shared = _FIELD_SETS.setdefault(frozenset(fields), fields)
+        object.__setattr__(self, "__pydantic_fields_set__", shared)
 
     @property
     def move_value(self) -> int:
