@@ -107,12 +107,30 @@ def test_a_cache_written_by_other_code_is_not_unpickled(tree, tmp_path, monkeypa
     assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 12
 
 
-def test_the_cache_holds_only_the_files_of_the_last_load(tree, tmp_path):
+def test_an_edit_writes_only_the_small_file_of_new_documents(tree, tmp_path):
     load(tree, tmp_path / "cache")
-    (tree / "demo/traits/acuity.yaml").unlink()
+    (full,) = (tmp_path / "cache").glob("documents-*[0-9a-f].pickle")
+    before = full.stat().st_mtime_ns, full.read_bytes()
+    edit_keeping_size_and_time(tree / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 13,")
     load(tree, tmp_path / "cache")
-    fresh = DocumentCache(tree, tmp_path / "cache")
-    assert len(fresh.known) == len(list(tree.rglob("*.yaml")))
+    assert (full.stat().st_mtime_ns, full.read_bytes()) == before  # not rewritten
+    cache = DocumentCache(tree, tmp_path / "cache")
+    assert len(cache.added) == 1 and pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 13
+
+
+def test_the_cache_does_not_grow_without_bound(tree, tmp_path):
+    """Old entries linger until the file of new documents outgrows its limit; then one
+    full write keeps only the documents of that load."""
+    for damage in range(10, 90):
+        edit_keeping_size_and_time(
+            tree / PISTOL,
+            f"{{ap: 12, damage: {damage - 1 if damage > 10 else 12},",
+            f"{{ap: 12, damage: {damage},",
+        )
+        load(tree, tmp_path / "cache")
+        cache = DocumentCache(tree, tmp_path / "cache")
+        assert len(cache.known) <= 5 + 50 + 1  # the files, the limit of new ones, one more
+    assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 89
 
 
 def run(args: list[str], cwd: Path, cache: Path) -> subprocess.CompletedProcess:

@@ -10,6 +10,7 @@ cache. It is a pickle, as trusted as the .pyc files of the project it sits in.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import pickle
@@ -25,20 +26,39 @@ FORMAT = b"rulepress-documents 1"
 
 
 class DocumentCache:
-    """One pickle file per compendium folder; after a load it holds that load's files."""
+    """Two pickle files per compendium folder: the documents as of the last full write,
+    and those new since. A rebuild after a few edits writes only the small second file;
+    when it outgrows a twentieth of the compendium, the first is written afresh with just
+    the documents of that load. An old entry left meanwhile is never wrong, only unused:
+    its key is the content it was made from."""
 
     def __init__(self, root: Path, folder: Path | None = None) -> None:
         self.folder = Path(folder or cache_folder())
-        self.path = self.folder / f"documents-{digest(str(root.resolve()).encode())}.pickle"
+        name = f"documents-{digest(str(root.resolve()).encode())}"
+        self.path, self.new_path = (
+            self.folder / f"{name}.pickle",
+            self.folder / f"{name}.new.pickle",
+        )
         self.header = b" ".join([FORMAT, code_digest().encode(), PYDANTIC_VERSION.encode()])
         self.kept: dict[str, Document] = {}
 
     @functools.cached_property
+    def stored(self) -> dict[str, Document]:
+        return self._read(self.path)
+
+    @functools.cached_property
+    def added(self) -> dict[str, Document]:
+        return self._read(self.new_path)
+
+    @functools.cached_property
     def known(self) -> dict[str, Document]:
-        """The documents of the cache file, read on first use (inside the loader, which
-        pauses the cycle collector: unpickling makes as many objects as parsing)."""
+        """Every cached document, read on first use (inside the loader, which pauses the
+        cycle collector: unpickling makes as many objects as parsing)."""
+        return {**self.stored, **self.added}
+
+    def _read(self, path: Path) -> dict[str, Document]:
         try:
-            with open(self.path, "rb") as file:
+            with open(path, "rb") as file:
                 if file.readline().rstrip(b"\n") != self.header:
                     return {}
                 known = pickle.load(file)
@@ -61,21 +81,31 @@ class DocumentCache:
         self.kept[key] = document
 
     def save(self) -> None:
-        """Write this load's documents (whole, or not at all) when they differ from the file's."""
-        if self.kept.keys() == self.known.keys():
+        """Write the documents this load parsed (each file whole, or not at all)."""
+        new = {key: doc for key, doc in self.kept.items() if key not in self.known}
+        if not new:
             return
+        added = {**self.added, **new}
+        if self.stored and len(added) <= max(50, len(self.kept) // 20):
+            self._write(self.new_path, added)
+        elif self._write(self.path, self.kept):
+            with contextlib.suppress(OSError):
+                os.unlink(self.new_path)
+
+    def _write(self, path: Path, documents: dict[str, Document]) -> bool:
         try:
             mark_cache_folder(str(self.folder))
             handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
         except OSError:
-            return  # a read-only folder: the build goes on without a cache
+            return False  # a read-only folder: the build goes on without a cache
         try:
             with os.fdopen(handle, "wb") as file:
                 file.write(self.header + b"\n")
-                pickle.dump(self.kept, file, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, self.path)
+                pickle.dump(documents, file, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, path)
+            return True
         except OSError:
-            pass  # a full disk, or a folder where the file goes: next time reads everything
+            return False  # a full disk, or a folder where the file goes: next time reads all
         finally:
             if os.path.exists(temporary):
                 os.unlink(temporary)
