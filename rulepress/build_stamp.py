@@ -102,21 +102,11 @@ def snapshot(compendium: str, others: list[str]) -> dict:
 
 def _git_record(folder: str) -> list | None:
     """[git dir, common dir, state] of the repository holding `folder`, if any."""
-    import subprocess  # only a real build gets here
+    from rulepress.git import git_output  # only a real build gets here
 
-    try:
-        found = subprocess.run(
-            ["git", "rev-parse", "--absolute-git-dir", "--git-common-dir"],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    lines = found.stdout.splitlines()
-    if found.returncode != 0 or len(lines) != 2:
+    found = git_output(folder, "rev-parse", "--absolute-git-dir", "--git-common-dir")
+    lines = found.splitlines() if found else []
+    if len(lines) != 2:
         return None
     git_dir, common = lines[0], os.path.join(folder, lines[1])
     common = os.path.abspath(common if not os.path.isabs(lines[1]) else lines[1])

@@ -22,6 +22,7 @@ from pathlib import Path
 from rulepress.commands.validate import validate
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import RulepressError
+from rulepress.git import git_output
 from rulepress.models import Document, SkillTest, StepDice, WeaponProfile
 from rulepress.models.step_dice import STEPS
 
@@ -105,23 +106,10 @@ class Revision:
 def history(compendium_root: Path, limit: int = 3) -> list[Revision]:
     """The rules changes of the last `limit` commits that touched the compendium, newest
     first; empty outside a git checkout."""
-
-    def git(*args: str) -> str | None:
-        try:
-            done = subprocess.run(
-                ["git", *args],
-                cwd=compendium_root,
-                capture_output=True,
-                text=True,
-                timeout=60,
-                check=False,
-            )
-        except OSError:
-            return None
-        return done.stdout.strip() if done.returncode == 0 else None
-
-    prefix = git("rev-parse", "--show-prefix")
-    log = git("log", f"-{limit}", "--format=%H%x09%ad%x09%s", "--date=short", "--", ".")
+    prefix = git_output(compendium_root, "rev-parse", "--show-prefix")
+    log = git_output(
+        compendium_root, "log", f"-{limit}", "--format=%H%x09%ad%x09%s", "--date=short", "--", "."
+    )
     if prefix is None or not log:
         return []
     path = prefix.rstrip("/") or "."

@@ -15,6 +15,7 @@ from pathlib import Path
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
+from rulepress.git import git_output
 
 
 def build_epoch(compendium_root: Path) -> str:
@@ -22,19 +23,8 @@ def build_epoch(compendium_root: Path) -> str:
     same files: SOURCE_DATE_EPOCH if set, else the compendium's last commit, else 0."""
     if os.environ.get("SOURCE_DATE_EPOCH"):
         return os.environ["SOURCE_DATE_EPOCH"]
-    try:
-        completed = subprocess.run(
-            ["git", "log", "-1", "--format=%ct", "--", "."],
-            cwd=compendium_root,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except OSError:
-        return "0"
-    stamp = completed.stdout.strip()
-    return stamp if completed.returncode == 0 and stamp.isdigit() else "0"
+    stamp = git_output(compendium_root, "log", "-1", "--format=%ct", "--", ".")
+    return stamp if stamp and stamp.isdigit() else "0"
 
 
 def mkdocs_command(*args: str) -> list[str]:
