@@ -28,6 +28,26 @@ def bundled() -> Validation:
 
 
 @pytest.fixture(scope="session")
+def iris(bundled):
+    return bundled.compendium.ruleset("iris")
+
+
+@pytest.fixture(scope="session")
+def t2k(bundled):
+    return bundled.compendium.ruleset("t2k4e")
+
+
+@pytest.fixture(scope="session")
+def cuf(bundled):
+    return bundled.compendium.ruleset("t2k-cuf")
+
+
+@pytest.fixture(scope="session")
+def cool(bundled):
+    return bundled.compendium.ruleset("cool")
+
+
+@pytest.fixture(scope="session")
 def seed_text():
     def read(name: str) -> str:
         return (SEEDS / name).read_text(encoding="utf-8")

@@ -44,11 +44,6 @@ def source(seed_text) -> str:
 
 
 @pytest.fixture(scope="module")
-def cool(bundled):
-    return bundled.compendium.ruleset("cool")
-
-
-@pytest.fixture(scope="module")
 def shock(cool) -> ShockRoll:
     found = cool.one(ShockRoll)
     assert found is not None

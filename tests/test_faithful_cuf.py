@@ -16,7 +16,6 @@ from rulepress.errors import Level
 from rulepress.models import CufRating, RuleText, TcLadder, TcSource, ThreatThreshold
 
 SEED = "cuf.txt"
-RULESET = "t2k-cuf"
 ADDS_HEADING = "THINGS THAT GENERATE THREAT CONDITIONS:"
 REDUCES_HEADING = "REDUCING THREAT CONDITIONS:"
 
@@ -58,11 +57,6 @@ SUPPRESSION_EXAMPLE = re.compile(r"(\d+) Tcs would equal (\d+) rounds on a CUF o
 @pytest.fixture(scope="module")
 def source(seed_text) -> str:
     return seed_text(SEED)
-
-
-@pytest.fixture(scope="module")
-def cuf(bundled):
-    return bundled.compendium.ruleset(RULESET)
 
 
 def normal(text: str) -> str:

@@ -29,11 +29,6 @@ def _squash(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def iris(bundled):
-    return bundled.compendium.ruleset("iris")
-
-
-@pytest.fixture(scope="module")
 def page(seed_text) -> str:
     return seed_text("iris-wiki.txt")
 

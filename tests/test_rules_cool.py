@@ -19,11 +19,6 @@ from rulepress.rules.examples import replay
 
 
 @pytest.fixture(scope="module")
-def cool(bundled):
-    return bundled.compendium.ruleset("cool")
-
-
-@pytest.fixture(scope="module")
 def text(seed_text) -> str:
     return " ".join(seed_text("cool.txt").split())
 

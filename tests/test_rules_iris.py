@@ -24,11 +24,6 @@ from rulepress.rules.examples import replay
 
 
 @pytest.fixture(scope="module")
-def iris(bundled):
-    return bundled.compendium.ruleset("iris")
-
-
-@pytest.fixture(scope="module")
 def page(seed_text) -> str:
     return seed_text("iris-wiki.txt")
 

@@ -21,16 +21,6 @@ readings = st.sampled_from(READINGS)
 
 
 @pytest.fixture(scope="module")
-def iris(bundled):
-    return bundled.compendium.ruleset("iris")
-
-
-@pytest.fixture(scope="module")
-def t2k(bundled):
-    return bundled.compendium.ruleset("t2k4e")
-
-
-@pytest.fixture(scope="module")
 def skill_test(iris) -> SkillTest:
     return iris.one(SkillTest)
 

@@ -24,11 +24,6 @@ from rulepress.models.step_dice import PushPrice
 
 
 @pytest.fixture(scope="module")
-def t2k(bundled):
-    return bundled.compendium.ruleset("t2k4e")
-
-
-@pytest.fixture(scope="module")
 def text(seed_text) -> str:
     return " ".join(seed_text("t2k4e.txt").split())
 
