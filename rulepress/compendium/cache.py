@@ -66,10 +66,6 @@ class DocumentCache:
             return {}
         return known if isinstance(known, dict) else {}
 
-    @staticmethod
-    def key(raw: bytes) -> str:
-        return digest(raw)
-
     def get(self, key: str) -> Document | None:
         document = self.known.get(key)
         if isinstance(document, Document):

@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from pydantic import ValidationError
 
+from rulepress.build_stamp import digest
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.yaml_source import (
@@ -200,6 +201,7 @@ def _load_ruleset(
         folder=folder,
         info_source=info_entry.source,
         entries=tuple(entries),
+        info_digest=info_entry.digest,
     )
 
 
@@ -208,10 +210,10 @@ def _load_document(
 ) -> Entry | None:
     try:
         raw = path.read_bytes()
-        key = cache.key(raw) if cache is not None else ""
+        key = digest(raw)
         cached = cache.get(key) if cache is not None else None
         if cached is not None:  # these bytes loaded cleanly before, so they decode
-            return Entry(cached, SourceMap(path, text=decode_utf8(raw)))
+            return Entry(cached, SourceMap(path, text=decode_utf8(raw)), key)
         data, source = parse_yaml(decode_utf8(raw), path, positions=False)
     except OSError as exc:
         findings.append(_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}"))
@@ -241,7 +243,7 @@ def _load_document(
         return None
     if cache is not None:
         cache.keep(key, document)
-    return Entry(document, source)
+    return Entry(document, source, key)
 
 
 def _problem(path: Path, code: Code, message: str, position: Position = FILE_START) -> Finding:

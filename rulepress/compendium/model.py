@@ -21,6 +21,9 @@ class Entry:
 
     document: Document
     source: SourceMap
+    digest: str = ""
+    """Digest of the file's bytes, which the document is a pure function of ("" if made
+    in code): what caches key the document by."""
 
     @property
     def file(self) -> Path:
@@ -38,6 +41,8 @@ class Ruleset:
     folder: Path
     info_source: SourceMap
     entries: tuple[Entry, ...]
+    info_digest: str = ""
+    """Digest of `ruleset.yaml`'s bytes (see Entry.digest)."""
     _by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
     _by_type: Mapping[type, list[int]] = field(init=False, repr=False, compare=False)
     # all() answers, by (kind, drafts): exporters ask for the same kinds once per section,
