@@ -18,9 +18,9 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
 from rulepress.exporters import available_exporters
-from rulepress.exporters.foundry.documents import Pack
 from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
-from rulepress.exporters.foundry.leveldb import read_pack, write_pack
+from rulepress.exporters.foundry.leveldb import read_pack
+from rulepress.exporters.foundry.pack import Pack
 from tests.conftest import COMPENDIUM, REPO, build_tree, unpack_with_cli
 from tests.test_broken_inputs import base_tree
 
@@ -321,11 +321,15 @@ def test_user_templates_override_the_foundry_html_templates(tmp_path):
     assert any(f"<p>AP rows: 30 of {item['name']}</p>" in p["text"]["content"] for p in pages)
 
 
-def test_a_value_json_cannot_hold_is_refused_with_its_key(tmp_path):
+def test_a_value_json_cannot_hold_is_refused_with_its_key():
     pack = Pack("weapons", "Weapons", "Item", system="worldbuilding")
     item_id = foundry_id("demo", "weapon", "nan")
-    pack.documents.append(
-        {"_id": item_id, "_key": f"!items!{item_id}", "name": "x", "system": {"w": float("nan")}}
-    )
     with pytest.raises(RulepressError, match=rf"!items!{item_id}: NaN or infinity"):
-        write_pack(pack, tmp_path / "pack")
+        pack.add(
+            {
+                "_id": item_id,
+                "_key": f"!items!{item_id}",
+                "name": "x",
+                "system": {"w": float("nan")},
+            }
+        )

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from rulepress.build_stamp import digest, tree_digests
 from rulepress.commands.validate import Validation, validate
 from rulepress.errors import RulepressError
 from rulepress.exporters import available_exporters
+from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import output_lock, replaced_atomically, safe_child
 
 
@@ -46,12 +49,25 @@ def build(
                 check(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
-            with replaced_atomically(target) as staging:
-                exporters[name].export(validation.compendium, staging, options or {})
+            memo = RenderMemo(target, _templates_digest(options)) if cache else None
+            with memo or contextlib.nullcontext():
+                with replaced_atomically(target) as staging:
+                    settings = {**(options or {}), **({"memo": memo} if memo else {})}
+                    exporters[name].export(validation.compendium, staging, settings)
+                if memo is not None:
+                    memo.save()  # only now: its files are those of the output
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)
     return validation, written
+
+
+def _templates_digest(options: dict | None) -> str:
+    """The user's template folder, by the bytes of its files: part of what renders."""
+    templates = (options or {}).get("templates")
+    if templates is None:
+        return ""
+    return digest(repr(sorted(tree_digests(str(templates)).items())).encode())
 
 
 def _refuse_overlap(root: Path, out: Path, targets: list[str]) -> None:

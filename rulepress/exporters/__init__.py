@@ -20,7 +20,9 @@ class Exporter(Protocol):
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
         """Write the target's files into `out`, an empty folder that becomes the output.
-        `options` holds target settings from the command line (`foundry_version`...)."""
+        `options` holds target settings from the command line (`foundry_version`...)
+        and, in a cached build, `memo`: a RenderMemo of pieces the previous export
+        rendered, which an exporter may take again (see exporters.memo)."""
 
 
 def builtin_exporters() -> dict[str, Exporter]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.exporters.guide import Chapter, chapters, section_of
 from rulepress.exporters.markdown_text import environment, md, render_section
+from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import safe_child
 
 
@@ -27,7 +28,9 @@ def anchor_link(parts: list[Chapter]):
     return link
 
 
-def render_guide(ruleset: Ruleset, templates: Path | None = None) -> str:
+def render_guide(
+    ruleset: Ruleset, templates: Path | None = None, memo: RenderMemo | None = None
+) -> str:
     env = environment(templates)
     parts = chapters(ruleset)
     link = anchor_link(parts)
@@ -37,7 +40,7 @@ def render_guide(ruleset: Ruleset, templates: Path | None = None) -> str:
         info=ruleset.info,
         chapters=parts,
         rulings=rulings,
-        body=lambda section: render_section(env, section, ruleset, link),
+        body=lambda section: render_section(env, section, ruleset, link, memo=memo),
     )
 
 
@@ -46,7 +49,10 @@ class MarkdownExporter:
     description = "a quick-reference guide per ruleset (dist/markdown/<ruleset>.md)"
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
-        templates = (options or {}).get("templates")
+        options = options or {}
+        memo = options.get("memo")
+        if memo is not None:
+            memo.bind(compendium)
         for ruleset in compendium:
-            text = render_guide(ruleset, templates)
+            text = render_guide(ruleset, options.get("templates"), memo)
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")

@@ -19,7 +19,8 @@ import markdown as markdown_lib
 
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.guide import Section
-from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource
+from rulepress.exporters.memo import RenderMemo, reused
+from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
 from rulepress.validators.computed import best_reading, exact_percent, within_rounding
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -73,10 +74,16 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
 
 
 def render_section(
-    env: jinja2.Environment, section: Section, ruleset: Ruleset, link: Linker, heading: int = 3
+    env: jinja2.Environment,
+    section: Section,
+    ruleset: Ruleset,
+    link: Linker,
+    heading: int = 3,
+    memo: RenderMemo | None = None,
 ) -> str:
     """The Markdown body of one section. Its own heading, at level `heading`, is the
-    caller's; headings inside the body go one level deeper."""
+    caller's; headings inside the body go one level deeper. With a `memo`, weapons the
+    previous export rendered alike are taken from it."""
     template = env.get_template(f"sections/{section.template}.md.j2")
     text = template.render(
         section=section,
@@ -86,9 +93,30 @@ def render_section(
         link=link,
         get=ruleset.get,
         heading=heading,
+        weapon_block=WeaponBlocks(env, ruleset.info.currency or "", memo),
         **_helpers(ruleset),
     )
     return text.strip() + "\n"
+
+
+class WeaponBlocks:
+    """weapon_block(weapon, heading): a weapon's anchors, heading and tables, rendered by
+    `sections/weapon.md.j2`, which sees only the weapon, the currency and the heading
+    level: what it gives depends on nothing else, so a rebuild may reuse it."""
+
+    def __init__(self, env: jinja2.Environment, currency: str, memo: RenderMemo | None) -> None:
+        self.env, self.currency, self.memo = env, currency, memo
+
+    def __call__(self, weapon: WeaponProfile, heading: int) -> str:
+        return reused(self.memo, weapon_block, weapon, heading, self)
+
+    def memo_key(self) -> str:
+        return repr((self.env.loader.searchpath, self.currency))  # type: ignore[union-attr]
+
+
+def weapon_block(weapon: WeaponProfile, heading: int, blocks: WeaponBlocks) -> str:
+    template = blocks.env.get_template("sections/weapon.md.j2")
+    return template.render(weapon=weapon, currency=blocks.currency, heading=heading)
 
 
 @dataclass(frozen=True)

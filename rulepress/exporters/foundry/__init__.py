@@ -13,13 +13,15 @@ from pathlib import Path
 from rulepress.compendium.model import Compendium
 from rulepress.exporters.foundry.documents import (
     ModuleOptions,
+    OpenPack,
     build_packs,
     html_environment,
-    write_sources,
 )
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
 from rulepress.exporters.foundry.manifest import manifest
+from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.markdown_text import environment
+from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import safe_child
 
 FOUNDRY_VERSIONS = (12, 13)
@@ -40,15 +42,18 @@ class FoundryExporter:
         version = int(options.get("foundry_version", DEFAULT_VERSION))
         env = environment(options.get("templates"))
         html = html_environment(options.get("templates"))
+        memo = options.get("memo")
+        if memo is not None:
+            memo.bind(compendium)
         for ruleset in compendium:
             settings = ModuleOptions(
                 module_id(ruleset.id), version, options.get("foundry_system", DEFAULT_SYSTEM)
             )
             folder = safe_child(out, settings.module_id)
+            open_pack = _pack_opener(out, folder, memo)
             packs = []
-            for pack in build_packs(ruleset, settings, env, html):
+            for pack in build_packs(ruleset, settings, env, html, memo, open_pack):
                 write_pack(pack, safe_child(folder, "packs", pack.name))
-                write_sources(pack, safe_child(folder, "src", "packs", pack.name))
                 pack.documents.clear()  # written: only its name and type are needed now
                 packs.append(pack)
             text = json.dumps(manifest(ruleset, settings, packs), indent=2, ensure_ascii=False)
@@ -59,3 +64,14 @@ class FoundryExporter:
         """Refuse before writing anything if Foundry holds a pack of the previous output."""
         for lock in sorted(previous.glob("*/packs/*/LOCK")):
             refuse_if_locked(lock.parent)
+
+
+def _pack_opener(out: Path, module: Path, memo: RenderMemo | None) -> OpenPack:
+    """Packs whose source files go to `module`/src/packs/<name> as documents are added."""
+
+    def open_pack(name: str, *details, **more) -> Pack:
+        sources = safe_child(module, "src", "packs", name)
+        place = sources.relative_to(out).as_posix()
+        return Pack(name, *details, **more, sources=SourceFolder(sources, place, memo))
+
+    return open_pack

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
@@ -18,10 +18,11 @@ from markupsafe import Markup, escape
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
-from rulepress.exporters.foundry.systems import SYSTEMS
+from rulepress.exporters.foundry.pack import Pack, Ready
+from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of, weapons_by_section
 from rulepress.exporters.markdown_text import TEMPLATES, md, render_section, to_html
-from rulepress.exporters.output import pretty_json
+from rulepress.exporters.memo import RenderMemo, Written, reused
 from rulepress.models import (
     CorruptionTriggers,
     CufRating,
@@ -32,32 +33,12 @@ from rulepress.models import (
     SkillTest,
     StepDice,
     ThreatThreshold,
+    WeaponProfile,
 )
 from rulepress.models.cuf import DIFFICULTY
 from rulepress.models.step_dice import STEPS
 
 SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
-MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
-COLLECTIONS = {
-    "JournalEntry": "journal",
-    "Item": "items",
-    "RollTable": "tables",
-    "Macro": "macros",
-    "Folder": "folders",
-}
-
-
-@dataclass
-class Pack:
-    name: str
-    label: str
-    type: str
-    documents: list[dict] = field(default_factory=list)
-    system: str | None = None
-
-    @property
-    def collection(self) -> str:
-        return COLLECTIONS[self.type]
 
 
 @dataclass(frozen=True)
@@ -71,18 +52,29 @@ def _key(collection: str, *ids: str) -> str:
     return f"!{collection}!{'.'.join(ids)}"
 
 
+OpenPack = Callable[..., Pack]
+"""open_pack(name, label, type, system=None): a new, empty Pack."""
+
+
 def build_packs(
-    ruleset: Ruleset, options: ModuleOptions, env: jinja2.Environment, html: jinja2.Environment
+    ruleset: Ruleset,
+    options: ModuleOptions,
+    env: jinja2.Environment,
+    html: jinja2.Environment,
+    memo: RenderMemo | None = None,
+    open_pack: OpenPack = Pack,
 ) -> Iterator[Pack]:
     """The module's packs, one at a time (a large ruleset's packs need not all be held at
     once), empty ones left out. `env` renders the Markdown section templates, `html` the
-    HTML ones; each weapon's tables are rendered once, for its item and its journal page."""
-    tables = weapon_tables(ruleset, html)
+    HTML ones; each weapon's tables are rendered once, for its item and its journal page.
+    With a `memo`, weapon items and pages the previous export rendered from the same
+    inputs are taken from it (its packs then need SourceFolders, from `open_pack`)."""
+    tables = WeaponTables(html, ruleset.info.currency or "")
     packs = (
-        lambda: _rules_pack(ruleset, options, env, html, tables),
-        lambda: _weapons_pack(ruleset, options, html, tables),
-        lambda: _tables_pack(ruleset, options),
-        lambda: _macros_pack(ruleset, options),
+        lambda: _rules_pack(open_pack, ruleset, options, env, tables, memo),
+        lambda: _weapons_pack(open_pack, ruleset, options, tables, memo),
+        lambda: _tables_pack(open_pack, ruleset, options),
+        lambda: _macros_pack(open_pack, ruleset, options),
     )
     for make in packs:
         pack = make()
@@ -106,15 +98,45 @@ def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
     )
 
 
-def weapon_tables(ruleset: Ruleset, html: jinja2.Environment) -> dict[str, Markup]:
-    """Each published weapon's stats and AP tables as HTML, by weapon id."""
-    template = html.get_template("weapon-tables.html.j2")
-    currency = ruleset.info.currency or ""
-    return {
-        weapon.id: Markup(template.render(weapon=weapon, currency=currency))
-        for _, weapons in weapons_by_section(ruleset)
-        for weapon in weapons
-    }
+class WeaponTables:
+    """Each weapon's stats and AP tables as HTML, rendered on first use (for its item or
+    its journal page) and then shared by both."""
+
+    def __init__(self, html: jinja2.Environment, currency: str) -> None:
+        self.html, self.currency = html, currency
+        self.template = html.get_template("weapon-tables.html.j2")
+        self.rendered: dict[int, Markup] = {}
+
+    def __getitem__(self, weapon: WeaponProfile) -> Markup:
+        found = self.rendered.get(id(weapon))
+        if found is None:
+            found = Markup(self.template.render(weapon=weapon, currency=self.currency))
+            self.rendered[id(weapon)] = found
+        return found
+
+    def memo_key(self) -> str:
+        """What the HTML depends on besides the weapon (the templates' bytes are in the
+        memo's salt)."""
+        return repr((self.html.loader.searchpath, self.currency))  # type: ignore[union-attr]
+
+
+def _add_reused(
+    pack: Pack, memo: RenderMemo | None, render: Callable[..., dict], *inputs: object
+) -> None:
+    """Add render(*inputs) to the pack; or, when the previous export rendered the same
+    inputs into a file that its output still holds as written, that file and the
+    entries stored with it."""
+    if memo is None or pack.sources is None:
+        pack.add(render(*inputs))
+        return
+    key = memo.key(render, *inputs)
+    piece = memo.recall(key)
+    if isinstance(piece, Written):
+        name = piece.file.rsplit("/", 1)[-1]
+        pack.add_ready(Ready(name, piece.value, linked=memo.previous / piece.file))
+        return
+    ready = pack.add(render(*inputs))
+    memo.keep(key, Written(f"{pack.sources.place}/{ready.file_name}", ready.entries))
 
 
 def _id(ruleset: Ruleset, kind: str, slug: str) -> str:
@@ -175,13 +197,14 @@ def _journal_entry(entry_id: str, name: str, pages: list[dict], position: int) -
 
 
 def _rules_pack(
+    open_pack: OpenPack,
     ruleset: Ruleset,
     options: ModuleOptions,
     env: jinja2.Environment,
-    html: jinja2.Environment,
-    tables: dict[str, Markup],
+    tables: WeaponTables,
+    memo: RenderMemo | None,
 ) -> Pack:
-    pack = Pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
+    pack = open_pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
     parts = chapters(ruleset)
     uuid = journal_pages(ruleset, options, parts)
 
@@ -199,11 +222,8 @@ def _rules_pack(
         if section.template != "weapon-section":
             return to_html(render_section(env, section, ruleset, markdown_link))
         skill = ruleset.get(section.document.skill)
-        page = html.get_template("weapon-section.html.j2").render(
-            skill_link=html_link(section.document.skill, skill.name),
-            weapons=[(weapon, tables[weapon.id]) for weapon in section.documents[1:]],
-        )
-        return page.strip()
+        link = html_link(section.document.skill, skill.name)
+        return reused(memo, weapon_section_page, tuple(section.documents[1:]), link, tables)
 
     for position, chapter in enumerate(parts, 1):
         entry_id = _id(ruleset, "journal", chapter.id)
@@ -217,9 +237,19 @@ def _rules_pack(
             )
             for number, section in enumerate(chapter.sections, 1)
         ]
-        pack.documents.append(_journal_entry(entry_id, chapter.title, pages, position))
-    pack.documents.append(_credits_entry(ruleset, html, len(pack.documents) + 1))
+        pack.add(_journal_entry(entry_id, chapter.title, pages, position))
+    pack.add(_credits_entry(ruleset, tables.html, len(pack.documents) + 1))
     return pack
+
+
+def weapon_section_page(
+    weapons: tuple[WeaponProfile, ...], skill_link: Markup, tables: WeaponTables
+) -> str:
+    """The journal page of a weapon section: its skill, then each weapon's tables."""
+    page = tables.html.get_template("weapon-section.html.j2").render(
+        skill_link=skill_link, weapons=[(weapon, tables[weapon]) for weapon in weapons]
+    )
+    return page.strip()
 
 
 def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int) -> dict:
@@ -243,18 +273,21 @@ def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int) -> 
 
 
 def _weapons_pack(
-    ruleset: Ruleset, options: ModuleOptions, html: jinja2.Environment, tables: dict[str, Markup]
+    open_pack: OpenPack,
+    ruleset: Ruleset,
+    options: ModuleOptions,
+    tables: WeaponTables,
+    memo: RenderMemo | None,
 ) -> Pack:
     system = SYSTEMS.get(options.system)
     if system is None:
         raise RulepressError(
             f"unknown Foundry system {options.system!r}; known: {', '.join(SYSTEMS)}"
         )
-    pack = Pack("weapons", f"{ruleset.info.title}: Weapons", "Item", system=system.id)
-    template = html.get_template("weapon-item.html.j2")
+    pack = open_pack("weapons", f"{ruleset.info.title}: Weapons", "Item", system=system.id)
     for position, (section, weapons) in enumerate(weapons_by_section(ruleset), 1):
         folder_id = _id(ruleset, "folder", document_slug(section))
-        pack.documents.append(
+        pack.add(
             {
                 "_id": folder_id,
                 "_key": _key("folders", folder_id),
@@ -269,41 +302,50 @@ def _weapons_pack(
             }
         )
         skill = ruleset.get(section.skill)
+        skill_name = skill.display_name if skill else section.skill
         for number, weapon in enumerate(weapons, 1):
             item_id = _id(ruleset, "weapon", document_slug(weapon))
-            description = template.render(weapon=weapon, tables=tables[weapon.id]).strip()
-            item_type, data = system.weapon(
-                weapon,
-                skill.display_name if skill else section.skill,
-                ruleset.info.currency or "",
-                description,
-            )
-            pack.documents.append(
-                {
-                    "_id": item_id,
-                    "_key": _key("items", item_id),
-                    "name": weapon.name,
-                    "type": item_type,
-                    "img": "icons/svg/sword.svg",
-                    "system": data,
-                    "effects": [],
-                    "folder": folder_id,
-                    "sort": number * SORT_STEP,
-                    "ownership": {"default": 0},
-                    "flags": {
-                        "rulepress": {
-                            "ruleset": ruleset.id,
-                            "id": weapon.id,
-                            "profile": weapon.model_dump(mode="json"),
-                        }
-                    },
-                }
-            )
+            where = (ruleset.id, folder_id, item_id, number * SORT_STEP)
+            _add_reused(pack, memo, weapon_item, weapon, skill_name, where, system, tables)
     return pack
 
 
-def _tables_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
-    pack = Pack("tables", f"{ruleset.info.title}: Tables", "RollTable")
+def weapon_item(
+    weapon: WeaponProfile,
+    skill_name: str,
+    where: tuple[str, str, str, int],
+    system: ItemSystem,
+    tables: WeaponTables,
+) -> dict:
+    """A weapon's Item; `where` is (ruleset id, folder id, item id, sort)."""
+    ruleset_id, folder_id, item_id, sort = where
+    description = tables.html.get_template("weapon-item.html.j2").render(
+        weapon=weapon, tables=tables[weapon]
+    )
+    item_type, data = system.weapon(weapon, skill_name, tables.currency, description.strip())
+    return {
+        "_id": item_id,
+        "_key": _key("items", item_id),
+        "name": weapon.name,
+        "type": item_type,
+        "img": "icons/svg/sword.svg",
+        "system": data,
+        "effects": [],
+        "folder": folder_id,
+        "sort": sort,
+        "ownership": {"default": 0},
+        "flags": {
+            "rulepress": {
+                "ruleset": ruleset_id,
+                "id": weapon.id,
+                "profile": weapon.model_dump(mode="json"),
+            }
+        },
+    }
+
+
+def _tables_pack(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Pack:
+    pack = open_pack("tables", f"{ruleset.info.title}: Tables", "RollTable")
     tables = [*ruleset.all(CorruptionTriggers), *ruleset.all(ObedienceConsequences)]
     for position, table in enumerate(tables, 1):
         table_id = _id(ruleset, "roll-table", document_slug(table))
@@ -327,7 +369,7 @@ def _tables_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
                 )
             )
         low, high = rows[0].level, rows[-1].level
-        pack.documents.append(
+        pack.add(
             {
                 "_id": table_id,
                 "_key": _key("tables", table_id),
@@ -378,8 +420,8 @@ MACROS = (
 )
 
 
-def _macros_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
-    pack = Pack("macros", f"{ruleset.info.title}: Macros", "Macro")
+def _macros_pack(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Pack:
+    pack = open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry" / "macros")),
         autoescape=False,
@@ -394,7 +436,7 @@ def _macros_pack(ruleset: Ruleset, options: ModuleOptions) -> Pack:
             rules=json.dumps(macro_rules(ruleset, template), sort_keys=True, ensure_ascii=False),
             title=json.dumps(f"{ruleset.info.title}: {name}", ensure_ascii=False),
         )
-        pack.documents.append(
+        pack.add(
             {
                 "_id": macro_id,
                 "_key": _key("macros", macro_id),
@@ -454,19 +496,3 @@ def macro_rules(ruleset: Ruleset, template: str) -> dict:
             for t in thresholds
         ],
     }
-
-
-def source_file_name(document: dict) -> str:
-    """`<name>_<id>.json`, the name the official CLI's unpack gives the same document
-    (it keeps ASCII letters, digits and Cyrillic А-я, and turns the rest into `_`)."""
-    name = "".join(
-        ch if (ch.isascii() and ch.isalnum()) or "А" <= ch <= "я" else "_"
-        for ch in document.get("name", "")[:MAX_NAME_CHARS]
-    )
-    return f"{name}_{document['_id']}.json"
-
-
-def write_sources(pack: Pack, folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for document in pack.documents:
-        (folder / source_file_name(document)).write_bytes(pretty_json(document))

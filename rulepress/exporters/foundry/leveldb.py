@@ -12,12 +12,15 @@ import fcntl
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import plyvel
 
 from rulepress.errors import RulepressError
-from rulepress.exporters.foundry.documents import Pack
 from rulepress.exporters.foundry.ids import VALID_ID
+
+if TYPE_CHECKING:
+    from rulepress.exporters.foundry.pack import Pack
 
 # Embedded collections by parent collection (the CLI's HIERARCHY, for what we write).
 EMBEDDED = {
@@ -43,23 +46,20 @@ def flatten(
     yield key, value
 
 
-def check_pack(pack: Pack) -> list[tuple[str, dict]]:
-    """The pack's keys and values, after checking what Foundry and its CLI take for granted."""
-    if "." in pack.name:
-        raise RulepressError(f"pack name {pack.name!r} may not contain a period")
-    if pack.type in ("Item", "Actor") and not pack.system:
-        raise RulepressError(f"{pack.type} pack {pack.name!r} needs a system")
-    entries: dict[str, dict] = {}
-    for document in pack.documents:
-        collection = document["_key"].split("!")[1]
-        for key, value in flatten(collection, document):
-            _check_document(key, value)
-            if key in entries:
-                raise RulepressError(f"pack {pack.name}: two documents with key {key}")
-            entries[key] = value
-        if document["_key"] != f"!{collection}!{document['_id']}":
-            raise RulepressError(f"pack {pack.name}: _key {document['_key']} disagrees with _id")
-    return sorted(entries.items())
+def document_entries(document: dict) -> tuple[tuple[str, bytes], ...]:
+    """The LevelDB keys and values of a source document and of every document embedded in
+    it, after checking what Foundry and its CLI take for granted."""
+    collection = document["_key"].split("!")[1]
+    if document["_key"] != f"!{collection}!{document['_id']}":
+        raise RulepressError(f"_key {document['_key']} disagrees with _id {document['_id']}")
+    entries = []
+    for key, value in flatten(collection, document):
+        _check_document(key, value)
+        try:
+            entries.append((key, encode(value)))
+        except ValueError:  # allow_nan=False: JSON has no NaN or infinity
+            raise RulepressError(f"{key}: NaN or infinity cannot be stored") from None
+    return tuple(entries)
 
 
 def _check_document(key: str, value: dict) -> None:
@@ -80,16 +80,21 @@ def encode(value: dict) -> bytes:
 
 def write_pack(pack: Pack, folder: Path) -> int:
     """Write the pack into `folder`, which must not exist yet; return the number of keys."""
-    entries = check_pack(pack)
+    if "." in pack.name:
+        raise RulepressError(f"pack name {pack.name!r} may not contain a period")
+    if pack.type in ("Item", "Actor") and not pack.system:
+        raise RulepressError(f"{pack.type} pack {pack.name!r} needs a system")
+    entries = dict(entry for document in pack.documents for entry in document.entries)
+    if len(entries) < sum(len(document.entries) for document in pack.documents):
+        keys = [key for document in pack.documents for key, _ in document.entries]
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise RulepressError(f"pack {pack.name}: two documents with key {twice}")
     folder.parent.mkdir(parents=True, exist_ok=True)
     database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True)
     try:
         with database.write_batch() as batch:
-            for key, value in entries:
-                try:
-                    batch.put(key.encode("utf-8"), encode(value))
-                except ValueError:  # allow_nan=False: JSON has no NaN or infinity
-                    raise RulepressError(f"{key}: NaN or infinity cannot be stored") from None
+            for key in sorted(entries):
+                batch.put(key.encode("utf-8"), entries[key])
         database.compact_range()
     finally:
         database.close()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rulepress.compendium.model import Ruleset
-from rulepress.exporters.foundry.documents import ModuleOptions, Pack
+from rulepress.exporters.foundry.documents import ModuleOptions
+from rulepress.exporters.foundry.pack import Pack
 
 PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
 

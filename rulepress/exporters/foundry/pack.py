@@ -1,0 +1,93 @@
+"""A compendium pack as it is written: each document ready as a JSON source file and as
+the LevelDB entries of the same document and those embedded in it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulepress.exporters.foundry.leveldb import document_entries
+from rulepress.exporters.memo import RenderMemo
+from rulepress.exporters.output import pretty_json
+
+MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
+COLLECTIONS = {
+    "JournalEntry": "journal",
+    "Item": "items",
+    "RollTable": "tables",
+    "Macro": "macros",
+    "Folder": "folders",
+}
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A document ready to write. Its source file is `source`, or else the identical
+    file `linked` of the previous output."""
+
+    file_name: str
+    entries: tuple[tuple[str, bytes], ...]
+    source: bytes | None = None
+    linked: Path | None = None
+
+
+@dataclass
+class Pack:
+    name: str
+    label: str
+    type: str
+    system: str | None = None
+    sources: SourceFolder | None = None
+    """Where each document's source file is written as it is added, so that a large
+    pack's files are never all held at once; without it the pack holds them."""
+    documents: list[Ready] = field(default_factory=list)
+
+    @property
+    def collection(self) -> str:
+        return COLLECTIONS[self.type]
+
+    def add(self, document: dict) -> Ready:
+        """Add a source document (with `_id`, `_key` and its embedded documents inline)."""
+        return self.add_ready(
+            Ready(source_file_name(document), document_entries(document), pretty_json(document))
+        )
+
+    def add_ready(self, ready: Ready) -> Ready:
+        if self.sources is not None:
+            self.sources.write(ready)
+            ready = Ready(ready.file_name, ready.entries)  # written: its entries are left
+        self.documents.append(ready)
+        return ready
+
+
+def source_file_name(document: dict) -> str:
+    """`<name>_<id>.json`, the name the official CLI's unpack gives the same document
+    (it keeps ASCII letters, digits and Cyrillic А-я, and turns the rest into `_`)."""
+    name = "".join(
+        ch if (ch.isascii() and ch.isalnum()) or "А" <= ch <= "я" else "_"
+        for ch in document.get("name", "")[:MAX_NAME_CHARS]
+    )
+    return f"{name}_{document['_id']}.json"
+
+
+class SourceFolder:
+    """A pack's source files: `folder`, which will be the output's `place`. A document the
+    previous output holds unchanged is hard-linked from it, not written again."""
+
+    def __init__(self, folder: Path, place: str, memo: RenderMemo | None) -> None:
+        self.folder, self.place, self.memo = folder, place, memo
+
+    def write(self, document: Ready) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)  # on the first: no empty folders
+        path = self.folder / document.file_name
+        if document.linked is not None:
+            try:
+                os.link(document.linked, path)
+            except OSError:  # a file system without hard links: the same bytes, copied
+                shutil.copyfile(document.linked, path)
+        else:
+            path.write_bytes(document.source or b"")
+        if self.memo is not None:
+            self.memo.wrote(f"{self.place}/{document.file_name}", path)

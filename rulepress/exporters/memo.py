@@ -1,0 +1,189 @@
+"""Pieces of the previous export that a rebuild takes again instead of rendering them.
+
+A piece is keyed by a digest of exactly what it is rendered from: the function that
+renders it, and its inputs. A document counts by the digest of its file's bytes (the
+model is a pure function of them), anything else by its value; the code, the templates
+and the Python that render are the memo's salt, so other code never meets old pieces.
+
+A piece may name the file it was written to. It is taken again only while the previous
+output still holds that very file (same inode, size and modification time), which the
+new output then shares by a hard link instead of writing it again. The memo is saved
+only after its output replaced the previous one, and it keeps just that build's pieces.
+Like the document cache it is a pickle, as trusted as the project's .pyc files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, is_dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from pydantic import VERSION as PYDANTIC_VERSION
+
+from rulepress.build_stamp import cache_folder, code_digest, digest, mark_cache_folder
+from rulepress.compendium.model import Compendium
+from rulepress.models import Document
+
+FORMAT = "rulepress-renders 1"
+Signature = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Written:
+    """A piece that the output holds as a file: `file`, a path relative to the output."""
+
+    file: str
+    value: Any
+
+
+class RenderMemo:
+    """Use as a context manager around one export: on leaving, a memo not saved is
+    discarded. New pieces go to disk as they come, so a large export does not hold them
+    all in memory."""
+
+    def __init__(self, previous: Path, salt: str = "", folder: Path | None = None) -> None:
+        self.previous = previous
+        """The output folder this export replaces; files named by pieces are below it."""
+        folder = Path(folder or cache_folder())
+        self.path = folder / f"renders-{digest(str(previous.resolve()).encode())}.pickle"
+        self.header = " ".join([FORMAT, code_digest(), PYDANTIC_VERSION, salt]).encode()
+        self.old_pieces, self.old_files = self._read()
+        self.files: dict[str, Signature] = {}
+        self.digests: dict[int, str] = {}
+        self._pending: BinaryIO | None = None
+        self._pending_path = ""
+        self._usable = True
+
+    def __enter__(self) -> RenderMemo:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._discard()
+
+    def bind(self, compendium: Compendium) -> None:
+        """Learn the content digests of the documents about to be rendered."""
+        for ruleset in compendium:
+            self.digests[id(ruleset.info)] = ruleset.info_digest
+            for entry in ruleset.entries:
+                self.digests[id(entry.document)] = entry.digest
+
+    def key(self, function: Callable, *inputs: object) -> str | None:
+        """The digest of `function` applied to `inputs`; None when an input is a document
+        of unknown content (made in code), which is then always rendered."""
+        parts = [f"{function.__module__}.{function.__qualname__}"]
+        for value in inputs:
+            part = self._part(value)
+            if part is None:
+                return None
+            parts.append(part)
+        return digest("\x1f".join(parts).encode("utf-8", "surrogateescape"))
+
+    def _part(self, value: object) -> str | None:
+        if isinstance(value, Document):
+            return self.digests.get(id(value)) or None
+        if value is None or isinstance(value, str | int | float):
+            return repr(value)
+        if isinstance(value, tuple | list):
+            parts = [self._part(item) for item in value]
+            return None if None in parts else f"({','.join(parts)})"  # type: ignore[arg-type]
+        if hasattr(value, "memo_key"):  # e.g. what renders with templates the salt covers
+            return value.memo_key()
+        if is_dataclass(value) and value.__dataclass_params__.frozen:  # type: ignore[union-attr]
+            return repr(value)
+        raise TypeError(f"a rendered piece cannot be keyed by a {type(value).__name__}")
+
+    def recall(self, key: str | None) -> Any | None:
+        """The piece stored under `key`, kept for the next build. A Written piece only
+        while the previous output still holds its file as it was written."""
+        piece = self.old_pieces.get(key) if key is not None else None
+        if piece is None or (isinstance(piece, Written) and not self.previous_file(piece.file)):
+            return None
+        self.keep(key, piece)
+        return piece
+
+    def keep(self, key: str | None, piece: Any) -> None:
+        if key is None or not self._usable:
+            return
+        try:
+            if self._pending is None:
+                mark_cache_folder(str(self.path.parent))
+                handle, self._pending_path = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
+                self._pending = os.fdopen(handle, "wb")
+                self._pending.write(self.header + b"\n")
+            pickle.dump((key, piece), self._pending, protocol=pickle.HIGHEST_PROTOCOL)
+        except OSError:  # a read-only folder or a full disk: the next build renders all
+            self._discard()
+            self._usable = False
+
+    def previous_file(self, file: str) -> Path | None:
+        """The previous output's `file`, if it is still the one a build wrote there."""
+        recorded = self.old_files.get(file)
+        path = self.previous / file
+        if recorded is None or _signature(path) != recorded:
+            return None
+        return path
+
+    def wrote(self, file: str, path: Path) -> None:
+        """Note the file written (or linked) at `path`, which will be the output's `file`."""
+        self.files[file] = _signature(path)  # type: ignore[assignment]
+
+    def save(self) -> None:
+        """Store this build's pieces; call once its output has replaced the previous one."""
+        if self._pending is None:
+            return
+        try:
+            pickle.dump((None, self.files), self._pending, protocol=pickle.HIGHEST_PROTOCOL)
+            self._pending.close()
+            os.replace(self._pending_path, self.path)
+        except OSError:
+            pass  # a full disk: the next build renders everything
+        self._discard()
+
+    def _discard(self) -> None:
+        if self._pending is not None:
+            with contextlib.suppress(OSError):
+                self._pending.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self._pending_path)
+            self._pending = None
+
+    def _read(self) -> tuple[dict[str, Any], dict[str, Signature]]:
+        """The pieces and file signatures of the last saved export. A file that is
+        missing, damaged, cut short or written by other code gives none."""
+        pieces: dict[str, Any] = {}
+        try:
+            with open(self.path, "rb") as file:
+                if file.readline().rstrip(b"\n") != self.header:
+                    return {}, {}
+                while True:
+                    key, piece = pickle.load(file)
+                    if key is None:
+                        return (pieces, piece) if isinstance(piece, dict) else ({}, {})
+                    pieces[key] = piece
+        except Exception:
+            return {}, {}
+
+
+def reused(memo: RenderMemo | None, render: Callable[..., Any], *inputs: object) -> Any:
+    """render(*inputs), or what it gave the previous export for the same inputs."""
+    if memo is None:
+        return render(*inputs)
+    key = memo.key(render, *inputs)
+    value = memo.recall(key)
+    if value is None:
+        value = render(*inputs)
+        memo.keep(key, value)
+    return value
+
+
+def _signature(path: Path) -> Signature | None:
+    try:
+        status = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return (status.st_ino, status.st_size, status.st_mtime_ns)

@@ -1,0 +1,169 @@
+"""The render memo: a rebuild that takes unchanged pieces from the previous export writes
+exactly what a build from nothing writes, whatever changed in between."""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import shutil
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from rulepress.commands.build import build
+from rulepress.exporters.memo import RenderMemo
+from tests.conftest import COMPENDIUM
+
+TARGETS = ["foundry", "markdown"]
+CANNON = "weapons/pistols/hand-cannon.yaml"
+ITEMS = "foundry/rulepress-iris/src/packs/weapons"
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def add_weapon(root: Path) -> None:
+    text = (root / CANNON).read_text(encoding="utf-8")
+    copy = text.replace("id: hand-cannon", "id: hand-cannon-two").replace(
+        "name: Hand Cannon", "name: Hand Cannon Two"
+    )
+    (root / "weapons/pistols/hand-cannon-two.yaml").write_text(
+        copy.replace("header: Hand Cannon", "header: Hand Cannon Two"), encoding="utf-8"
+    )
+
+
+EDITS = {
+    "a weapon's figure": lambda r: replace(r / CANNON, "cost: 26", "cost: 27"),
+    "a weapon's name": lambda r: replace(r / CANNON, "name: Hand Cannon", "name: Hand Gun"),
+    "a weapon's place in its section": lambda r: replace(r / CANNON, "order: 4", "order: 0"),
+    "a section's name": lambda r: replace(
+        r / "weapon-sections/pistols.yaml", "name: Pistols", "name: Handguns"
+    ),
+    "a skill's name": lambda r: replace(
+        r / "skills/high-caliber-mastery.yaml",
+        "name: High-Caliber Mastery",
+        "name: Big-Bore Mastery",
+    ),
+    "the currency": lambda r: replace(r / "ruleset.yaml", "currency: Bar", "currency: Mark"),
+    "the ruleset's title": lambda r: replace(
+        r / "ruleset.yaml", "title: IRIS Quick Reference", "title: IRIS Rules"
+    ),
+    "a weapon removed": lambda r: (r / CANNON).unlink(),
+    "a weapon added": add_weapon,
+}
+
+
+@pytest.fixture
+def iris_copy(tmp_path) -> Path:
+    return Path(shutil.copytree(COMPENDIUM / "iris", tmp_path / "iris"))
+
+
+def assert_same_trees(left: Path, right: Path) -> None:
+    compared = filecmp.dircmp(left, right, ignore=[])
+    assert not compared.left_only and not compared.right_only, (left, compared.left_only)
+    _, mismatch, errors = filecmp.cmpfiles(left, right, compared.common_files, shallow=False)
+    assert not mismatch and not errors, (left, mismatch, errors)
+    for folder in compared.common_dirs:
+        assert_same_trees(left / folder, right / folder)
+
+
+def rebuilt_and_fresh(root: Path, tmp: Path, options: dict | None = None) -> tuple[Path, Path]:
+    """Build `root` with the memo into tmp/out (again), and without it into tmp/fresh."""
+    for out, cache in ((tmp / "out", True), (tmp / "fresh", False)):
+        shutil.rmtree(tmp / "fresh", ignore_errors=True)
+        validation, _ = build(root, out, TARGETS, options, cache=cache)
+        assert validation.ok
+    return tmp / "out", tmp / "fresh"
+
+
+def inode(path: Path) -> int:
+    return os.stat(path).st_ino
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=list(EDITS))
+def test_a_rebuild_writes_what_a_fresh_build_writes(edit, iris_copy, tmp_path):
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True)
+    EDITS[edit](iris_copy)
+    assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
+
+
+def test_an_unchanged_item_is_linked_from_the_previous_output_and_a_changed_one_is_not(
+    iris_copy, tmp_path
+):
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True)
+    items = tmp_path / "out" / ITEMS
+
+    def item_inodes() -> dict[str, int]:  # items, not their folders (those are not kept)
+        return {p.name: inode(p) for p in items.iterdir() if '"!items!' in p.read_text()}
+
+    before = item_inodes()
+    EDITS["a weapon's figure"](iris_copy)
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True)
+    after = item_inodes()
+    changed = [name for name in after if before.get(name) != after[name]]
+    assert [name for name in changed if name.startswith("Hand_Cannon_")] == changed
+    assert len(changed) == 1 and len(after) > 10
+
+
+def test_a_file_of_the_output_edited_by_hand_is_written_again(iris_copy, tmp_path):
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True)
+    edited = sorted((tmp_path / "out" / ITEMS).glob("Light_Combat_Pistol_*.json"))[0]
+    edited.write_text('{"edited": "by hand"}\n', encoding="utf-8")
+    EDITS["a weapon's figure"](iris_copy)  # a build there is: the output is not its own
+    assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
+
+
+@pytest.mark.parametrize("damage", ["garbage", "cut short", "another code's"])
+def test_a_damaged_memo_is_no_memo(damage, iris_copy, tmp_path):
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True)
+    memo = RenderMemo(tmp_path / "out" / "foundry").path
+    data = memo.read_bytes()
+    memo.write_bytes(
+        {
+            "garbage": b"\x00not a pickle" * 50,
+            "cut short": data[: len(data) // 2],
+            "another code's": data.replace(b"rulepress-renders 1", b"rulepress-renders 0", 1),
+        }[damage]
+    )
+    EDITS["a weapon's name"](iris_copy)
+    assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
+
+
+def test_templates_that_change_between_builds_render_again(iris_copy, tmp_path):
+    templates = tmp_path / "templates"
+    (templates / "sections").mkdir(parents=True)
+    shipped = COMPENDIUM.parent / "rulepress/exporters/templates"
+    for name in ("sections/weapon.md.j2",):
+        shutil.copy(shipped / "markdown" / name, templates / name)
+    shutil.copy(shipped / "foundry/weapon-tables.html.j2", templates / "weapon-tables.html.j2")
+    options = {"templates": templates}
+    build(iris_copy, tmp_path / "out", TARGETS, options, cache=True)
+    replace(templates / "sections/weapon.md.j2", "(Tier ", "(tier ")
+    replace(templates / "weapon-tables.html.j2", "<th>Reload</th>", "<th>Reloads</th>")
+    out, fresh = rebuilt_and_fresh(iris_copy, tmp_path, options)
+    assert "(tier 4)" in (out / "markdown/iris.md").read_text(encoding="utf-8")
+    assert_same_trees(out, fresh)
+
+
+def test_another_foundry_version_renders_again(iris_copy, tmp_path):
+    build(iris_copy, tmp_path / "out", TARGETS, {"foundry_version": 12}, cache=True)
+    assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path, {"foundry_version": 13}))
+
+
+def test_a_failed_export_keeps_the_previous_memo(iris_copy, tmp_path):
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True)
+    memo = RenderMemo(tmp_path / "out" / "foundry").path
+    saved = memo.read_bytes()
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "weapon-item.html.j2").write_text("{{ no_such_value }}", encoding="utf-8")
+    EDITS["a weapon's figure"](iris_copy)
+    with pytest.raises(jinja2.UndefinedError):
+        build(iris_copy, tmp_path / "out", TARGETS, {"templates": templates}, cache=True)
+    assert memo.read_bytes() == saved
+    assert not list(memo.parent.glob("*.tmp"))
+    assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
