@@ -27,8 +27,8 @@ def no_cache_option(function):
     return click.option(
         "--no-cache",
         is_flag=True,
-        help="Parse every file again instead of reusing the documents of files whose bytes "
-        "are unchanged (the cache is .rulepress-cache/, or $RULEPRESS_CACHE_DIR).",
+        help="Reuse nothing from earlier runs: parse every file again and render every "
+        "output afresh (the caches are in .rulepress-cache/, or $RULEPRESS_CACHE_DIR).",
     )(function)
 
 
