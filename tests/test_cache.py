@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import shutil
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulepress import build_stamp
+from rulepress.commands.build import build
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
 from rulepress.models import WeaponProfile
@@ -339,3 +341,17 @@ def test_rows_sharing_their_field_set_still_dump_and_copy():
     assert row.model_dump(exclude_unset=True)["damage"] == 2
     assert '"damage":2' in row.model_dump_json(exclude_unset=True)
     assert row.model_copy(update={"damage": 5}).damage == 5 and row.damage == 2
+
+
+def test_checks_and_exports_hide_the_loaded_objects_from_the_collector_only_meanwhile(
+    tree, tmp_path
+):
+    seen = []
+    validation, _ = build(
+        tree / "demo",
+        tmp_path / "out",
+        ["json"],
+        after_writing=lambda *_: seen.append(gc.get_freeze_count()),
+    )
+    assert validation.ok and seen and seen[0] > 0  # frozen while the outputs were written
+    assert gc.get_freeze_count() == 0  # and given back to the collector after

@@ -91,19 +91,16 @@ def test_a_rebuild_writes_what_a_fresh_build_writes(edit, iris_copy, tmp_path):
     assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
 
 
-def test_an_unchanged_item_is_linked_from_the_previous_output_and_a_changed_one_is_not(
+def test_unchanged_items_and_folders_are_linked_from_the_previous_output_a_changed_one_not(
     iris_copy, tmp_path
 ):
     build(iris_copy, tmp_path / "out", TARGETS, cache=True)
     items = tmp_path / "out" / ITEMS
 
-    def item_inodes() -> dict[str, int]:  # items, not their folders (those are not kept)
-        return {p.name: inode(p) for p in items.iterdir() if '"!items!' in p.read_text()}
-
-    before = item_inodes()
+    before = {path.name: inode(path) for path in items.iterdir()}
     EDITS["a weapon's figure"](iris_copy)
     build(iris_copy, tmp_path / "out", TARGETS, cache=True)
-    after = item_inodes()
+    after = {path.name: inode(path) for path in items.iterdir()}
     changed = [name for name in after if before.get(name) != after[name]]
     assert [name for name in changed if name.startswith("Hand_Cannon_")] == changed
     assert len(changed) == 1 and len(after) > 10

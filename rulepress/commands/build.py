@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rulepress.build_stamp import digest, tree_digests
 from rulepress.commands.validate import Validation, validate
+from rulepress.compendium.loader import loaded_objects_frozen
 from rulepress.errors import RulepressError
 from rulepress.exporters import available_exporters
 from rulepress.exporters.memo import RenderMemo
@@ -42,7 +43,7 @@ def build(
         raise RulepressError(f"output path is not a folder: {out}")
     chosen = list(targets or exporters)
     written = []
-    with output_lock(out):
+    with output_lock(out), loaded_objects_frozen():
         for name in chosen:  # refuse early, before any target is written
             check = getattr(exporters[name], "check_replaceable", None)
             if check is not None and safe_child(out, name).is_dir():

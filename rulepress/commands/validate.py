@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import load_compendium
+from rulepress.compendium.loader import load_compendium, loaded_objects_frozen
 from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level, display_path
 from rulepress.validators import run_checks
@@ -33,7 +33,8 @@ def validate(root: Path | str, *, strict: bool = False, cache: bool = False) -> 
     so one broken file does not hide the problems of the others. With `cache`, files
     that loaded cleanly before are taken from the document cache (see compendium.cache)."""
     loaded = load_compendium(root, DocumentCache(Path(root)) if cache else None)
-    findings = [*loaded.findings, *run_checks(loaded.compendium)]
+    with loaded_objects_frozen():
+        findings = [*loaded.findings, *run_checks(loaded.compendium)]
     if strict:
         findings = [
             replace(f, level=Level.ERROR) if f.level == Level.WARNING else f for f in findings

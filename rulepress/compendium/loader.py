@@ -95,6 +95,19 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+@contextlib.contextmanager
+def loaded_objects_frozen() -> Iterator[None]:
+    """While a loaded compendium is checked or exported: everything that exists now is
+    left out of the cycle collector's scans (gc.freeze). Its millions of long-lived,
+    cycle-free objects would otherwise be scanned again and again, a tenth of a rebuild
+    of 10,000 weapons. Undone on leaving, so a long-running process collects as usual."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _refused(path: Path, message: str, code: Code = Code.OUTSIDE_COMPENDIUM) -> Finding:
     return Finding(Level.ERROR, code, message, path, 1, 1)
 

@@ -120,15 +120,15 @@ class RenderMemo:
             self._discard()
             self._usable = False
 
-    def previous_file(self, file: str) -> Path | None:
+    def previous_file(self, file: str) -> str | None:
         """The previous output's `file`, if it is still the one a build wrote there."""
         recorded = self.old_files.get(file)
-        path = self.previous / file
+        path = os.path.join(self.previous, file)
         if recorded is None or _signature(path) != recorded:
             return None
         return path
 
-    def wrote(self, file: str, path: Path) -> None:
+    def wrote(self, file: str, path: str) -> None:
         """Note the file written (or linked) at `path`, which will be the output's `file`."""
         self.files[file] = _signature(path)  # type: ignore[assignment]
 
@@ -181,7 +181,7 @@ def reused(memo: RenderMemo | None, render: Callable[..., Any], *inputs: object)
     return value
 
 
-def _signature(path: Path) -> Signature | None:
+def _signature(path: str) -> Signature | None:
     try:
         status = os.stat(path, follow_symlinks=False)
     except OSError:

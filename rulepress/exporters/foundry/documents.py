@@ -8,6 +8,7 @@ made from these lists.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,7 @@ from rulepress.models import (
     StepDice,
     ThreatThreshold,
     WeaponProfile,
+    WeaponSection,
 )
 from rulepress.models.cuf import DIFFICULTY
 from rulepress.models.step_dice import STEPS
@@ -133,7 +135,7 @@ def _add_reused(
     piece = memo.recall(key)
     if isinstance(piece, Written):
         name = piece.file.rsplit("/", 1)[-1]
-        pack.add_ready(Ready(name, piece.value, linked=memo.previous / piece.file))
+        pack.add_ready(Ready(name, piece.value, linked=os.path.join(memo.previous, piece.file)))
         return
     ready = pack.add(render(*inputs))
     memo.keep(key, Written(f"{pack.sources.place}/{ready.file_name}", ready.entries))
@@ -287,20 +289,7 @@ def _weapons_pack(
     pack = open_pack("weapons", f"{ruleset.info.title}: Weapons", "Item", system=system.id)
     for position, (section, weapons) in enumerate(weapons_by_section(ruleset), 1):
         folder_id = _id(ruleset, "folder", document_slug(section))
-        pack.add(
-            {
-                "_id": folder_id,
-                "_key": _key("folders", folder_id),
-                "name": section.name,
-                "type": "Item",
-                "folder": None,
-                "description": "",
-                "sorting": "m",
-                "sort": position * SORT_STEP,
-                "color": None,
-                "flags": {},
-            }
-        )
+        _add_reused(pack, memo, section_folder, section, folder_id, position * SORT_STEP)
         skill = ruleset.get(section.skill)
         skill_name = skill.display_name if skill else section.skill
         for number, weapon in enumerate(weapons, 1):
@@ -308,6 +297,22 @@ def _weapons_pack(
             where = (ruleset.id, folder_id, item_id, number * SORT_STEP)
             _add_reused(pack, memo, weapon_item, weapon, skill_name, where, system, tables)
     return pack
+
+
+def section_folder(section: WeaponSection, folder_id: str, sort: int) -> dict:
+    """The Item folder holding a weapon section's items."""
+    return {
+        "_id": folder_id,
+        "_key": _key("folders", folder_id),
+        "name": section.name,
+        "type": "Item",
+        "folder": None,
+        "description": "",
+        "sorting": "m",
+        "sort": sort,
+        "color": None,
+        "flags": {},
+    }
 
 
 def weapon_item(

@@ -30,7 +30,7 @@ class Ready:
     file_name: str
     entries: tuple[tuple[str, bytes], ...]
     source: bytes | None = None
-    linked: Path | None = None
+    linked: str | None = None
 
 
 @dataclass
@@ -81,13 +81,14 @@ class SourceFolder:
 
     def write(self, document: Ready) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)  # on the first: no empty folders
-        path = self.folder / document.file_name
+        path = os.path.join(self.folder, document.file_name)  # a str: thousands of files
         if document.linked is not None:
             try:
                 os.link(document.linked, path)
             except OSError:  # a file system without hard links: the same bytes, copied
                 shutil.copyfile(document.linked, path)
         else:
-            path.write_bytes(document.source or b"")
+            with open(path, "wb") as file:
+                file.write(document.source or b"")
         if self.memo is not None:
             self.memo.wrote(f"{self.place}/{document.file_name}", path)
