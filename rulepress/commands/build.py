@@ -51,6 +51,8 @@ def build(
         for name in chosen:
             target = safe_child(out, name)
             memo = RenderMemo(target, _templates_digest(options)) if cache else None
+            if memo is not None:
+                memo.bind(validation.compendium)
             with memo or contextlib.nullcontext():
                 with replaced_atomically(target) as staging:
                     settings = {**(options or {}), **({"memo": memo} if memo else {})}

@@ -50,9 +50,6 @@ class MarkdownExporter:
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
         options = options or {}
-        memo = options.get("memo")
-        if memo is not None:
-            memo.bind(compendium)
         for ruleset in compendium:
-            text = render_guide(ruleset, options.get("templates"), memo)
+            text = render_guide(ruleset, options.get("templates"), options.get("memo"))
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")

@@ -66,7 +66,8 @@ class RenderMemo:
         self._discard()
 
     def bind(self, compendium: Compendium) -> None:
-        """Learn the content digests of the documents about to be rendered."""
+        """Learn the content digests of the documents about to be rendered (a document
+        not bound has no key: it is always rendered)."""
         for ruleset in compendium:
             self.digests[id(ruleset.info)] = ruleset.info_digest
             for entry in ruleset.entries:

@@ -43,8 +43,6 @@ class FoundryExporter:
         env = environment(options.get("templates"))
         html = html_environment(options.get("templates"))
         memo = options.get("memo")
-        if memo is not None:
-            memo.bind(compendium)
         for ruleset in compendium:
             settings = ModuleOptions(
                 module_id(ruleset.id), version, options.get("foundry_system", DEFAULT_SYSTEM)
