@@ -98,7 +98,8 @@ def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -
 @click.option(
     "--force",
     is_flag=True,
-    help="Build even when nothing the last identical build read or wrote has changed.",
+    help="Build even when nothing the last identical build read or wrote has changed, "
+    "and render every output afresh.",
 )
 @no_cache_option
 def build_command(
@@ -138,6 +139,7 @@ def build_command(
         targets,
         options,
         cache=not no_cache,
+        fresh=force,
         after_writing=None if no_cache else stamp,
     )
     if not validation.ok:

@@ -164,3 +164,15 @@ def test_a_failed_export_keeps_the_previous_memo(iris_copy, tmp_path):
     assert memo.read_bytes() == saved
     assert not list(memo.parent.glob("*.tmp"))
     assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
+
+
+def test_a_fresh_build_renders_even_what_a_hand_edit_hid_from_the_memo(iris_copy, tmp_path):
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True)
+    edited = sorted((tmp_path / "out" / ITEMS).glob("Light_Combat_Pistol_*.json"))[0]
+    status, text = edited.stat(), edited.read_text(encoding="utf-8")
+    edited.write_text(text.replace('"cost"', '"COST"'), encoding="utf-8")  # same size
+    os.utime(edited, ns=(status.st_atime_ns, status.st_mtime_ns))  # and the same time
+    build(iris_copy, tmp_path / "out", TARGETS, cache=True, fresh=True)  # `build --force`
+    fresh = tmp_path / "fresh"
+    build(iris_copy, fresh, TARGETS)
+    assert_same_trees(tmp_path / "out", fresh)

@@ -22,13 +22,17 @@ def build(
     options: dict | None = None,
     *,
     cache: bool = False,
+    fresh: bool = False,
     after_writing: Callable[[Validation, list[Path]], None] | None = None,
 ) -> tuple[Validation, list[Path]]:
     """Validate `root`; when it has no errors, write each target into `out/<target>`.
 
     With errors nothing is written. Each target's folder is replaced whole, so a failed
-    export leaves the previous output as it was. `after_writing` runs while the output
-    lock is still held (the CLI stamps the build there: the outputs are still its own).
+    export leaves the previous output as it was. With `cache`, documents come from the
+    document cache, and exporters take the pieces the previous export rendered from the
+    same inputs (exporters.memo); `fresh` renders everything and only fills the memo.
+    `after_writing` runs while the output lock is still held (the CLI stamps the build
+    there: the outputs are still its own).
     """
     exporters = available_exporters()
     unknown = [t for t in targets if t not in exporters]
@@ -50,7 +54,7 @@ def build(
                 check(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
-            memo = RenderMemo(target, _templates_digest(options)) if cache else None
+            memo = RenderMemo(target, _templates_digest(options), fresh=fresh) if cache else None
             if memo is not None:
                 memo.bind(validation.compendium)
             with memo or contextlib.nullcontext():

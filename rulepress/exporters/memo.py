@@ -46,13 +46,15 @@ class RenderMemo:
     discarded. New pieces go to disk as they come, so a large export does not hold them
     all in memory."""
 
-    def __init__(self, previous: Path, salt: str = "", folder: Path | None = None) -> None:
+    def __init__(
+        self, previous: Path, salt: str = "", folder: Path | None = None, *, fresh: bool = False
+    ) -> None:
         self.previous = previous
         """The output folder this export replaces; files named by pieces are below it."""
         folder = Path(folder or cache_folder())
         self.path = folder / f"renders-{digest(str(previous.resolve()).encode())}.pickle"
         self.header = " ".join([FORMAT, code_digest(), PYDANTIC_VERSION, salt]).encode()
-        self.old_pieces, self.old_files = self._read()
+        self.old_pieces, self.old_files = ({}, {}) if fresh else self._read()
         self.files: dict[str, Signature] = {}
         self.digests: dict[int, str] = {}
         self._pending: BinaryIO | None = None
