@@ -130,6 +130,26 @@ def test_a_failed_build_keeps_the_previous_output(broken, tmp_path):
     assert (out / "json" / "iris.json").read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("target", "name", "text", "line", "message"),
+    [
+        ("foundry", "weapon-item.html.j2", "<p>\n{{ nothing }}\n", 2, "'nothing' is undefined"),
+        ("markdown", "sections/weapon.md.j2", "{% if %}\n", 1, "Expected an expression"),
+    ],
+)
+def test_a_broken_template_is_named_at_its_line_and_its_target_is_not_written(
+    tmp_path, target, name, text, line, message
+):
+    templates = tmp_path / "templates"
+    (templates / name).parent.mkdir(parents=True)
+    (templates / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "dist"
+    result = run("build", "--target", target, "--templates", str(templates), "--out", str(out))
+    assert result.returncode == 2
+    assert f"error: {templates / name}:{line}: template error: {message}" in result.stderr
+    assert not (out / target).exists()
+
+
 def test_build_refuses_an_unknown_target(tmp_path):
     result = run("build", "--target", "roll20", "--out", str(tmp_path / "d"))
     assert result.returncode == 2

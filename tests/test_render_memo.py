@@ -8,10 +8,10 @@ import os
 import shutil
 from pathlib import Path
 
-import jinja2
 import pytest
 
 from rulepress.commands.build import build
+from rulepress.errors import RulepressError
 from rulepress.exporters.memo import RenderMemo
 from tests.conftest import COMPENDIUM
 
@@ -159,7 +159,7 @@ def test_a_failed_export_keeps_the_previous_memo(iris_copy, tmp_path):
     templates.mkdir()
     (templates / "weapon-item.html.j2").write_text("{{ no_such_value }}", encoding="utf-8")
     EDITS["a weapon's figure"](iris_copy)
-    with pytest.raises(jinja2.UndefinedError):
+    with pytest.raises(RulepressError, match="template error: 'no_such_value' is undefined"):
         build(iris_copy, tmp_path / "out", TARGETS, {"templates": templates}, cache=True)
     assert memo.read_bytes() == saved
     assert not list(memo.parent.glob("*.tmp"))

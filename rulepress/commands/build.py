@@ -6,11 +6,14 @@ import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import jinja2
+
 from rulepress.build_stamp import digest, tree_digests
 from rulepress.commands.validate import Validation, validate
 from rulepress.compendium.loader import loaded_objects_frozen
+from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
-from rulepress.exporters import available_exporters
+from rulepress.exporters import Exporter, available_exporters
 from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import output_lock, replaced_atomically, safe_child
 
@@ -55,18 +58,48 @@ def build(
         for name in chosen:
             target = safe_child(out, name)
             memo = RenderMemo(target, _templates_digest(options), fresh=fresh) if cache else None
-            if memo is not None:
-                memo.bind(validation.compendium)
-            with memo or contextlib.nullcontext():
-                with replaced_atomically(target) as staging:
-                    settings = {**(options or {}), **({"memo": memo} if memo else {})}
-                    exporters[name].export(validation.compendium, staging, settings)
-                if memo is not None:
-                    memo.save()  # only now: its files are those of the output
+            _export(exporters[name], validation.compendium, target, options or {}, memo)
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)
     return validation, written
+
+
+def _export(
+    exporter: Exporter,
+    compendium: Compendium,
+    target: Path,
+    options: dict,
+    memo: RenderMemo | None,
+) -> None:
+    """Replace `target` with the exporter's new output, or leave it as it was."""
+    with memo or contextlib.nullcontext():
+        if memo is not None:
+            memo.bind(compendium)
+            options = {**options, "memo": memo}
+        try:
+            with replaced_atomically(target) as staging:
+                exporter.export(compendium, staging, options)
+        except jinja2.TemplateError as exc:
+            raise _template_problem(exc) from None
+        if memo is not None:
+            memo.save()  # only now: its files are those of the output
+
+
+def _template_problem(exc: jinja2.TemplateError) -> RulepressError:
+    """A template (most likely one of --templates) that fails: its file and line. Jinja
+    puts the template's own file and line into the traceback of a failed render."""
+    place = None
+    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.filename:
+        place = f"{exc.filename}:{exc.lineno}"
+    traceback = exc.__traceback__
+    while traceback is not None:
+        code = traceback.tb_frame.f_code
+        if code.co_filename.endswith(".j2"):
+            place = f"{code.co_filename}:{traceback.tb_lineno}"
+        traceback = traceback.tb_next
+    message = exc.message or type(exc).__name__
+    return RulepressError(f"{place or 'a template'}: template error: {message}")
 
 
 def _templates_digest(options: dict | None) -> str:
