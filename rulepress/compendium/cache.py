@@ -22,7 +22,13 @@ from pydantic import VERSION as PYDANTIC_VERSION
 from rulepress.build_stamp import cache_folder, code_digest, digest, mark_cache_folder
 from rulepress.models import Document
 
-FORMAT = b"rulepress-documents 1"
+FORMAT = "rulepress-documents 1"
+
+
+def cache_header(kind: str, *more: str) -> bytes:
+    """The first line of a cache file: what it holds, and the code that wrote it (the
+    rulepress package, Python, pydantic). A file headed otherwise is never unpickled."""
+    return " ".join([kind, code_digest(), PYDANTIC_VERSION, *more]).encode()
 
 
 class DocumentCache:
@@ -39,7 +45,7 @@ class DocumentCache:
             self.folder / f"{name}.pickle",
             self.folder / f"{name}.new.pickle",
         )
-        self.header = b" ".join([FORMAT, code_digest().encode(), PYDANTIC_VERSION.encode()])
+        self.header = cache_header(FORMAT)
         self.kept: dict[str, Document] = {}
 
     @functools.cached_property

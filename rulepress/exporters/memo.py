@@ -23,9 +23,8 @@ from dataclasses import dataclass, is_dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from pydantic import VERSION as PYDANTIC_VERSION
-
-from rulepress.build_stamp import cache_folder, code_digest, digest, mark_cache_folder
+from rulepress.build_stamp import cache_folder, digest, mark_cache_folder
+from rulepress.compendium.cache import cache_header
 from rulepress.compendium.model import Compendium
 from rulepress.models import Document
 
@@ -53,7 +52,7 @@ class RenderMemo:
         """The output folder this export replaces; files named by pieces are below it."""
         folder = Path(folder or cache_folder())
         self.path = folder / f"renders-{digest(str(previous.resolve()).encode())}.pickle"
-        self.header = " ".join([FORMAT, code_digest(), PYDANTIC_VERSION, salt]).encode()
+        self.header = cache_header(FORMAT, salt)
         self.old_pieces, self.old_files = ({}, {}) if fresh else self._read()
         self.files: dict[str, Signature] = {}
         self.digests: dict[int, str] = {}
