@@ -13,13 +13,6 @@ from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import pretty_json
 
 MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
-COLLECTIONS = {
-    "JournalEntry": "journal",
-    "Item": "items",
-    "RollTable": "tables",
-    "Macro": "macros",
-    "Folder": "folders",
-}
 
 
 @dataclass(frozen=True)
@@ -43,10 +36,6 @@ class Pack:
     """Where each document's source file is written as it is added, so that a large
     pack's files are never all held at once; without it the pack holds them."""
     documents: list[Ready] = field(default_factory=list)
-
-    @property
-    def collection(self) -> str:
-        return COLLECTIONS[self.type]
 
     def add(self, document: dict) -> Ready:
         """Add a source document (with `_id`, `_key` and its embedded documents inline)."""
