@@ -19,7 +19,7 @@ import markdown as markdown_lib
 
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.guide import Section
-from rulepress.exporters.memo import RenderMemo, reused
+from rulepress.exporters.memo import RenderMemo, reused, templates_key
 from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
 from rulepress.validators.computed import best_reading, exact_percent, within_rounding
 
@@ -111,7 +111,7 @@ class WeaponBlocks:
         return reused(self.memo, weapon_block, weapon, heading, self)
 
     def memo_key(self) -> str:
-        return repr((self.env.loader.searchpath, self.currency))  # type: ignore[union-attr]
+        return templates_key(self.env, self.currency)
 
 
 def weapon_block(weapon: WeaponProfile, heading: int, blocks: WeaponBlocks) -> str:

@@ -23,6 +23,8 @@ from dataclasses import dataclass, is_dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import jinja2
+
 from rulepress.build_stamp import cache_folder, digest, mark_cache_folder
 from rulepress.compendium.cache import cache_header
 from rulepress.compendium.model import Compendium
@@ -169,6 +171,12 @@ class RenderMemo:
                     pieces[key] = piece
         except Exception:
             return {}, {}
+
+
+def templates_key(env: jinja2.Environment, *more: str) -> str:
+    """How a piece rendered with `env` counts in a key: by the folders it loads templates
+    from (their files' bytes are in the salt), with `more` values it renders with."""
+    return repr((env.loader.searchpath, *more))  # type: ignore[union-attr]
 
 
 def reused(memo: RenderMemo | None, render: Callable[..., Any], *inputs: object) -> Any:

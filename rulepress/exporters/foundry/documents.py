@@ -23,7 +23,7 @@ from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of, weapons_by_section
 from rulepress.exporters.markdown_text import TEMPLATES, md, render_section, to_html
-from rulepress.exporters.memo import RenderMemo, Written, reused
+from rulepress.exporters.memo import RenderMemo, Written, reused, templates_key
 from rulepress.models import (
     CorruptionTriggers,
     CufRating,
@@ -119,7 +119,7 @@ class WeaponTables:
     def memo_key(self) -> str:
         """What the HTML depends on besides the weapon (the templates' bytes are in the
         memo's salt)."""
-        return repr((self.html.loader.searchpath, self.currency))  # type: ignore[union-attr]
+        return templates_key(self.html, self.currency)
 
 
 def _add_reused(
