@@ -4,7 +4,9 @@ exactly what a build from nothing writes, whatever changed in between."""
 from __future__ import annotations
 
 import filecmp
+import io
 import os
+import pickle
 import shutil
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
-from rulepress.exporters.memo import RenderMemo
+from rulepress.exporters.memo import FORMAT, RenderMemo
 from tests.conftest import COMPENDIUM
 
 TARGETS = ["foundry", "markdown"]
@@ -114,16 +116,30 @@ def test_a_file_of_the_output_edited_by_hand_is_written_again(iris_copy, tmp_pat
     assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
 
 
-@pytest.mark.parametrize("damage", ["garbage", "cut short", "another code's"])
+def with_pieces_damaged(data: bytes) -> bytes:
+    """The memo file with every piece's own pickle spoilt, the file itself still whole."""
+    file = io.BytesIO(data)
+    damaged = file.readline()
+    while True:
+        key, stored = pickle.load(file)
+        damaged += pickle.dumps((key, stored if key is None else stored[:-9] + b"\x00"))
+        if key is None:
+            return damaged
+
+
+@pytest.mark.parametrize("damage", ["garbage", "cut short", "another code's", "each piece"])
 def test_a_damaged_memo_is_no_memo(damage, iris_copy, tmp_path):
     build(iris_copy, tmp_path / "out", TARGETS, cache=True)
     memo = RenderMemo(tmp_path / "out" / "foundry").path
     data = memo.read_bytes()
+    other_code = data.replace(FORMAT.encode(), b"rulepress-renders 0", 1)
+    assert other_code != data
     memo.write_bytes(
         {
             "garbage": b"\x00not a pickle" * 50,
             "cut short": data[: len(data) // 2],
-            "another code's": data.replace(b"rulepress-renders 1", b"rulepress-renders 0", 1),
+            "another code's": other_code,
+            "each piece": with_pieces_damaged(data),
         }[damage]
     )
     EDITS["a weapon's name"](iris_copy)

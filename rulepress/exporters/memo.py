@@ -9,7 +9,9 @@ A piece may name the file it was written to. It is taken again only while the pr
 output still holds that very file (same inode, size and modification time), which the
 new output then shares by a hard link instead of writing it again. The memo is saved
 only after its output replaced the previous one, and it keeps just that build's pieces.
-Like the document cache it is a pickle, as trusted as the project's .pyc files.
+Each piece is stored as its own pickle, so a rebuild unpickles only the pieces it asks
+for and copies a piece taken again as the bytes it was read as. Like the document cache
+it is a pickle, as trusted as the project's .pyc files.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from rulepress.compendium.cache import cache_header
 from rulepress.compendium.model import Compendium
 from rulepress.models import Document
 
-FORMAT = "rulepress-renders 1"
+FORMAT = "rulepress-renders 2"
 Signature = tuple[int, int, int]
 
 
@@ -104,14 +106,24 @@ class RenderMemo:
     def recall(self, key: str | None) -> Any | None:
         """The piece stored under `key`, kept for the next build. A Written piece only
         while the previous output still holds its file as it was written."""
-        piece = self.old_pieces.get(key) if key is not None else None
-        if piece is None or (isinstance(piece, Written) and not self.previous_file(piece.file)):
+        stored = self.old_pieces.get(key) if key is not None else None
+        if stored is None:
             return None
-        self.keep(key, piece)
+        try:
+            piece = pickle.loads(stored)
+        except Exception:  # damaged inside a readable file: render it afresh
+            return None
+        if isinstance(piece, Written) and not self.previous_file(piece.file):
+            return None
+        self._store(key, stored)
         return piece
 
     def keep(self, key: str | None, piece: Any) -> None:
-        if key is None or not self._usable:
+        if key is not None:
+            self._store(key, pickle.dumps(piece, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _store(self, key: str, stored: bytes) -> None:
+        if not self._usable:
             return
         try:
             if self._pending is None:
@@ -119,7 +131,7 @@ class RenderMemo:
                 handle, self._pending_path = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
                 self._pending = os.fdopen(handle, "wb")
                 self._pending.write(self.header + b"\n")
-            pickle.dump((key, piece), self._pending, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((key, stored), self._pending, protocol=pickle.HIGHEST_PROTOCOL)
         except OSError:  # a read-only folder or a full disk: the next build renders all
             self._discard()
             self._usable = False
@@ -156,10 +168,10 @@ class RenderMemo:
                 os.unlink(self._pending_path)
             self._pending = None
 
-    def _read(self) -> tuple[dict[str, Any], dict[str, Signature]]:
-        """The pieces and file signatures of the last saved export. A file that is
-        missing, damaged, cut short or written by other code gives none."""
-        pieces: dict[str, Any] = {}
+    def _read(self) -> tuple[dict[str, bytes], dict[str, Signature]]:
+        """The pieces (pickled) and file signatures of the last saved export. A file that
+        is missing, damaged, cut short or written by other code gives none."""
+        pieces: dict[str, bytes] = {}
         try:
             with open(self.path, "rb") as file:
                 if file.readline().rstrip(b"\n") != self.header:
@@ -168,6 +180,8 @@ class RenderMemo:
                     key, piece = pickle.load(file)
                     if key is None:
                         return (pieces, piece) if isinstance(piece, dict) else ({}, {})
+                    if not isinstance(piece, bytes):
+                        return {}, {}
                     pieces[key] = piece
         except Exception:
             return {}, {}
