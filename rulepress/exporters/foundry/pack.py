@@ -67,9 +67,12 @@ class SourceFolder:
 
     def __init__(self, folder: Path, place: str, memo: RenderMemo | None) -> None:
         self.folder, self.place, self.memo = folder, place, memo
+        self.made = False
 
     def write(self, document: Ready) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)  # on the first: no empty folders
+        if not self.made:  # made for the first document: a pack without any has no folder
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.made = True
         path = os.path.join(self.folder, document.file_name)  # a str: thousands of files
         if document.linked is not None:
             try:
