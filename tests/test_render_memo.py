@@ -192,3 +192,32 @@ def test_a_fresh_build_renders_even_what_a_hand_edit_hid_from_the_memo(iris_copy
     fresh = tmp_path / "fresh"
     build(iris_copy, fresh, TARGETS)
     assert_same_trees(tmp_path / "out", fresh)
+
+
+class Recording:
+    """An exporter that notes whether it was given a memo."""
+
+    name = description = "recording"
+
+    def __init__(self, **declared: bool) -> None:
+        self.__dict__.update(declared)
+        self.given: list[bool] = []
+
+    def export(self, compendium, out, options=None) -> None:
+        self.given.append("memo" in (options or {}))
+
+
+@pytest.mark.parametrize(
+    ("declared", "given"),
+    [({"uses_render_memo": True}, True), ({"uses_render_memo": False}, False), ({}, False)],
+)
+def test_only_an_exporter_that_uses_the_memo_is_given_one(
+    declared, given, iris_copy, tmp_path, monkeypatch
+):
+    exporter = Recording(**declared)
+    monkeypatch.setattr(
+        "rulepress.commands.build.available_exporters", lambda: {"recording": exporter}
+    )
+    build(iris_copy, tmp_path / "out", ["recording"], cache=True)
+    build(iris_copy, tmp_path / "out", ["recording"], cache=False)
+    assert exporter.given == [given, False]

@@ -57,8 +57,10 @@ def build(
                 check(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
-            memo = RenderMemo(target, _templates_digest(options), fresh=fresh) if cache else None
-            _export(exporters[name], validation.compendium, target, options or {}, memo)
+            exporter = exporters[name]
+            memoised = cache and getattr(exporter, "uses_render_memo", False)
+            memo = RenderMemo(target, _templates_digest(options), fresh=fresh) if memoised else None
+            _export(exporter, validation.compendium, target, options or {}, memo)
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)

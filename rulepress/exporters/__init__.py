@@ -17,6 +17,9 @@ class Exporter(Protocol):
     name: str
     """The target name used by `rulepress build --target`."""
     description: str
+    uses_render_memo: bool
+    """Whether `export` takes pieces from a `memo` (below): only then is it given one.
+    An exporter from another package may leave it out, which counts as False."""
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
         """Write the target's files into `out`, an empty folder that becomes the output.

@@ -10,6 +10,7 @@ from rulepress.exporters.output import pretty_json, safe_child
 
 class JsonExporter:
     name = "json"
+    uses_render_memo = False
     description = "one JSON file per ruleset with every published document (dist/json/)"
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:

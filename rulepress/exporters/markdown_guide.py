@@ -46,6 +46,7 @@ def render_guide(
 
 class MarkdownExporter:
     name = "markdown"
+    uses_render_memo = True
     description = "a quick-reference guide per ruleset (dist/markdown/<ruleset>.md)"
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:

@@ -35,6 +35,7 @@ def module_id(ruleset_id: str) -> str:
 
 class FoundryExporter:
     name = "foundry"
+    uses_render_memo = True
     description = "a Foundry VTT module per ruleset with LevelDB packs (dist/foundry/)"
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:

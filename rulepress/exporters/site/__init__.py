@@ -50,6 +50,7 @@ def run_mkdocs(config: Path, site_dir: Path, epoch: str = "0") -> None:
 
 class SiteExporter:
     name = "site"
+    uses_render_memo = False
     description = "the rules reference website, mkdocs + Material (dist/site/)"
 
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
