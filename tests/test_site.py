@@ -63,6 +63,13 @@ def test_no_page_loads_anything_from_another_host(site):
         assert 'src="http' not in text and "fonts.googleapis" not in text, page
 
 
+def test_mkdocs_loads_the_number_cells_extension(project):
+    from mkdocs.config import load_config
+
+    config = load_config(str(project / "mkdocs.yml"))
+    assert "rulepress.markdown_numbers" in config["markdown_extensions"]
+
+
 def test_the_contributors_page_documents_every_check(project):
     text = (project / "docs" / "contributing.md").read_text(encoding="utf-8")
     for check in CHECKS:
