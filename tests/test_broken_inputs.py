@@ -225,8 +225,8 @@ CASES = [
         },
         "RP005",
         "demo/skills/bio-lore.yaml",
-        6,
-        9,
+        7,
+        14,
     ),
     Case(
         "python tag",

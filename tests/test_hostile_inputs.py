@@ -363,8 +363,8 @@ CASES = [
         {SKILL_FILE: billion_laughs()},
         "RP005",
         SKILL_FILE,
-        7,
-        7,
+        8,
+        12,  # the first alias, *l0
         cli=True,
         seconds=2.0,
     ),
@@ -373,8 +373,8 @@ CASES = [
         skill("name: Bio Lore", "name: &n Bio Lore\ncombat_note: *n"),
         "RP005",
         SKILL_FILE,
-        3,
-        7,
+        4,
+        14,  # at the alias, where the value is to be written out
     ),
     Hostile(
         "merge key pulling in an anchored ruling",
@@ -389,14 +389,20 @@ CASES = [
         5,
     ),
     Hostile(
+        "alias after non-ASCII text on its line",
+        skill("name: Bio Lore", "name: &n Bio Lore\ncombat_note: [ä, *n]"),
+        "RP005",
+        SKILL_FILE,
+        4,
+        18,  # columns count characters, not UTF-8 bytes
+    ),
+    Hostile(
         "alias used as a mapping key",
         {SKILL_FILE: SKILL + "combat_note: &k text\n*k : again\n"},
         "RP005",
         SKILL_FILE,
         8,
         1,
-        xfail="wrong place: the alias key is refused (RP005) but reported at its anchor "
-        "(7:14): a composed alias is the anchored node itself, with the anchor's mark",
     ),
     # --- Tags ----------------------------------------------------------------------------
     Hostile(
@@ -616,6 +622,17 @@ CASES = [
         RULESET_FILE,
         10,
         1,
+    ),
+    Hostile(
+        "unknown field after non-ASCII text on its line",
+        {
+            SKILL_FILE: SKILL + 'rulings: [{id: a, question: "Qué?", ruling: r, '
+            "alternative: a, why: w, note: 1}]\n"
+        },
+        "RP101",
+        SKILL_FILE,
+        7,
+        72,  # columns count characters, not UTF-8 bytes
     ),
     Hostile(
         "unknown field in a table row",

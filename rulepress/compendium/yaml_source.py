@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import yaml
-from yaml.error import MarkedYAMLError, YAMLError
+from yaml.error import Mark, MarkedYAMLError, YAMLError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
@@ -126,18 +126,10 @@ def _may_be_too_deep(text: str) -> bool:
     return any(len(line) - len(line.lstrip(" ")) > _DEEP_INDENT for line in text.splitlines())
 
 
-class _Columns:
-    """libyaml counts columns in UTF-8 bytes; editors count characters. Only lines with
-    non-ASCII text need converting, and only those are looked at again."""
-
-    def __init__(self, text: str | None):
-        self.lines = text.split("\n") if text is not None and not text.isascii() else None
-
-    def position(self, line: int, column: int) -> Position:
-        if self.lines is not None and line < len(self.lines) and not self.lines[line].isascii():
-            encoded = self.lines[line].encode("utf-8")
-            column = len(encoded[:column].decode("utf-8", errors="ignore"))
-        return Position(line + 1, column + 1)
+def _position(mark: Mark) -> Position:
+    """A mark's line and column, counted from 1. Both parsers count characters (libyaml's
+    byte offsets appear only in its reader errors, see below)."""
+    return Position(mark.line + 1, mark.column + 1)
 
 
 def _text_before(text: str, position: int, counts_bytes: bool) -> str:
@@ -171,8 +163,7 @@ def parse_yaml(text: str, file: Path, *, positions: bool = True) -> tuple[object
         node = yaml.compose(text, Loader=loader)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        columns = _Columns(text if loader is _Core12Loader else None)
-        position = columns.position(mark.line, mark.column) if mark else None
+        position = _position(mark) if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
         raise YamlProblem(Code.YAML_SYNTAX, f"YAML syntax error: {problem}", position) from None
     except ReaderError as exc:  # a character YAML does not allow
@@ -191,7 +182,7 @@ def parse_yaml(text: str, file: Path, *, positions: bool = True) -> tuple[object
     if node is None:
         raise YamlProblem(Code.EMPTY_FILE, "file holds no YAML document")
     source_map = SourceMap(file, text=None if positions else text)
-    builder = _Builder(source_map, text if loader is _Core12Loader else None, record=positions)
+    builder = _Builder(source_map, text, loader, record=positions)
     try:
         return builder.build(node, (), 0), source_map
     except YamlProblem:
@@ -210,23 +201,32 @@ def read_yaml(file: Path, *, positions: bool = True) -> tuple[object, SourceMap]
 
 
 class _Builder:
-    def __init__(self, source_map: SourceMap, byte_columns_text: str | None, record: bool):
+    def __init__(self, source_map: SourceMap, text: str, loader: type, record: bool):
         self.source_map = source_map
+        self.text, self.loader = text, loader
         self.record = record
         self.seen: set[int] = set()
-        self.columns = _Columns(byte_columns_text)
 
     def _mark(self, node: Node) -> Position:
-        return self.columns.position(node.start_mark.line, node.start_mark.column)
+        return _position(node.start_mark)
 
     def _refuse_alias(self, node: Node) -> None:
         if id(node) in self.seen:
             raise YamlProblem(
                 Code.YAML_UNSUPPORTED,
                 "anchors and aliases are not allowed in the compendium; write the value out",
-                self._mark(node),
+                self._first_alias(),
             )
         self.seen.add(id(node))
+
+    def _first_alias(self) -> Position | None:
+        """Where the first alias stands: the node met twice. A composed alias is the
+        anchored node itself, which knows only the anchor's place; the parser's events
+        know the alias's (and the nodes are built in the order the events come)."""
+        for event in yaml.parse(self.text, Loader=self.loader):
+            if isinstance(event, yaml.AliasEvent):
+                return _position(event.start_mark)
+        return None
 
     def build(self, node: Node, path: DataPath, depth: int) -> object:
         if depth > MAX_DEPTH:
