@@ -387,6 +387,24 @@ def test_broken_input_is_reported_at_its_place(tmp_path, case: Case):
     assert (finding.line, finding.col) == (case.line, case.col), finding.message
 
 
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("1: one\n", "1: unknown field"),
+        ("nmae: Bio\n", "nmae: unknown field (did you mean 'name'?)"),
+        (
+            "rulings: [{id: a, question: q, ruling: r, alternative: a, why: w, 2: x}]\n",
+            "rulings[0].2: unknown field",
+        ),
+    ],
+)
+def test_an_unknown_field_is_named_as_written(tmp_path, extra, message):
+    skill = "demo/skills/bio-lore.yaml"
+    tree = base_tree()
+    build_tree(tmp_path, {**tree, skill: tree[skill] + extra})
+    assert [f.message for f in validate(tmp_path).findings if f.code == "RP101"] == [message]
+
+
 def test_the_valid_base_tree_has_no_findings(tmp_path):
     build_tree(tmp_path, base_tree())
     assert validate(tmp_path).findings == ()

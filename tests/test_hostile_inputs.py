@@ -611,8 +611,6 @@ CASES = [
         SKILL_FILE,
         7,
         1,
-        xfail="wrong outcome: gives RP105 '[1]: Keys should be strings' at the value (7:4); "
-        "a boolean key (true:) gets RP101 at the key",
     ),
     # --- Unknown fields ----------------------------------------------------------------------
     Hostile(

@@ -297,7 +297,7 @@ def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
             Finding(
                 Level.ERROR,
                 code,
-                f"{_dotted(path)}: {message}",
+                f"{_dotted(path, ends_in_key=key)}: {message}",
                 source.file,
                 position.line,
                 position.col,
@@ -317,8 +317,12 @@ def _data_path(loc: tuple, source: SourceMap, error_type: str) -> tuple:
     return path
 
 
+# A model's fields are named by text: a key that is not text (`1:`) names none of them.
+UNKNOWN_FIELD_ERRORS = ("extra_forbidden", "invalid_key")
+
+
 def _code_for(error_type: str) -> Code:
-    if error_type == "extra_forbidden":
+    if error_type in UNKNOWN_FIELD_ERRORS:
         return Code.UNKNOWN_FIELD
     if error_type == "missing":
         return Code.MISSING_FIELD
@@ -337,7 +341,7 @@ _ALL_FIELDS = sorted({name for model in DOCUMENT_KINDS.values() for name in mode
 def _message(error: dict, path: tuple) -> str:
     kind = error["type"]
     value = error.get("input")
-    if kind == "extra_forbidden":
+    if kind in UNKNOWN_FIELD_ERRORS:
         return f"unknown field{_suggest(str(path[-1]) if path else '', _ALL_FIELDS)}"
     if kind == "missing":
         return "required field is missing"
@@ -354,10 +358,12 @@ def _suggest(word: str, choices) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _dotted(path: tuple) -> str:
+def _dotted(path: tuple, *, ends_in_key: bool = False) -> str:
+    """`rulings[0].id`; with `ends_in_key`, a number at the end is a key (`1`), not an index."""
     text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    for index, part in enumerate(path):
+        key = not isinstance(part, int) or (ends_in_key and index == len(path) - 1)
+        text += (f".{part}" if text else str(part)) if key else f"[{part}]"
     return text or "document"
 
 
