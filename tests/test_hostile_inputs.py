@@ -614,6 +614,14 @@ CASES = [
     ),
     # --- Unknown fields ----------------------------------------------------------------------
     Hostile(
+        "number as a glossary term is placed at the key",
+        {RULESET_FILE: RULESET + "glossary:\n  5: five\n"},
+        "RP103",
+        RULESET_FILE,
+        11,
+        3,
+    ),
+    Hostile(
         "unknown field in ruleset.yaml",
         {RULESET_FILE: RULESET + "author: me\n"},
         "RP101",

@@ -289,7 +289,7 @@ def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
     findings = []
     for path, errors in grouped.items():
         code = _code_for(errors[0]["type"])
-        key = code == Code.UNKNOWN_FIELD
+        key = code == Code.UNKNOWN_FIELD or errors[0]["loc"][-1] == "[key]"  # a key's own fault
         position = source.locate(path, prefer_key=key)
         messages = list(dict.fromkeys(_message(e, path) for e in errors))
         message = messages[0] if len(messages) == 1 else "; or ".join(messages[:4])
