@@ -119,7 +119,7 @@ class RenderMemo:
         return piece
 
     def keep(self, key: str | None, piece: Any) -> None:
-        if key is not None:
+        if key is not None and self._usable:
             self._store(key, pickle.dumps(piece, protocol=pickle.HIGHEST_PROTOCOL))
 
     def _store(self, key: str, stored: bytes) -> None:
