@@ -11,7 +11,7 @@ import pytest
 
 from rulepress.commands.fmt import canonical_text, format_paths
 from rulepress.commands.schema import render, schemas
-from rulepress.compendium.yaml_source import read_yaml
+from rulepress.compendium.yaml_source import decode_utf8, parse_yaml
 from tests.conftest import COMPENDIUM, REPO, build_tree
 from tests.test_broken_inputs import SKILL
 
@@ -78,7 +78,7 @@ def test_every_bundled_file_validates_against_its_kinds_schema():
     files = sorted(COMPENDIUM.rglob("*.yaml"))
     assert len(files) > 100
     for path in files:
-        data, _ = read_yaml(path)
+        data, _ = parse_yaml(decode_utf8(path.read_bytes()), path)
         data = json.loads(json.dumps(data))  # JSON's view of the data (mapping keys as text)
         validators[f"{data['kind']}.schema.json"].validate(data)
         validators["compendium.schema.json"].validate(data)

@@ -191,15 +191,6 @@ def parse_yaml(text: str, file: Path, *, positions: bool = True) -> tuple[object
     return parse_yaml(text, file)  # raises the same problem, now with its exact place
 
 
-def read_yaml(file: Path, *, positions: bool = True) -> tuple[object, SourceMap]:
-    """Read and parse `file`. Raises YamlProblem for anything a contributor must fix."""
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise YamlProblem(Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}") from None
-    return parse_yaml(decode_utf8(raw), file, positions=positions)
-
-
 class _Builder:
     def __init__(self, source_map: SourceMap, text: str, loader: type, record: bool):
         self.source_map = source_map
