@@ -18,6 +18,7 @@ import jinja2
 import markdown as markdown_lib
 
 from rulepress.compendium.model import Ruleset
+from rulepress.exporters import templating
 from rulepress.exporters.guide import Section
 from rulepress.exporters.memo import RenderMemo, reused, templates_key
 from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
@@ -58,13 +59,10 @@ def signed(value: int) -> str:
 
 def environment(user_templates: Path | None = None) -> jinja2.Environment:
     """Markdown templates; a user folder, if given, overrides shipped templates by name."""
-    folders = [TEMPLATES / "markdown"]
-    if user_templates is not None:
-        folders.insert(0, user_templates)
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+    env = templating.environment(
+        TEMPLATES / "markdown",
+        user_templates,
         autoescape=False,  # Markdown, not HTML: values are escaped by the md/prose/cell filters
-        undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,

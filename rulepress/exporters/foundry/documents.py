@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
+from rulepress.exporters import templating
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
 from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
@@ -88,15 +89,8 @@ def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
     """Templates that write HTML directly (autoescaped). Weapons are rendered this way,
     not through Markdown: converting their tables was nearly all of a large export's time.
     A user folder, if given, overrides shipped templates by name."""
-    folders = [str(TEMPLATES / "foundry")]
-    if user_templates is not None:
-        folders.insert(0, str(user_templates))
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(folders),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
+    return templating.environment(
+        TEMPLATES / "foundry", user_templates, autoescape=True, trim_blocks=True, lstrip_blocks=True
     )
 
 

@@ -1,0 +1,82 @@
+"""Jinja environments: the shipped templates, with a user's `--templates` folder in front.
+
+A `--templates` folder may sit in a content repository, which is untrusted input (a pull
+request can change it). Where one is given, every template renders in Jinja's immutable
+sandbox, so a template reaches no Python internals (`cycler.__init__.__globals__.os` and
+the like raise), and its files are read only as regular files below that folder: a link
+that leaves it, a named pipe or an oversized file is an error naming the file, never
+read. Without one, the shipped templates are rulepress's own code and render as usual.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import jinja2
+from jinja2.loaders import split_template_path
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+MAX_TEMPLATE_BYTES = 1 << 20
+"""A template is a page of markup; the largest shipped one is a few kilobytes."""
+
+
+class ConfinedLoader(jinja2.BaseLoader):
+    """Templates by name from folders in order, each read only as a regular file that
+    resolves inside the folder it was found in."""
+
+    def __init__(self, folders: list[Path]) -> None:
+        self.searchpath = [os.path.realpath(folder) for folder in folders]
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        pieces = split_template_path(template)  # refuses `..`
+        for folder in self.searchpath:
+            path = os.path.join(folder, *pieces)
+            if not os.path.lexists(path):
+                continue
+            if os.path.commonpath([os.path.realpath(path), folder]) != folder:
+                raise jinja2.TemplateError(f"{path}: a link out of the templates folder")
+            source, mtime = _read_template(path)
+            return source, path, lambda path=path, mtime=mtime: _mtime(path) == mtime
+        raise jinja2.TemplateNotFound(template)
+
+
+def _read_template(path: str) -> tuple[str, float]:
+    """The text of a regular file of at most MAX_TEMPLATE_BYTES; opening never blocks
+    (O_NONBLOCK: a named pipe is seen as such before anything waits on it)."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise jinja2.TemplateError(f"{path}: cannot be read ({error.strerror})") from None
+    with os.fdopen(handle, "rb") as file:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise jinja2.TemplateError(f"{path}: not a regular file")
+        data = file.read(MAX_TEMPLATE_BYTES + 1)
+    if len(data) > MAX_TEMPLATE_BYTES:
+        raise jinja2.TemplateError(f"{path}: larger than {MAX_TEMPLATE_BYTES} bytes")
+    try:
+        return data.decode("utf-8"), info.st_mtime
+    except UnicodeDecodeError:
+        raise jinja2.TemplateError(f"{path}: not UTF-8 text") from None
+
+
+def _mtime(path: str) -> float | None:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return None
+
+
+def environment(shipped: Path, user_templates: Path | None = None, **options) -> jinja2.Environment:
+    """An environment over the `shipped` folder; `user_templates`, if given, overrides
+    its templates by name and puts the whole environment in the sandbox."""
+    options.setdefault("undefined", jinja2.StrictUndefined)
+    if user_templates is None:
+        return jinja2.Environment(loader=jinja2.FileSystemLoader(str(shipped)), **options)
+    loader = ConfinedLoader([user_templates, shipped])
+    return ImmutableSandboxedEnvironment(loader=loader, **options)
