@@ -1,12 +1,22 @@
-"""The example pull-request workflow gives the untrusted pull request no power to write:
+"""A pull request as input to CI: its workflow, its git history.
+
+The example pull-request workflow gives the untrusted pull request no power to write:
 the job that checks it out and runs rulepress holds a read-only token, and the job that
 may comment runs nothing of the pull request."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 import yaml
 
-from tests.conftest import REPO
+from rulepress.exporters.site import build_epoch
+from tests.conftest import REPO, build_tree
+from tests.test_broken_inputs import base_tree
 
 WORKFLOW = REPO / ".github" / "workflows" / "compendium.yml"
 
@@ -47,3 +57,56 @@ def test_no_expression_from_the_event_is_pasted_into_a_shell_command():
     for job in jobs().values():
         for step in job["steps"]:
             assert "${{" not in step.get("run", ""), step
+
+
+# --- The git history's dates --------------------------------------------------------------------
+
+
+def commit_dated(root: Path, seconds: int) -> None:
+    """Commit everything under `root` with author and committer times of `seconds`."""
+    when = f"@{seconds} +0000"
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "dated"]):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *command],
+            cwd=root,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+
+
+def test_a_commit_dated_beyond_the_year_9999_builds_the_site(tmp_path):
+    """The site's date comes from the last commit; a committer may claim the year 33658,
+    which mkdocs cannot print. Such a time is no date: the site says 1970."""
+    root = build_tree(tmp_path / "c", base_tree())
+    commit_dated(root, 999_999_999_999)
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    result = subprocess.run(
+        [sys.executable, "-m", "rulepress", "build", str(root), "--target", "site"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "dist" / "site" / "index.html").is_file()
+    assert build_epoch(root) == "0"
+
+
+@pytest.mark.parametrize("value", ["1e9", "-1", "99999999999999", "１２３"])
+def test_a_source_date_epoch_that_is_not_a_date_is_a_usage_error(tmp_path, value):
+    root = build_tree(tmp_path / "c", base_tree())
+    result = subprocess.run(
+        [sys.executable, "-m", "rulepress", "build", str(root), "--target", "site"],
+        cwd=tmp_path,
+        env={**os.environ, "SOURCE_DATE_EPOCH": value},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 2
+    assert "error: SOURCE_DATE_EPOCH must be whole seconds from 0 to 253402300799" in result.stderr
+    assert not (tmp_path / "dist" / "site").exists()

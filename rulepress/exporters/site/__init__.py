@@ -17,14 +17,26 @@ from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
 from rulepress.git import git_output
 
+LAST_EPOCH = 253402300799
+"""The last second of the year 9999: Python's dates, and so mkdocs', end there."""
+
 
 def build_epoch(compendium_root: Path) -> str:
     """The date the site says it was built, fixed so that the same compendium gives the
-    same files: SOURCE_DATE_EPOCH if set, else the compendium's last commit, else 0."""
-    if os.environ.get("SOURCE_DATE_EPOCH"):
-        return os.environ["SOURCE_DATE_EPOCH"]
+    same files: SOURCE_DATE_EPOCH if set, else the compendium's last commit, else 0. A
+    commit's time is the committer's say (a pull request's may be in the year 33658):
+    one that is not a date mkdocs can print counts as none."""
+    chosen = os.environ.get("SOURCE_DATE_EPOCH")
+    if chosen:
+        if not (chosen.isascii() and chosen.isdigit() and int(chosen) <= LAST_EPOCH):
+            raise RulepressError(
+                f"SOURCE_DATE_EPOCH must be whole seconds from 0 to {LAST_EPOCH}, not {chosen!r}"
+            )
+        return chosen
     stamp = git_output(compendium_root, "log", "-1", "--format=%ct", "--", ".")
-    return stamp if stamp and stamp.isdigit() else "0"
+    if stamp and stamp.isascii() and stamp.isdigit() and int(stamp) <= LAST_EPOCH:
+        return stamp
+    return "0"
 
 
 def mkdocs_command(*args: str) -> list[str]:
