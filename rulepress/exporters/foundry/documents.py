@@ -425,21 +425,49 @@ MACROS = (
 )
 
 
-def _macros_pack(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Pack:
-    pack = open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
-    env = jinja2.Environment(
+class JsLiteral(str):
+    """A value written as a JavaScript literal by js_literal: the only thing a macro
+    template may write."""
+
+
+# JSON is JavaScript, but for these: U+2028 and U+2029 end a line (so a `//` comment) in
+# a script, and `<`, `>`, `&` can close a <script> or open an HTML comment around it.
+_JS_UNSAFE = {ord(ch): f"\\u{ord(ch):04x}" for ch in "\u2028\u2029<>&"}
+
+
+def js_literal(value: object) -> JsLiteral:
+    """`value` as JSON that is the same value in any JavaScript or HTML script context."""
+    return JsLiteral(json.dumps(value, sort_keys=True, ensure_ascii=False).translate(_JS_UNSAFE))
+
+
+def _only_literals(value: object) -> JsLiteral:
+    """A macro template's every `{{ ... }}` is data: data reaches a script only as a
+    literal, never as its source text or inside a comment."""
+    if not isinstance(value, JsLiteral):
+        raise TypeError(f"a macro template wrote {value!r}, not a js_literal()")
+    return value
+
+
+def macro_environment() -> jinja2.Environment:
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry" / "macros")),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        finalize=_only_literals,
     )
+
+
+def _macros_pack(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Pack:
+    pack = open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
+    env = macro_environment()
     for position, (kind, template, name) in enumerate(MACROS, 1):
         if ruleset.one(kind) is None:
             continue
         macro_id = _id(ruleset, "macro", template)
         command = env.get_template(f"{template}.js.j2").render(
-            rules=json.dumps(macro_rules(ruleset, template), sort_keys=True, ensure_ascii=False),
-            title=json.dumps(f"{ruleset.info.title}: {name}", ensure_ascii=False),
+            rules=js_literal(macro_rules(ruleset, template)),
+            title=js_literal(f"{ruleset.info.title}: {name}"),
         )
         pack.add(
             {
