@@ -20,15 +20,302 @@ import json
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from rulepress.commands.build import build
 from rulepress.exporters.foundry.documents import js_literal, macro_environment
-from tests.conftest import COMPENDIUM
+from tests.conftest import COMPENDIUM, build_tree
 from tests.test_foundry_macros import HARNESS
-from tests.test_hostile_inputs import quoted
+from tests.test_hostile_inputs import FIELDS, hostile_tree, payload, quoted
+
+# --- Foundry's enrichers, as enrichHTML applies them ----------------------------------------------
+
+# Foundry v12/v13 TextEditor: each pattern is matched against the textContent of every
+# text node of the parsed HTML (character references decoded), never across nodes.
+CONTENT_LINK = re.compile(r"@(\w+)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?")
+"""`@UUID[...]`, `@Compendium[...]`, `@Actor[...]`... (any word: a superset)."""
+ENRICHERS = {
+    "content link": CONTENT_LINK,
+    "embed": re.compile(r"@Embed\[(?P<config>[^\]]+)](?:{(?P<label>[^}]+)})?", re.I),
+    "inline roll": re.compile(r"\[\[(/[a-zA-Z]+\s)?(.*?)(]{2,3})(?:{([^}]+)})?", re.I),
+    # What systems register in CONFIG.TextEditor.enrichers: dnd5e `&Reference[...]` and
+    # `[[/check ...]]`, pf2e `@Check[...]`, `@Damage[...]`, Call of Cthulhu `@coc7.check[...]`.
+    "system enricher": re.compile(r"[@&]\w+\[|@coc7\.", re.I),
+}
+
+
+class TextNodes(HTMLParser):
+    """The text nodes of an HTML fragment, decoded as a browser decodes them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.nodes: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.nodes.append(data)
+
+
+def text_nodes(html: str) -> list[str]:
+    parser = TextNodes()
+    parser.feed(html)
+    parser.close()
+    return parser.nodes
+
+
+def live_enrichers(html: str, own: set[str]) -> list[str]:
+    """What enrichHTML would make live in `html`, apart from links to the `own` targets
+    (whose label becomes the anchor's text, enriched again by the later patterns)."""
+    live = []
+    for node in text_nodes(html):
+        for link in CONTENT_LINK.finditer(node):
+            if link[1] == "UUID" and link[2] in own:
+                live += live_enrichers(link[4] or "", set())
+                node = node.replace(link[0], " ")
+        live += [found[0] for pattern in ENRICHERS.values() for found in pattern.finditer(node)]
+    return live
+
+
+INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
+"""Characters of no width: a reader does not see them."""
+
+
+def shown(text: str) -> str:
+    """The text a reader sees of a text node."""
+    return INVISIBLE.sub("", text)
+
+
+def visible(html: str) -> str:
+    """The text a reader sees of an HTML fragment."""
+    return shown("".join(text_nodes(html)))
+
+
+def planted(n: int) -> str:
+    """Every enricher form, tagged by `n`."""
+    return (
+        f"[[/r {n}d20]] [[{n}d6]]{{x}} @UUID[Macro.planted{n}]{{Run {n}}} @Embed[Macro.e{n} inline]"
+        f" @Compendium[world.macros.m{n}] @Macro[m{n}] &Reference[blinded{n}] @Check[dex{n}]"
+        f" [[/check skill=ath]] @coc7.check[{n}]"
+    )
+
+
+# --- A compendium with enricher syntax in every text field -----------------------------------------
+
+TABLE_TEXTS = {"table header": 20, "corruption trigger": 21, "obedience option": 22}
+
+
+def planted_tree() -> dict[str, str]:
+    """The hostile corpus' tree of one tagged value per text field (hostile_tree), with
+    the enricher forms in place of its HTML payload, plus the two roll tables."""
+    tree = hostile_tree()
+    for n in FIELDS.values():
+        old, new = quoted(payload(n)), quoted(planted(n))
+        tree = {path: text.replace(old, new) for path, text in tree.items()}
+    p = {name: quoted(planted(n)) for name, n in TABLE_TEXTS.items()}
+    tree["demo/corruption/corruption-triggers.yaml"] = (
+        "kind: corruption-triggers\nid: corruption-triggers\nname: Corruption Triggers\n"
+        f"headers: [{p['table header']}, Trigger]\nrows:\n"
+        f"  - {{level: 10, events: {p['corruption trigger']}}}\n  - {{level: 12, events: Bullying}}\n"
+    )
+    tree["demo/corruption/obedience-consequences.yaml"] = (
+        "kind: obedience-consequences\nid: obedience-consequences\nname: Obedience Consequences\n"
+        "headers: [Level, Consequence]\nrows:\n"
+        f"  - {{level: 10, options: [{p['obedience option']}, Run]}}\n  - {{level: 12, options: [Hide]}}\n"
+    )
+    return tree
+
+
+@dataclass(frozen=True)
+class Module:
+    """A built Foundry module's source documents, by pack."""
+
+    folder: Path
+
+    def documents(self, pack: str) -> list[dict]:
+        folder = self.folder / "src" / "packs" / pack
+        return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.iterdir())]
+
+    def own_targets(self) -> set[str]:
+        """The UUIDs of the module's journal pages: the only links the exporter makes."""
+        return {
+            f"Compendium.{self.folder.name}.rules.JournalEntry.{entry['_id']}"
+            f".JournalEntryPage.{page['_id']}"
+            for entry in self.documents("rules")
+            for page in entry["pages"]
+        }
+
+    def html_fields(self) -> dict[str, str]:
+        """Every field Foundry shows as enriched HTML, by where it is."""
+        fields = {}
+        for entry in self.documents("rules"):
+            for page in entry["pages"]:
+                fields[f"page {entry['name']} / {page['name']}"] = page["text"]["content"]
+        for item in self.documents("weapons"):
+            if item["type"] == "item":
+                fields[f"item {item['name']}"] = item["system"]["description"]
+        for table in self.documents("tables"):
+            fields[f"table {table['name']}"] = table["description"]
+            for result in table["results"]:
+                text = result["description"] if "description" in result else result["text"]
+                fields[f"result {table['name']} {result['range']}"] = text
+        return fields
+
+
+def build_module(root: Path, tree: dict[str, str], version: int = 13) -> Module:
+    build_tree(root / "c", tree)
+    validation, _ = build(root / "c", root / "out", ["foundry"], {"foundry_version": version})
+    assert validation.ok, [(f.code, f.message) for f in validation.findings]
+    return Module(root / "out" / "foundry" / "rulepress-demo")
+
+
+@pytest.fixture(scope="module", params=[13, 12], ids=["v13", "v12"])
+def planted_module(request, tmp_path_factory) -> Module:
+    return build_module(tmp_path_factory.mktemp("planted"), planted_tree(), request.param)
+
+
+# --- Enrichers: data text is inert, our links live -------------------------------------------------
+
+# Each text field that reaches Foundry HTML (a field shown only as a name, like the
+# rule chapter or the weapon section, is a document name: plain text in Foundry).
+HTML_FIELDS = [
+    "weapon name",
+    "weapon description",
+    "skill name",
+    "trait name",
+    "rule title",
+    "rule text",
+    "ruleset title",
+    "ruleset summary",
+    "source author",
+    "source credit",
+    "source publication",
+    "ruling question",
+    "skill combat note",
+    *TABLE_TEXTS,
+]
+
+
+@pytest.mark.parametrize("field", HTML_FIELDS)
+def test_enricher_syntax_in_a_data_field_reaches_foundry_inert_but_readable(planted_module, field):
+    n = FIELDS.get(field) or TABLE_TEXTS[field]
+    fields = planted_module.html_fields()
+    shown = [where for where, html in fields.items() if planted(n) in visible(html)]
+    assert shown, f"{field} is shown in no Foundry HTML field"
+    own = planted_module.own_targets()
+    for where in shown:
+        assert live_enrichers(fields[where], own) == [], where
+
+
+def test_no_foundry_html_field_has_a_live_enricher_but_our_links(planted_module):
+    own = planted_module.own_targets()
+    live = {
+        where: live_enrichers(html, own) for where, html in planted_module.html_fields().items()
+    }
+    assert {where: found for where, found in live.items() if found} == {}
+
+
+def test_our_own_links_stay_live_with_an_inert_label(planted_module):
+    """Links between pages (a weapon section's skill, a skill's traits, a rule's see-also)
+    stay live; their labels, planted names, are inert and lose only the `]` and `}` that
+    would end the link early."""
+    own = planted_module.own_targets()
+    labels = [
+        link[4]
+        for html in planted_module.html_fields().values()
+        for node in text_nodes(html)
+        for link in CONTENT_LINK.finditer(node)
+        if link[1] == "UUID" and link[2] in own
+    ]
+    for n in (FIELDS["skill name"], FIELDS["trait name"]):
+        assert planted(n).replace("]", "").replace("}", "") in map(shown, labels)
+    assert [label for label in labels if live_enrichers(label, set())] == []
+
+
+def test_document_names_keep_the_data_exactly(planted_module):
+    """Names are plain text in Foundry (never enriched): they are kept as written."""
+    names = {item["name"] for item in planted_module.documents("weapons")}
+    assert planted(1) in names  # the weapon
+    assert planted(3) in names  # its section's folder
+    chapters = {entry["name"] for entry in planted_module.documents("rules")}
+    assert planted(7) in chapters
+
+
+def test_the_checker_sees_through_character_references():
+    """Foundry matches decoded text: HTML character references do not neutralise."""
+    encoded = "<p>&#64;UUID&#91;Macro.x&#93;{Run} &#91;&#91;/r 1d20&#93;&#93; &amp;Reference[x]</p>"
+    assert len(live_enrichers(encoded, set())) == 4
+    split = "<p>@<span></span>UUID[Macro.x]{Run}</p>"  # an element boundary does
+    assert live_enrichers(split, set()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        ("[[/r 1d20]]", ""),
+        ("[[[1d6]]]", ""),
+        ("@UUID[Macro.x]{y}", ""),
+        ("&Reference[x]", ""),
+        ("x@", "UUID[Macro.x]"),
+        ("x&", "Reference[x]"),
+        ("x[", "[1d6]]"),
+    ],
+)
+def test_inert_text_keeps_its_characters_and_forms_no_enricher(text, after):
+    """Also where template text follows the value: it cannot complete a pattern."""
+    from rulepress.exporters.foundry.enrichers import inert
+
+    made = inert(text)
+    assert shown(made) == text
+    assert live_enrichers(made + after, set()) == []
+
+
+def test_foundry_regexes_in_a_real_browser_dom_find_no_live_enricher(planted_module, chromium):
+    """The same check in Chromium: enrichHTML's own steps (innerHTML, a TreeWalker over
+    text nodes, the patterns on textContent), on every HTML field of the module."""
+    page = chromium.new_page()
+    try:
+        live = page.evaluate(
+            BROWSER_CHECK,
+            [list(planted_module.html_fields().items()), sorted(planted_module.own_targets())],
+        )
+    finally:
+        page.close()
+    assert live == []
+
+
+BROWSER_CHECK = r"""([fields, own]) => {
+  const patterns = [
+    /@(\w+)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?/g,
+    /@Embed\[(?<config>[^\]]+)](?:{(?<label>[^}]+)})?/gi,
+    /\[\[(\/[a-zA-Z]+\s)?(.*?)(]{2,3})(?:{([^}]+)})?/gi,
+    /[@&]\w+\[|@coc7\./gi,
+  ];
+  const live = [];
+  const check = (where, text) => {
+    for (const link of text.matchAll(patterns[0])) {
+      if (link[1] === "UUID" && own.includes(link[2])) {
+        check(where, link[4] || "");
+        text = text.replace(link[0], " ");
+      }
+    }
+    for (const pattern of patterns) for (const m of text.matchAll(pattern)) live.push([where, m[0]]);
+  };
+  for (const [where, html] of fields) {
+    const div = document.createElement("div");
+    div.innerHTML = html;
+    const walk = document.createTreeWalker(div, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) check(where, walk.currentNode.textContent);
+  }
+  // The check itself must see what Foundry sees: a character reference is no defence.
+  const probe = document.createElement("div");
+  probe.innerHTML = "&#64;UUID&#91;Macro.x&#93;";
+  if (!probe.textContent.match(patterns[0])) live.push(["probe", "not decoded"]);
+  return live;
+}"""
+
 
 # --- Macros: data reaches the script only as JSON literals -----------------------------------------
 
@@ -147,6 +434,19 @@ def split_literals(command: str) -> tuple[str, dict[str, object]]:
     return "\n".join(code), literals
 
 
+def test_a_macro_posts_data_to_chat_as_inert_text(node, hostile_macros):
+    """Foundry enriches chat messages too: a threshold's name reaches chat readable but
+    with no live roll or link, and its markup as text."""
+    _, macros = hostile_macros
+    run = run_planted_macro(
+        node, macros["rulepress-t2k-cuf/Threat Check"], {"cuf": 4, "willpower": 6, "tcs": 5}, [3]
+    )
+    (message,) = run["messages"]
+    assert run["result"]["state"] == "fear"
+    assert live_enrichers(message["content"], set()) == []
+    assert THRESHOLD_NAME in visible(message["content"])
+
+
 def test_a_macro_template_cannot_write_data_as_source_text():
     """The macro templates' environment writes only js_literal() values: a template that
     put a value in a comment or a string of its own fails the build (a bug, exit 3)."""
@@ -156,3 +456,29 @@ def test_a_macro_template_cannot_write_data_as_source_text():
     assert env.from_string("const T = {{ t }};").render(t=js_literal("a\u2028</script>")) == (
         'const T = "a\\u2028\\u003c/script\\u003e";'
     )
+
+
+def test_inert_text_looks_the_same_in_a_browser(chromium):
+    """The word joiners take no room: each planted text is as wide in Chromium as the
+    original, in the browser's default fonts."""
+    from rulepress.exporters.foundry.enrichers import inert
+
+    texts = [planted(1), "AT&T D&D @home [[x]]", THRESHOLD_NAME]
+    page = chromium.new_page()
+    try:
+        widths = page.evaluate(
+            """(pairs) => pairs.map(([a, b]) => [a, b].map((text) => {
+                const span = document.createElement("span");
+                span.style.whiteSpace = "pre";
+                span.textContent = text;
+                document.body.append(span);
+                const width = span.getBoundingClientRect().width;
+                span.remove();
+                return width;
+            }))""",
+            [[text, inert(text)] for text in texts],
+        )
+    finally:
+        page.close()
+    for text, (original, made) in zip(texts, widths, strict=True):
+        assert made == original > 0, text

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
+from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
 from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
@@ -87,7 +88,9 @@ def build_packs(
 def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
     """Templates that write HTML directly (autoescaped). Weapons are rendered this way,
     not through Markdown: converting their tables was nearly all of a large export's time.
-    A user folder, if given, overrides shipped templates by name."""
+    A user folder, if given, overrides shipped templates by name. Every text a template
+    writes is made inert for Foundry's enrichers before it is escaped; markup made by the
+    exporter (a weapon's tables, its skill's link) is written as it is."""
     folders = [str(TEMPLATES / "foundry")]
     if user_templates is not None:
         folders.insert(0, str(user_templates))
@@ -97,7 +100,12 @@ def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_inert_text,
     )
+
+
+def _inert_text(value: object) -> object:
+    return inert(value) if isinstance(value, str) and not isinstance(value, Markup) else value
 
 
 class WeaponTables:
@@ -210,15 +218,17 @@ def _rules_pack(
     parts = chapters(ruleset)
     uuid = journal_pages(ruleset, options, parts)
 
+    # Our own links are written around the label, which is data, so inert.
     def markdown_link(document_id: str, label: str) -> str:
         target = uuid(document_id)
-        return md(label) if target is None else f"{target}{{{md(_link_label(label))}}}"
+        text = inert(label if target is None else _link_label(label))
+        return md(text) if target is None else f"{target}{{{md(text)}}}"
 
     def html_link(document_id: str, label: str) -> Markup:
         target = uuid(document_id)
         if target is None:
-            return escape(label)
-        return Markup("{}{{{}}}").format(Markup(target), _link_label(label))
+            return escape(inert(label))
+        return Markup("{}{{{}}}").format(Markup(target), inert(_link_label(label)))
 
     def page_html(section: Section) -> str:
         if section.template != "weapon-section":
@@ -415,7 +425,8 @@ def _table_result(
 
 
 def _escape(text: str) -> str:
-    return str(escape(text))
+    """Data text as Foundry HTML: inert for the enrichers, escaped."""
+    return str(escape(inert(text)))
 
 
 MACROS = (
