@@ -125,6 +125,7 @@ def planted_tree() -> dict[str, str]:
         "headers: [Level, Consequence]\nrows:\n"
         f"  - {{level: 10, options: [{p['obedience option']}, Run]}}\n  - {{level: 12, options: [Hide]}}\n"
     )
+    tree["demo/skill-test.yaml"] = (COMPENDIUM / "iris" / "skill-test.yaml").read_text()
     return tree
 
 
@@ -135,8 +136,8 @@ class Module:
     folder: Path
 
     def documents(self, pack: str) -> list[dict]:
-        folder = self.folder / "src" / "packs" / pack
-        return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.iterdir())]
+        folder = self.folder / "src" / "packs" / pack  # none when the pack is empty
+        return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*"))]
 
     def own_targets(self) -> set[str]:
         """The UUIDs of the module's journal pages: the only links the exporter makes."""
@@ -148,19 +149,20 @@ class Module:
         }
 
     def html_fields(self) -> dict[str, str]:
-        """Every field Foundry shows as enriched HTML, by where it is."""
+        """Every field Foundry shows as enriched HTML, by where it is (ids, which data
+        text does not change)."""
         fields = {}
         for entry in self.documents("rules"):
             for page in entry["pages"]:
-                fields[f"page {entry['name']} / {page['name']}"] = page["text"]["content"]
+                fields[f"page {page['_id']}"] = page["text"]["content"]
         for item in self.documents("weapons"):
             if item["type"] == "item":
-                fields[f"item {item['name']}"] = item["system"]["description"]
+                fields[f"item {item['_id']}"] = item["system"]["description"]
         for table in self.documents("tables"):
-            fields[f"table {table['name']}"] = table["description"]
+            fields[f"table {table['_id']}"] = table["description"]
             for result in table["results"]:
                 text = result["description"] if "description" in result else result["text"]
-                fields[f"result {table['name']} {result['range']}"] = text
+                fields[f"result {table['_id']}.{result['_id']}"] = text
         return fields
 
 
@@ -482,3 +484,88 @@ def test_inert_text_looks_the_same_in_a_browser(chromium):
         page.close()
     for text, (original, made) in zip(texts, widths, strict=True):
         assert made == original > 0, text
+
+
+# --- The other fields: images, markup, the manifest ------------------------------------------------
+
+FOUNDRY_ICONS = {
+    "icons/svg/sword.svg",
+    "icons/svg/d20-grey.svg",
+    "icons/svg/d20-black.svg",
+    "icons/svg/dice-target.svg",
+}
+
+
+def values_named(value: object, key: str) -> list[object]:
+    """Every value under `key`, at any depth of a document."""
+    if isinstance(value, dict):
+        return [v for k, v in value.items() if k == key] + [
+            found for v in value.values() for found in values_named(v, key)
+        ]
+    if isinstance(value, list):
+        return [found for v in value for found in values_named(v, key)]
+    return []
+
+
+def test_images_are_foundrys_own_icons_whatever_the_data(planted_module):
+    """No image path comes from data (a `javascript:` or outside URL would be fetched or
+    run by every client): each document's `img`, embedded ones too, is a core icon."""
+    images = [
+        image
+        for pack in ("rules", "weapons", "tables", "macros")
+        for document in planted_module.documents(pack)
+        for image in values_named(document, "img") + values_named(document, "src")
+    ]
+    assert len(planted_module.documents("macros")) == 1
+    assert images and set(images) <= FOUNDRY_ICONS
+
+
+BREAKER = "\"'><img src=x onerror=alert({n})><a href=\"javascript:alert({n})\" onclick='x'>{n}</a>"
+
+
+def markup(html: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
+    """An HTML fragment's elements and attributes, in order: its structure without text."""
+    found = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append((tag, attrs))
+
+    Tags().feed(html)
+    return found
+
+
+def test_data_cannot_add_elements_or_attributes_to_foundry_html(tmp_path):
+    """Quotes, `>` and tags in every text field: each Foundry HTML field has the same
+    elements and attributes as when the fields hold plain words."""
+
+    def tree(text) -> dict[str, str]:
+        tree = hostile_tree()
+        for n in FIELDS.values():
+            old, new = quoted(payload(n)), quoted(text(n))
+            tree = {path: content.replace(old, new) for path, content in tree.items()}
+        return tree
+
+    hostile = build_module(tmp_path / "hostile", tree(lambda n: BREAKER.format(n=n)))
+    plain = build_module(tmp_path / "plain", tree(lambda n: f"Plain words {n}"))
+    fields, plain_fields = hostile.html_fields(), plain.html_fields()
+    assert len(fields) > 5
+    assert fields.keys() == plain_fields.keys()
+    for where, html in fields.items():
+        assert markup(html) == markup(plain_fields[where]), where
+    everything = "".join(fields.values())
+    assert "onerror=alert(1)" in visible(everything)  # shown as text
+
+
+def test_the_manifest_description_is_escaped_for_foundrys_package_lists(tmp_path):
+    """Foundry shows a package's description as HTML in its setup and module lists: the
+    ruleset's summary and credits are escaped there, and read the same."""
+    tree = hostile_tree()
+    module = build_module(tmp_path, tree)
+    manifest = json.loads((module.folder / "module.json").read_text(encoding="utf-8"))
+    assert "<" not in manifest["description"]
+    assert markup(manifest["description"]) == []
+    shown = visible(manifest["description"])
+    assert payload(FIELDS["ruleset summary"]) in shown
+    assert payload(FIELDS["source credit"]) in shown
+    assert manifest["title"] == payload(FIELDS["ruleset title"])  # a title is plain text
