@@ -66,17 +66,20 @@ def text_nodes(html: str) -> list[str]:
     return parser.nodes
 
 
-def live_enrichers(html: str, own: set[str]) -> list[str]:
-    """What enrichHTML would make live in `html`, apart from links to the `own` targets
-    (whose label becomes the anchor's text, enriched again by the later patterns)."""
+def live_in_text(text: str, own: frozenset[str] = frozenset()) -> list[str]:
+    """What enrichHTML would make live in one text node, apart from links to the `own`
+    targets (whose label becomes the anchor's text, enriched again by later patterns)."""
     live = []
-    for node in text_nodes(html):
-        for link in CONTENT_LINK.finditer(node):
-            if link[1] == "UUID" and link[2] in own:
-                live += live_enrichers(link[4] or "", set())
-                node = node.replace(link[0], " ")
-        live += [found[0] for pattern in ENRICHERS.values() for found in pattern.finditer(node)]
-    return live
+    for link in CONTENT_LINK.finditer(text):
+        if link[1] == "UUID" and link[2] in own:
+            live += live_in_text(link[4] or "")
+            text = text.replace(link[0], " ")
+    return live + [found[0] for pattern in ENRICHERS.values() for found in pattern.finditer(text)]
+
+
+def live_enrichers(html: str, own: frozenset[str] = frozenset()) -> list[str]:
+    """What enrichHTML would make live in an HTML fragment."""
+    return [live for node in text_nodes(html) for live in live_in_text(node, own)]
 
 
 INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
@@ -139,14 +142,14 @@ class Module:
         folder = self.folder / "src" / "packs" / pack  # none when the pack is empty
         return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*"))]
 
-    def own_targets(self) -> set[str]:
+    def own_targets(self) -> frozenset[str]:
         """The UUIDs of the module's journal pages: the only links the exporter makes."""
-        return {
+        return frozenset(
             f"Compendium.{self.folder.name}.rules.JournalEntry.{entry['_id']}"
             f".JournalEntryPage.{page['_id']}"
             for entry in self.documents("rules")
             for page in entry["pages"]
-        }
+        )
 
     def html_fields(self) -> dict[str, str]:
         """Every field Foundry shows as enriched HTML, by where it is (ids, which data
@@ -233,7 +236,7 @@ def test_our_own_links_stay_live_with_an_inert_label(planted_module):
     ]
     for n in (FIELDS["skill name"], FIELDS["trait name"]):
         assert planted(n).replace("]", "").replace("}", "") in map(shown, labels)
-    assert [label for label in labels if live_enrichers(label, set())] == []
+    assert [label for label in labels if live_in_text(label)] == []
 
 
 def test_document_names_keep_the_data_exactly(planted_module):
@@ -248,9 +251,9 @@ def test_document_names_keep_the_data_exactly(planted_module):
 def test_the_checker_sees_through_character_references():
     """Foundry matches decoded text: HTML character references do not neutralise."""
     encoded = "<p>&#64;UUID&#91;Macro.x&#93;{Run} &#91;&#91;/r 1d20&#93;&#93; &amp;Reference[x]</p>"
-    assert len(live_enrichers(encoded, set())) == 4
+    assert len(live_enrichers(encoded)) == 4
     split = "<p>@<span></span>UUID[Macro.x]{Run}</p>"  # an element boundary does
-    assert live_enrichers(split, set()) == []
+    assert live_enrichers(split) == []
 
 
 @pytest.mark.parametrize(
@@ -271,7 +274,7 @@ def test_inert_text_keeps_its_characters_and_forms_no_enricher(text, after):
 
     made = inert(text)
     assert shown(made) == text
-    assert live_enrichers(made + after, set()) == []
+    assert live_in_text(made + after) == []
 
 
 def test_foundry_regexes_in_a_real_browser_dom_find_no_live_enricher(planted_module, chromium):
@@ -445,7 +448,7 @@ def test_a_macro_posts_data_to_chat_as_inert_text(node, hostile_macros):
     )
     (message,) = run["messages"]
     assert run["result"]["state"] == "fear"
-    assert live_enrichers(message["content"], set()) == []
+    assert live_enrichers(message["content"]) == []
     assert THRESHOLD_NAME in visible(message["content"])
 
 
