@@ -57,8 +57,12 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-def environment(user_templates: Path | None = None) -> jinja2.Environment:
-    """Markdown templates; a user folder, if given, overrides shipped templates by name."""
+def environment(
+    user_templates: Path | None = None, plain: Callable[[str], str] | None = None
+) -> jinja2.Environment:
+    """Markdown templates; a user folder, if given, overrides shipped templates by name.
+    `plain`, if given, is what each value's text goes through before it is escaped (the
+    Foundry export makes it inert for Foundry's enrichers)."""
     env = templating.environment(
         TEMPLATES / "markdown",
         user_templates,
@@ -67,8 +71,14 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(md=md, prose=prose, cell=md, percent=percent, signed=signed)
+    inline, lines = (md, prose) if plain is None else (_after(plain, md), _after(plain, prose))
+    env.filters.update(md=inline, prose=lines, cell=inline, percent=percent, signed=signed)
     return env
+
+
+def _after(plain: Callable[[str], str], escape: Callable[[object], str]) -> Callable:
+    """escape(plain(text of the value)); nothing stays nothing."""
+    return lambda value: escape(None if value is None else plain(str(value)))
 
 
 def render_section(

@@ -1,7 +1,8 @@
 // Runs a Foundry script macro against small stand-ins for Foundry's Roll and ChatMessage.
 // Usage: node run_macro.mjs MACRO.json '{"scope": {...}, "faces": [..]}'
 // Each die the macro rolls takes the next face from "faces"; the script's return value and
-// the chat messages it created are printed as JSON.
+// the chat messages it created are printed as JSON, with `planted`: whatever code planted
+// in the macro by its data set globalThis.planted to (null when none ran).
 import {readFileSync} from "node:fs";
 
 const [file, argument] = process.argv.slice(2);
@@ -41,4 +42,4 @@ const ChatMessage = {
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
 const run = new AsyncFunction("Roll", "ChatMessage", "scope", macro.command);
 const result = await run(Roll, ChatMessage, scope);
-console.log(JSON.stringify({result, messages: messages.map((m) => ({content: m.content, flags: m.flags, rolls: m.rolls.length})), unusedFaces: queue.length}));
+console.log(JSON.stringify({result, messages: messages.map((m) => ({content: m.content, flags: m.flags, rolls: m.rolls.length})), unusedFaces: queue.length, planted: globalThis.planted ?? null}));

@@ -17,6 +17,7 @@ from rulepress.exporters.foundry.documents import (
     build_packs,
     html_environment,
 )
+from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
 from rulepress.exporters.foundry.manifest import manifest
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
@@ -41,7 +42,7 @@ class FoundryExporter:
     def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
         options = options or {}
         version = int(options.get("foundry_version", DEFAULT_VERSION))
-        env = environment(options.get("templates"))
+        env = environment(options.get("templates"), plain=inert)
         html = html_environment(options.get("templates"))
         memo = options.get("memo")
         for ruleset in compendium:

@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.exporters import templating
+from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.ids import document_slug, foundry_id
 from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
@@ -88,10 +89,21 @@ def build_packs(
 def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
     """Templates that write HTML directly (autoescaped). Weapons are rendered this way,
     not through Markdown: converting their tables was nearly all of a large export's time.
-    A user folder, if given, overrides shipped templates by name."""
+    A user folder, if given, overrides shipped templates by name. Every text a template
+    writes is made inert for Foundry's enrichers before it is escaped; markup made by the
+    exporter (a weapon's tables, its skill's link) is written as it is."""
     return templating.environment(
-        TEMPLATES / "foundry", user_templates, autoescape=True, trim_blocks=True, lstrip_blocks=True
+        TEMPLATES / "foundry",
+        user_templates,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_inert_text,
     )
+
+
+def _inert_text(value: object) -> object:
+    return inert(value) if isinstance(value, str) and not isinstance(value, Markup) else value
 
 
 class WeaponTables:
@@ -204,15 +216,17 @@ def _rules_pack(
     parts = chapters(ruleset)
     uuid = journal_pages(ruleset, options, parts)
 
+    # Our own links are written around the label, which is data, so inert.
     def markdown_link(document_id: str, label: str) -> str:
         target = uuid(document_id)
-        return md(label) if target is None else f"{target}{{{md(_link_label(label))}}}"
+        text = inert(label if target is None else _link_label(label))
+        return md(text) if target is None else f"{target}{{{md(text)}}}"
 
     def html_link(document_id: str, label: str) -> Markup:
         target = uuid(document_id)
         if target is None:
-            return escape(label)
-        return Markup("{}{{{}}}").format(Markup(target), _link_label(label))
+            return escape(inert(label))
+        return Markup("{}{{{}}}").format(Markup(target), inert(_link_label(label)))
 
     def page_html(section: Section) -> str:
         if section.template != "weapon-section":
@@ -409,7 +423,8 @@ def _table_result(
 
 
 def _escape(text: str) -> str:
-    return str(escape(text))
+    """Data text as Foundry HTML: inert for the enrichers, escaped."""
+    return str(escape(inert(text)))
 
 
 MACROS = (
@@ -419,21 +434,49 @@ MACROS = (
 )
 
 
-def _macros_pack(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Pack:
-    pack = open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
-    env = jinja2.Environment(
+class JsLiteral(str):
+    """A value written as a JavaScript literal by js_literal: the only thing a macro
+    template may write."""
+
+
+# JSON is JavaScript, but for these: U+2028 and U+2029 end a line (so a `//` comment) in
+# a script, and `<`, `>`, `&` can close a <script> or open an HTML comment around it.
+_JS_UNSAFE = {ord(ch): f"\\u{ord(ch):04x}" for ch in "\u2028\u2029<>&"}
+
+
+def js_literal(value: object) -> JsLiteral:
+    """`value` as JSON that is the same value in any JavaScript or HTML script context."""
+    return JsLiteral(json.dumps(value, sort_keys=True, ensure_ascii=False).translate(_JS_UNSAFE))
+
+
+def _only_literals(value: object) -> JsLiteral:
+    """A macro template's every `{{ ... }}` is data: data reaches a script only as a
+    literal, never as its source text or inside a comment."""
+    if not isinstance(value, JsLiteral):
+        raise TypeError(f"a macro template wrote {value!r}, not a js_literal()")
+    return value
+
+
+def macro_environment() -> jinja2.Environment:
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry" / "macros")),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        finalize=_only_literals,
     )
+
+
+def _macros_pack(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Pack:
+    pack = open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
+    env = macro_environment()
     for position, (kind, template, name) in enumerate(MACROS, 1):
         if ruleset.one(kind) is None:
             continue
         macro_id = _id(ruleset, "macro", template)
         command = env.get_template(f"{template}.js.j2").render(
-            rules=json.dumps(macro_rules(ruleset, template), sort_keys=True, ensure_ascii=False),
-            title=json.dumps(f"{ruleset.info.title}: {name}", ensure_ascii=False),
+            rules=js_literal(macro_rules(ruleset, template)),
+            title=js_literal(f"{ruleset.info.title}: {name}"),
         )
         pack.add(
             {

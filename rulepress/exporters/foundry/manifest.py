@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.documents import ModuleOptions
 from rulepress.exporters.foundry.pack import Pack
@@ -16,7 +18,8 @@ def manifest(ruleset: Ruleset, options: ModuleOptions, packs: list[Pack]) -> dic
     return {
         "id": options.module_id,
         "title": info.title,
-        "description": " ".join(f"{info.summary} {credits}".split()),
+        # Foundry shows a package's description as HTML (setup, module management).
+        "description": html.escape(" ".join(f"{info.summary} {credits}".split()), quote=False),
         "version": info.version,
         "authors": [
             {"name": source.author, "flags": {"rulepress": {"source": source.title}}}
