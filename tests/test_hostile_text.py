@@ -1,0 +1,224 @@
+"""Hostile text: what names, control characters and file names in a compendium can do to
+the terminal, to GitHub and to the generated outputs (issue 14).
+
+- `CASES`: one hostile value in an otherwise valid tree, and the finding it must give:
+  code, `path:line:col` and words of its message. A single-line name (name, title,
+  chapter, heading, column name...) holds no line break; no text holds a control
+  character, however the YAML spelled it (raw, or escaped as `"\\u009b"`).
+- Paths and messages printed safely: file names with terminal escapes, newlines and
+  bidirectional controls, through the text, GitHub and JSON formats of the command line.
+- `diff --format markdown`, posted as a pull-request comment, shows data as literal text.
+- Generated names (the site's overview, rulings and sources pages, the Foundry entry of
+  credits) never collide with the data's: a chapter named like one is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from rulepress.errors import Level
+from tests.test_broken_inputs import SKILL, base_tree
+from tests.test_hostile_inputs import (
+    NO_FINDING,
+    RULESET_FILE,
+    SECTION_FILE,
+    SKILL_FILE,
+    WEAPON_FILE,
+    Hostile,
+    make_tree,
+    params,
+    validate_within,
+    weapon_with,
+)
+
+RULE_FILE = "demo/rules/intro.yaml"
+RULE = "kind: rule\nid: intro\ntitle: Intro\nchapter: Introduction\norder: 1\ntext: Hello.\n"
+TIME_FILE = "demo/time.yaml"
+TIME_UNITS = (
+    "kind: time-units\nid: time\nname: Time\ntext: Time passes.\n"
+    "headers: [Unit, Duration, Primary Use]\n"
+    "rows:\n  - {unit: Turn, duration: {min: 5, max: 5}, per: minutes, use: Moving}\n"
+)
+
+
+def skill(old: str, new: str) -> dict[str, str]:
+    return {SKILL_FILE: SKILL.replace(old, new, 1)}
+
+
+def rule(old: str, new: str) -> dict[str, str]:
+    return {RULE_FILE: RULE.replace(old, new, 1)}
+
+
+@dataclass
+class TextCase(Hostile):
+    says: str = ""
+    """Words the finding's message must contain."""
+
+
+CASES = [
+    # --- A single-line name holds no line break ------------------------------------------
+    TextCase(
+        "newline escape in a weapon name",
+        weapon_with("name: Test Pistol", 'name: "Test\\nPistol"'),
+        "RP105",
+        WEAPON_FILE,
+        3,
+        7,
+        says="one line",
+    ),
+    TextCase(
+        "literal block scalar as a rule title",
+        rule("title: Intro", "title: |\n  ## Pwned\n  ![x](https://evil.example/beacon.png)"),
+        "RP105",
+        RULE_FILE,
+        3,
+        8,
+        says="U+000A",
+    ),
+    TextCase(
+        "line separator escape \\L (U+2028) in the ruleset title",
+        {RULESET_FILE: base_tree()[RULESET_FILE].replace("title: Demo", 'title: "Demo\\Lx"')},
+        "RP105",
+        RULESET_FILE,
+        3,
+        8,
+        says="U+2028",
+    ),
+    TextCase(
+        "next-line escape \\N (U+0085) in a weapon section name",
+        {SECTION_FILE: base_tree()[SECTION_FILE].replace("name: Pistols", 'name: "Pis\\Ntols"')},
+        "RP105",
+        SECTION_FILE,
+        3,
+        7,
+        says="U+0085",
+    ),
+    TextCase(
+        "paragraph separator escape in a chapter",
+        rule("chapter: Introduction", 'chapter: "Intro\\Pduction"'),
+        "RP105",
+        RULE_FILE,
+        4,
+        10,
+        says="U+2029",
+    ),
+    TextCase(
+        "newline in a table's column name",
+        {TIME_FILE: TIME_UNITS.replace("Primary Use]", '"Primary\\nUse"]')},
+        "RP105",
+        TIME_FILE,
+        5,
+        27,
+        says="one line",
+    ),
+    TextCase(
+        "newline in a worked example's title",
+        {
+            "demo/skill-test.yaml": "kind: skill-test\nid: test\nname: Test\ndie: d6\n"
+            "dice_per_rank: 1\nap_by_face: {4: 1, 5: 1, 6: 2}\n"
+            "trait_bonus: higher-of-skill-traits\ntext: Roll.\nexamples:\n"
+            '  - {id: e, title: "A\\nB", text: t, given: {rank: 1}, expect: {ap: 0}}\n'
+        },
+        "RP105",
+        "demo/skill-test.yaml",
+        10,
+        20,
+        says="one line",
+    ),
+    TextCase(
+        "a plain name folded over two lines is one line",
+        skill("name: Bio Lore", "name: Bio\n  Lore"),
+        NO_FINDING,
+        SKILL_FILE,
+        1,
+        1,
+    ),
+    TextCase(
+        "line breaks stay allowed in rules text",
+        rule("text: Hello.", "text: |\n  Hello.\n  Second line."),
+        NO_FINDING,
+        RULE_FILE,
+        1,
+        1,
+    ),
+    # --- No control character, however it is written ------------------------------------------
+    TextCase(
+        "C1 control character written as the escape \\u009b in a name",
+        skill("name: Bio Lore", 'name: "Bio\\u009b31mLore"'),
+        "RP105",
+        SKILL_FILE,
+        3,
+        7,
+        says="U+009B",
+    ),
+    TextCase(
+        "C1 control character escaped in rules text",
+        rule("text: Hello.", 'text: "Hello\\x9b2J."'),
+        "RP105",
+        RULE_FILE,
+        6,
+        7,
+        says="U+009B",
+    ),
+    TextCase(
+        "escape character written as \\e in a ruling",
+        {
+            SKILL_FILE: SKILL + 'rulings:\n  - {id: r, question: "\\e[2J", ruling: r, '
+            "alternative: a, why: w}\n"
+        },
+        "RP105",
+        SKILL_FILE,
+        8,
+        23,
+        says="U+001B",
+    ),
+    TextCase(
+        "DEL written as \\x7f in a source credit",
+        {
+            RULESET_FILE: base_tree()[RULESET_FILE].replace(
+                "credit: Written for the tests.", 'credit: "Written\\x7f"'
+            )
+        },
+        "RP105",
+        RULESET_FILE,
+        9,
+        47,
+        says="U+007F",
+    ),
+    TextCase(
+        "C1 control character as a mapping key is refused at the key",
+        {SKILL_FILE: SKILL + '"\\u009b": x\n'},
+        "RP101",
+        SKILL_FILE,
+        7,
+        1,
+    ),
+    TextCase(
+        "C1 control character in a glossary term is refused at the key",
+        {RULESET_FILE: base_tree()[RULESET_FILE] + 'glossary:\n  "AP\\u009b": Action points\n'},
+        "RP105",
+        RULESET_FILE,
+        11,
+        3,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_hostile_text_gives_its_finding_at_its_place(tmp_path, case: TextCase):
+    root = make_tree(tmp_path / "c", case)
+    validation = validate_within(root, case.seconds)
+    found = [(f.code, f.where(root), f.message) for f in validation.findings]
+    if case.code == NO_FINDING:
+        assert validation.findings == (), found
+        return
+    wanted = [f for f in validation.findings if f.code == case.code]
+    assert wanted, found
+    finding = wanted[0]
+    assert finding.level == Level.ERROR and not validation.ok
+    assert (finding.file, finding.line, finding.col) == (root / case.file, case.line, case.col), (
+        found
+    )
+    assert case.says in finding.message, finding.message
