@@ -14,12 +14,17 @@ the terminal, to GitHub and to the generated outputs (issue 14).
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from rulepress.errors import Level
+from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
+from tests.test_cli import run
 from tests.test_hostile_inputs import (
     NO_FINDING,
     RULESET_FILE,
@@ -222,3 +227,91 @@ def test_hostile_text_gives_its_finding_at_its_place(tmp_path, case: TextCase):
         found
     )
     assert case.says in finding.message, finding.message
+
+
+# --- Paths and messages printed safely ----------------------------------------------------
+
+BAD_KIND = b"kind: nope\n"
+"""A file's whole text: one finding (RP100 at 1:7), which names the file."""
+
+
+def with_file(root: Path, name: str | bytes, content: bytes = BAD_KIND) -> Path:
+    """`root` (a valid tree) plus demo/skills/`name`; bytes are a name that is not UTF-8."""
+    build_tree(root, base_tree())
+    folder = os.fsencode(root / "demo/skills")
+    with open(os.path.join(folder, os.fsencode(name)), "wb") as file:
+        file.write(content)
+    return root
+
+
+def unsafe(text: str) -> list[str]:
+    """Characters a terminal or a log viewer would act on: anything not printable but the
+    line feed that ends each output line (click strips only ESC [ ... sequences, and
+    only when not writing to a terminal)."""
+    return [ch for ch in text if not ch.isprintable() and ch != "\n"]
+
+
+FILE_NAMES = [
+    pytest.param("\x1b[2J\x1b[31mred.yaml", r"\x1b[2J\x1b[31mred.yaml", id="CSI clear screen"),
+    pytest.param(
+        "\x1b]8;;https:evil.example\x07click\x1b]8;;\x07.yaml",
+        r"\x1b]8;;https:evil.example\x07click\x1b]8;;\x07.yaml",
+        id="OSC 8 hyperlink",
+    ),
+    pytest.param(
+        "x\nfake.yaml:9:9: error RP999: injected.yaml",
+        r"x\nfake.yaml:9:9: error RP999: injected.yaml",
+        id="newline printing a fake finding",
+    ),
+    pytest.param("x\rhidden.yaml", r"x\rhidden.yaml", id="carriage return"),
+    pytest.param("\x9b2Jc1.yaml", r"\x9b2Jc1.yaml", id="C1 CSI"),
+    pytest.param("\u202egnp.exe.yaml", r"\u202egnp.exe.yaml", id="right-to-left override"),
+    pytest.param(b"caf\xe9.yaml", r"caf\xe9.yaml", id="Latin-1 byte, not UTF-8"),
+]
+
+
+@pytest.mark.parametrize(("name", "shown"), FILE_NAMES)
+def test_a_hostile_file_name_prints_as_one_visible_line(tmp_path, name, shown):
+    with_file(tmp_path / "c", name)
+    result = run("validate", "c", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert unsafe(result.stdout) == []
+    first, last = result.stdout.splitlines()
+    assert first.startswith(f"c/demo/skills/{shown}:1:7: error RP100: unknown kind 'nope'")
+    assert last == "1 error, 0 warnings, 0 info"
+
+
+def test_a_file_name_cannot_inject_a_github_workflow_command(tmp_path):
+    with_file(tmp_path / "c", "a,b:c\n::error file=x::pwned.yaml")
+    result = run("validate", "c", "--format", "github", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert unsafe(result.stdout) == []
+    (line,) = result.stdout.splitlines()
+    assert line.startswith(
+        r"::error file=c/demo/skills/a%2Cb%3Ac\n%3A%3Aerror file=x%3A%3Apwned.yaml,line=1,col=7,"
+    )
+
+
+def test_a_message_quoting_a_hostile_key_prints_it_visibly(tmp_path):
+    build_tree(tmp_path / "c", {**base_tree(), SKILL_FILE: SKILL + '"\\e]0;pwned\\a": 1\n'})
+    for fmt in ("text", "github"):
+        result = run("validate", "c", "--format", fmt, cwd=tmp_path)
+        assert result.returncode == 1 and unsafe(result.stdout) == []
+        assert r"\x1b]0;pwned\x07: unknown field" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "name", ["evil\n\x1b[2J.yaml", b"\xff\xfe.yaml"], ids=["newline and ESC", "not UTF-8"]
+)
+def test_json_keeps_a_hostile_file_name_exact(tmp_path, name):
+    with_file(tmp_path / "c", name)
+    result = run("validate", "c", "--format", "json", cwd=tmp_path)
+    assert result.returncode == 1 and unsafe(result.stdout) == []
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert finding["file"] == "c/demo/skills/" + os.fsdecode(name)
+
+
+def test_an_error_naming_a_path_prints_it_on_one_line(tmp_path):
+    result = run("validate", "gone\n\x1b[2Jaway", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "error: compendium folder not found: gone\\n\\x1b[2Jaway\n"
