@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import markdown
 import pytest
 
+from rulepress.commands.diff import Change, compare, format_changes, load_side
 from rulepress.errors import Level
 from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
@@ -34,6 +37,7 @@ from tests.test_hostile_inputs import (
     Hostile,
     make_tree,
     params,
+    quoted,
     validate_within,
     weapon_with,
 )
@@ -315,3 +319,70 @@ def test_an_error_naming_a_path_prints_it_on_one_line(tmp_path):
     result = run("validate", "gone\n\x1b[2Jaway", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr == "error: compendium folder not found: gone\\n\\x1b[2Jaway\n"
+
+
+# --- diff --format markdown: a pull-request comment shows data as text ------------------
+
+BEACON = (
+    "![x](https://evil.example/b.png) <img src=x onerror=alert(1)> @org/team <!-- hid --> "
+    "[link](http://a) | a | `code` **bold** $x$ #1 www.evil.example &copy;"
+)
+# Python-Markdown stands in for GitHub's renderer: the comment's own markup only.
+COMMENT_TAGS = {"h3", "p", "strong", "ul", "li"}
+
+
+def diff_markdown(tmp_path: Path, name: str, old: str = "main", new: str = "pr") -> str:
+    """The pull-request comment for renaming the test pistol to `name` (and changing its
+    damage at AP 12)."""
+    before = build_tree(tmp_path / "old", base_tree())
+    changed = weapon_with("name: Test Pistol", f"name: {quoted(name)}")
+    changed[WEAPON_FILE] = changed[WEAPON_FILE].replace(
+        "{ap: 12, damage: 12", "{ap: 12, damage: 14"
+    )
+    after = build_tree(tmp_path / "new", {**base_tree(), **changed})
+    changes = compare(load_side(str(before)), load_side(str(after)))
+    return format_changes(changes, "markdown", old, new)
+
+
+def rendered_tags(text: str) -> set[str]:
+    return set(re.findall(r"<(\w+)", markdown.markdown(text)))
+
+
+def unlinked(text: str) -> bool:
+    """Nothing GitHub would make a mention, a reference or a link of."""
+    return not re.search(r"@\w|#\d|://|www\.", text.replace("&#8203;", "\u200b"))
+
+
+def test_diff_markdown_shows_a_hostile_name_as_literal_text(tmp_path):
+    text = diff_markdown(tmp_path, BEACON)
+    assert rendered_tags(text) == COMMENT_TAGS, text
+    assert unlinked(text), text
+    shown = (
+        r"!\[x\](https:&#8203;//evil.example/b.png) &lt;img src=x onerror=alert(1)> "
+        r"@&#8203;org/team &lt;!-- hid --> \[link\](http:&#8203;//a) \| a \| \`code\` "
+        r"\*\*bold\*\* \$x\$ #&#8203;1 www&#8203;.evil.example &amp;copy;"
+    )
+    assert f"- {shown}: damage at AP 12 12 -> 14" in text.splitlines(), text
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("# Pwned", r"\#&#8203; Pwned"), ("1. Pwned", r"1\. Pwned"), ("- Pwned", r"\- Pwned")],
+    ids=["heading", "ordered list", "nested list"],
+)
+def test_diff_markdown_escapes_a_block_marker_that_starts_an_item(tmp_path, name, shown):
+    text = diff_markdown(tmp_path, name)
+    assert rendered_tags(text) == COMMENT_TAGS, text
+    assert f"- {shown}: damage at AP 12 12 -> 14" in text.splitlines()
+
+
+def test_diff_markdown_escapes_the_revisions_it_names(tmp_path):
+    """A workflow may pass the pull request's branch name as NEW."""
+    text = diff_markdown(tmp_path, "Trusty Pistol", "main", "<img src=x>@org/team~x~")
+    assert rendered_tags(text) == COMMENT_TAGS and unlinked(text), text
+    assert text.startswith(r"### Rules changes (main -> &lt;img src=x>@&#8203;org/team\~x\~)")
+
+
+def test_diff_text_prints_control_characters_visibly():
+    change = Change("demo", "weapon", "x", "changed", "name a\x1b[2Jb -> \u202ec")
+    assert format_changes([change], "text", "a", "b") == r"demo: name a\x1b[2Jb -> \u202ec"
