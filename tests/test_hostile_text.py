@@ -23,8 +23,12 @@ from pathlib import Path
 import markdown
 import pytest
 
+from rulepress.commands.build import build
 from rulepress.commands.diff import Change, compare, format_changes, load_side
 from rulepress.errors import Level
+from rulepress.exporters.foundry.ids import foundry_id
+from rulepress.exporters.guide import GENERATED_NAMES, chapters
+from rulepress.exporters.site.pages import SiteProject
 from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
 from tests.test_cli import run
@@ -35,6 +39,7 @@ from tests.test_hostile_inputs import (
     SKILL_FILE,
     WEAPON_FILE,
     Hostile,
+    foundry_sources,
     make_tree,
     params,
     quoted,
@@ -215,6 +220,60 @@ CASES = [
 ]
 
 
+def chapter_named(chapter: str) -> dict[str, str]:
+    return rule("chapter: Introduction", f"chapter: {quoted(chapter)}")
+
+
+GENERATED_NAME_CASES = [
+    TextCase(
+        f"a chapter named {chapter!r}, like {what}",
+        chapter_named(chapter),
+        "RP223",
+        RULE_FILE,
+        4,
+        10,
+        says=f"'{slug}'",
+    )
+    for chapter, slug, what in [
+        ("Rulings", "rulings", "the rulings page"),
+        ("RULINGS", "rulings", "the rulings page"),
+        ("Rulings!", "rulings", "the rulings page"),
+        ("Sources", "sources", "the sources page"),
+        ("Index", "index", "the site's overview page"),
+        ("About These Rules", "about-these-rules", "the Foundry entry of credits"),
+        ("about: these rules", "about-these-rules", "the Foundry entry of credits"),
+    ]
+] + [
+    TextCase(
+        "a rule whose id is the guide's Sources anchor",
+        {RULE_FILE: RULE.replace("id: intro", "id: sources")},
+        "RP223",
+        RULE_FILE,
+        2,
+        5,
+        says="'sources'",
+    ),
+    TextCase(
+        "a weapon whose previous id is the guide's Rulings anchor",
+        weapon_with("order: 1", "order: 1\nprevious_ids: [rulings]"),
+        "RP223",
+        WEAPON_FILE,
+        8,
+        16,
+        says="'rulings'",
+    ),
+    TextCase(
+        "a chapter that only starts like a generated page",
+        chapter_named("Rulings of the Table"),
+        NO_FINDING,
+        RULE_FILE,
+        1,
+        1,
+    ),
+]
+CASES += GENERATED_NAME_CASES
+
+
 @pytest.mark.parametrize("case", params(CASES))
 def test_hostile_text_gives_its_finding_at_its_place(tmp_path, case: TextCase):
     root = make_tree(tmp_path / "c", case)
@@ -386,3 +445,60 @@ def test_diff_markdown_escapes_the_revisions_it_names(tmp_path):
 def test_diff_text_prints_control_characters_visibly():
     change = Change("demo", "weapon", "x", "changed", "name a\x1b[2Jb -> \u202ec")
     assert format_changes([change], "text", "a", "b") == r"demo: name a\x1b[2Jb -> \u202ec"
+
+
+# --- Generated names never collide with the data's -----------------------------------
+
+
+def test_every_page_of_a_ruleset_is_a_chapter_or_a_generated_name(tmp_path):
+    """GENERATED_NAMES is what the check refuses: it must hold every page the site
+    writes for a ruleset besides the chapters' (and the weapon pages, in their folder)."""
+    tree = {**base_tree(), RULE_FILE: RULE}
+    build_tree(tmp_path / "c", tree)
+    validation, _ = build(tmp_path / "c", tmp_path / "out", ["site"])
+    chapter_ids = {chapter.id for chapter in chapters(validation.compendium.ruleset("demo"))}
+    pages = {page.stem for page in (tmp_path / "out/site/demo").glob("*.html")}
+    assert pages - chapter_ids <= set(GENERATED_NAMES), pages
+    assert {"index", "rulings", "sources"} <= pages
+
+
+def test_the_foundry_entry_of_credits_has_a_generated_name(tmp_path):
+    build_tree(tmp_path / "c", {**base_tree(), RULE_FILE: RULE})
+    build(tmp_path / "c", tmp_path / "out", ["foundry"])
+    entries = foundry_sources(tmp_path / "out", "rules").values()
+    credits = next(entry for entry in entries if entry["name"] == "About These Rules")
+    assert credits["_id"] in {foundry_id("demo", "journal", name) for name in GENERATED_NAMES}
+
+
+@pytest.mark.parametrize("chapter", ["Rulings", "Index", "About These Rules"])
+def test_a_chapter_named_like_a_generated_page_builds_nothing(tmp_path, chapter):
+    build_tree(tmp_path / "c", {**base_tree(), **chapter_named(chapter)})
+    validation, written = build(tmp_path / "c", tmp_path / "out", ["site", "foundry"])
+    assert written == [] and not (tmp_path / "out").exists()
+    assert [f.code for f in validation.findings] == ["RP223"]
+
+
+def test_two_chapters_that_slug_alike_get_a_page_each(tmp_path):
+    tree = {
+        **base_tree(),
+        "demo/rules/a.yaml": RULE.replace("Introduction", "A B").replace("Hello.", "First."),
+        "demo/rules/b.yaml": RULE.replace("id: intro", "id: other")
+        .replace("Introduction", "A-B")
+        .replace("Hello.", "Second."),
+    }
+    build_tree(tmp_path / "c", tree)
+    validation, _ = build(tmp_path / "c", tmp_path / "out", ["site"])
+    assert validation.ok
+    first = (tmp_path / "out/site/demo/a-b.html").read_text(encoding="utf-8")
+    second = (tmp_path / "out/site/demo/a-b-2.html").read_text(encoding="utf-8")
+    assert "First." in first and "Second." in second
+
+
+def test_the_site_never_writes_two_pages_to_one_file(tmp_path):
+    """The last guard, should two pages ever get one name: an internal error (exit 3),
+    not a page silently replaced."""
+    project = SiteProject(tmp_path)
+    project.write("demo/rulings.md", "# A chapter\n")
+    with pytest.raises(RuntimeError, match=r"demo/rulings\.md"):
+        project.write("demo/rulings.md", "# Rulings\n")
+    assert (tmp_path / "docs/demo/rulings.md").read_text(encoding="utf-8") == "# A chapter\n"
