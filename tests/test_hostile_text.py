@@ -18,6 +18,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from html import escape as html_escape
 from pathlib import Path
 
 import markdown
@@ -28,6 +29,7 @@ from rulepress.commands.diff import Change, compare, format_changes, load_side
 from rulepress.errors import Level
 from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.guide import GENERATED_NAMES, chapters
+from rulepress.exporters.markdown_text import to_html
 from rulepress.exporters.site.pages import SiteProject
 from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
@@ -200,6 +202,15 @@ CASES = [
         9,
         47,
         says="U+007F",
+    ),
+    TextCase(
+        "lone surrogate escape read by the pure-Python parser (a deeply indented comment)",
+        {SKILL_FILE: " " * 300 + "# deep\n" + SKILL.replace("name: Bio Lore", 'name: "a\\ud800b"')},
+        "RP105",
+        SKILL_FILE,
+        4,
+        7,
+        says="U+D800 (a lone surrogate)",
     ),
     TextCase(
         "C1 control character as a mapping key is refused at the key",
@@ -502,3 +513,15 @@ def test_the_site_never_writes_two_pages_to_one_file(tmp_path):
     with pytest.raises(RuntimeError, match=r"demo/rulings\.md"):
         project.write("demo/rulings.md", "# Rulings\n")
     assert (tmp_path / "docs/demo/rulings.md").read_text(encoding="utf-8") == "# A chapter\n"
+
+
+# --- Markdown guides quote names as text -----------------------------------------------------
+
+
+@pytest.mark.parametrize("title", ["Intro ##", "Intro | x", "# Intro", "<b>Intro</b>"], ids=repr)
+def test_a_title_reads_as_written_in_the_guide_heading(tmp_path, title):
+    """A heading's closing #s are dropped by Markdown; a pipe or a tag must not act."""
+    build_tree(tmp_path / "c", {**base_tree(), **rule("title: Intro", f"title: {quoted(title)}")})
+    build(tmp_path / "c", tmp_path / "out", ["markdown"])
+    html = to_html((tmp_path / "out/markdown/demo.md").read_text(encoding="utf-8"))
+    assert f"<h3>{html_escape(title, quote=False)}</h3>" in html

@@ -28,7 +28,8 @@ TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]
 """link(document id, label) -> Markdown that links to where the document is shown."""
 
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+# `#` too: a heading drops the #s that end its line ("Intro ##" would read "Intro").
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
 _LINE_START = re.compile(r"^(\s*\d*)([#>+.)-])")
 
 
