@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rulepress import __version__
-from rulepress.errors import RulepressError
+from rulepress.errors import RulepressError, printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_COMPENDIUM = "compendium"
@@ -161,9 +161,9 @@ def fmt_command(path: Path, check: bool) -> None:
 
     result = format_paths(path, check=check)
     for file, reason in result.failed:
-        click.echo(f"{file}: cannot format: {reason}", err=True)
+        click.echo(f"{printable(str(file))}: cannot format: {printable(reason)}", err=True)
     for file in result.changed:
-        click.echo(f"{'would reformat' if check else 'reformatted'} {file}")
+        click.echo(f"{'would reformat' if check else 'reformatted'} {printable(str(file))}")
     click.echo(
         f"{len(result.changed)} {'to reformat' if check else 'reformatted'}, "
         f"{len(result.unchanged)} already canonical, {len(result.failed)} failed"
@@ -577,7 +577,7 @@ def main() -> None:
         exc.show()
         sys.exit(EXIT_USAGE)
     except RulepressError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {printable(str(exc))}", err=True)  # it may name a file of the data
         sys.exit(EXIT_USAGE)
     except Exception as exc:  # a bug in rulepress: say so in one line, keep the trace opt-in
         if os.environ.get("RULEPRESS_DEBUG"):

@@ -88,9 +88,11 @@ class Finding:
         return (self.level, str(self.file or ""), self.line or 0, self.col or 0, self.code)
 
     def where(self, relative_to: Path | None = None) -> str:
+        """`path:line:col`, the path made printable (a file name is data too)."""
         if self.file is None:
             return "<compendium>"
-        return f"{display_path(self.file, relative_to)}:{self.line or 1}:{self.col or 1}"
+        path = printable(display_path(self.file, relative_to))
+        return f"{path}:{self.line or 1}:{self.col or 1}"
 
 
 def display_path(path: Path, relative_to: Path | None = None) -> str:
@@ -102,6 +104,30 @@ def display_path(path: Path, relative_to: Path | None = None) -> str:
         except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
             pass
     return str(path)
+
+
+# Not printable, but text rather than control: the no-break spaces, and the joiners that
+# emoji sequences and several scripts need.
+_KEPT = frozenset("\u00a0\u202f\u200c\u200d")
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal or in a GitHub log line: every character that is
+    not printable (control characters such as ESC, line breaks, bidirectional controls,
+    lone surrogates) is shown as its escape (`\\x1b`, `\\n`, `\\u202e`), so data can
+    neither start a terminal escape nor print a line of its own. A file name's byte that
+    is not UTF-8 (decoded by Python as a lone surrogate) is shown as the byte, `\\xff`.
+    Every text and GitHub output of data and paths goes through here; JSON is escaped by
+    the JSON encoder instead."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in _KEPT else _escaped(ch) for ch in text)
+
+
+def _escaped(char: str) -> str:
+    if "\udc80" <= char <= "\udcff":  # os.fsdecode's stand-in for an undecodable byte
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    return repr(char)[1:-1]
 
 
 class RulepressError(Exception):

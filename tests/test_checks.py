@@ -790,6 +790,16 @@ FAILING = [
         26,
         ERR,
     ),
+    # RP223 generated-name
+    Fails(
+        "a rule whose chapter is named like the rulings page, in capitals",
+        {RULE_FILE: RULE.replace("chapter: Weapons", "chapter: RULINGS")},
+        "RP223",
+        RULE_FILE,
+        4,
+        10,
+        ERR,
+    ),
     # RP302 example-disagrees
     Fails(
         "skill test example whose dice AP the rule does not give",
@@ -958,6 +968,11 @@ PASSING = [
     ),
     Passes("odds table of the exact chances, rounded", odds(), "RP301"),
     Passes("odds rows with one cell per column", odds(), "RP222"),
+    Passes(
+        "a rule whose chapter only starts like a generated page",
+        {RULE_FILE: RULE.replace("chapter: Weapons", "chapter: Rulings of the Table")},
+        "RP223",
+    ),
     Passes(
         "pushed odds table that follows the push rule's own reading",
         odds(**PUSHED_EVERY_NON_SUCCESS, push="every-non-success"),

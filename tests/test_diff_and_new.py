@@ -91,7 +91,7 @@ def test_diff_as_markdown_is_a_pull_request_comment(repo):
         text=True,
         check=True,
     )
-    assert result.stdout.startswith("### Rules changes (HEAD~1 -> HEAD)")
+    assert result.stdout.startswith(r"### Rules changes (HEAD\~1 -> HEAD)")
     assert "- Trusty Pistol: damage at AP 12 12 -> 14" in result.stdout
 
 

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from rulepress.commands.validate import validate
 from rulepress.compendium.model import Compendium, Ruleset
-from rulepress.errors import RulepressError
+from rulepress.errors import RulepressError, printable
+from rulepress.exporters.markdown_text import github_text
 from rulepress.git import git_output
 from rulepress.models import Document, SkillTest, StepDice, WeaponProfile
 from rulepress.models.step_dice import STEPS
@@ -342,10 +343,12 @@ def format_changes(changes: list[Change], fmt: str, old: str, new: str) -> str:
     if not changes:
         return "no changes to the rules" if fmt == "text" else "**No changes to the rules.**"
     if fmt == "markdown":
-        lines = [f"### Rules changes ({old} -> {new})", ""]
+        # Posted as a pull-request comment: every value (names come from the pull
+        # request, and so may OLD and NEW) shows as literal text.
+        lines = [f"### Rules changes ({github_text(old)} -> {github_text(new)})", ""]
         for ruleset in dict.fromkeys(c.ruleset for c in changes):
-            lines += [f"**{ruleset}**", ""]
-            lines += [f"- {c.text}" for c in changes if c.ruleset == ruleset]
+            lines += [f"**{github_text(ruleset)}**", ""]
+            lines += [f"- {github_text(c.text)}" for c in changes if c.ruleset == ruleset]
             lines.append("")
         return "\n".join(lines).rstrip() + "\n"
-    return "\n".join(f"{c.ruleset}: {c.text}" for c in changes)
+    return "\n".join(printable(f"{c.ruleset}: {c.text}") for c in changes)

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium, loaded_objects_frozen
 from rulepress.compendium.model import Compendium
-from rulepress.errors import Finding, Level, display_path
+from rulepress.errors import Finding, Level, display_path, printable
 from rulepress.validators import run_checks
 
 FORMATS = ("text", "json", "github")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,13 @@ def validate(root: Path | str, *, strict: bool = False, cache: bool = False) -> 
 def format_findings(validation: Validation, fmt: str, relative_to: Path | None = None) -> str:
     findings = validation.findings
     if fmt == "json":
-        return json.dumps(_as_json(validation, relative_to), indent=2, ensure_ascii=False)
+        return _json_text(_as_json(validation, relative_to))
     if fmt == "github":
         return "\n".join(_github(f, relative_to) for f in findings)
-    lines = [f"{f.where(relative_to)}: {f.level} {f.code}: {f.message}" for f in findings]
+    # A message quotes data (a key, a name): printed as a path is, one finding one line.
+    lines = [
+        f"{f.where(relative_to)}: {f.level} {f.code}: {printable(f.message)}" for f in findings
+    ]
     lines.append(summary(validation))
     return "\n".join(lines)
 
@@ -85,6 +90,13 @@ def _as_json(validation: Validation, relative_to: Path | None) -> dict:
     }
 
 
+def _json_text(data: dict) -> str:
+    """Exact JSON. A file name that is not UTF-8 holds lone surrogates, which UTF-8 output
+    cannot carry: then every character beyond ASCII is written as a JSON escape."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return json.dumps(data, indent=2) if _SURROGATE.search(text) else text
+
+
 def _github(finding: Finding, relative_to: Path | None) -> str:
     level = {Level.ERROR: "error", Level.WARNING: "warning", Level.INFO: "notice"}[finding.level]
     props = [f"file={_escape(_relative(finding.file, relative_to) or '', True)}"]
@@ -95,7 +107,10 @@ def _github(finding: Finding, relative_to: Path | None) -> str:
 
 
 def _escape(text: str, property_value: bool) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's data or property value: made printable, so no character can
+    end the command's line (a line break is shown as `\\n`) or reach the log as a terminal
+    escape; then `%`, and in a property `:` and `,`, escaped as GitHub requires."""
+    text = printable(text).replace("%", "%25")
     if property_value:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

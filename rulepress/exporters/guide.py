@@ -81,6 +81,16 @@ SINGLE_SECTIONS: dict[type, tuple[str, str]] = {
     CpSpending: ("Character Points", "cp-spending"),
     CpEarning: ("Character Points", "cp-earning"),
 }
+# Names the outputs give their own pages, entries and anchors, beside the chapters' (whose
+# ids are their titles' slugs) and the documents' (their ids): the site's `<ruleset>/index`,
+# `rulings` and `sources` pages, the Markdown guide's `#rulings` and `#sources` anchors,
+# the Foundry rules pack's last entry. Check RP223 refuses data that would take one.
+GENERATED_NAMES: dict[str, str] = {
+    "index": "the site's overview page of the ruleset",
+    "rulings": "the rulings page of the site and of the Markdown guide",
+    "sources": "the sources page of the site and of the Markdown guide",
+    "about-these-rules": "the Foundry journal entry of the credits and rulings",
+}
 SKILL_CATEGORIES = {
     "academic": "Academic Skills",
     "weapon": "Weapon Skills",
@@ -150,8 +160,9 @@ def chapters(ruleset: Ruleset) -> list[Chapter]:
 
 def _unique_ids(parts: list[Chapter]) -> list[Chapter]:
     """Chapter and section ids become anchors, pages and Foundry ids: make each unique
-    ("A B" and "A-B" both slug to `a-b`; a rule may share its id with a section)."""
-    used: set[str] = set()
+    ("A B" and "A-B" both slug to `a-b`; a rule may share its id with a section), and
+    never one of the GENERATED_NAMES."""
+    used: set[str] = set(GENERATED_NAMES)
 
     def claim(wanted: str) -> str:
         candidate, number = wanted, 2

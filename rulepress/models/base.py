@@ -7,20 +7,85 @@ fields, and are frozen: the validated Compendium is read by exporters, never cha
 from __future__ import annotations
 
 import functools
+import re
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic_core import PydanticCustomError
 
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-# Text may hold tabs and line breaks, never other control characters (NUL, ESC...): they
-# would reach every web page, journal and terminal that shows the text.
-PRINTABLE = r"^[^\x00-\x08\x0b-\x1f\x7f]*$"
+# Characters no text may hold, however the YAML spelled them (raw, or escaped as
+# "\u009b"): the C0 controls but tab and line feed, DEL and the C1 controls. They would
+# reach every terminal, web page and journal that shows the text (ESC and CSI start
+# terminal escapes). Written as a regular expression class that Python, pydantic's Rust
+# engine and the JSON Schemas' ECMAScript all read alike.
+CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f"
+# The line and paragraph separators besides line feed: renderers disagree on whether they
+# end a line (JavaScript ends a `//` comment at U+2028), so text breaks lines with \n only.
+SEPARATORS = r"\u2028\u2029"
+# A name, title, heading or column name is one line: no line feed, and nothing else that
+# ends a line (CR, VT, FF and NEL are controls already).
+PRINTABLE = rf"^[^{CONTROLS}{SEPARATORS}]*$"
+ONE_LINE = rf"^[^\n{CONTROLS}{SEPARATORS}]*$"
+_REFUSED_IN_TEXT = re.compile(rf"[{CONTROLS}{SEPARATORS}\ud800-\udfff]")
+_REFUSED_IN_NAME = re.compile(rf"[\n{CONTROLS}{SEPARATORS}\ud800-\udfff]")
+_LINE_ENDS = "\n\r\v\f\x85\u2028\u2029"
+
+
+def _refuse_characters(value: object, refused: re.Pattern, one_line: bool) -> object:
+    """Refuse a string holding a character of `refused`, naming it: the parsed value is
+    checked, so an escape in the YAML is refused as the raw character is. A lone
+    surrogate ("\ud800" read by the pure-Python parser) is named too, where pydantic
+    would only say it is not valid Unicode."""
+    found = refused.search(value) if isinstance(value, str) else None
+    if found is None:
+        return value
+    char = found.group()
+    code = f"U+{ord(char):04X}"
+    if one_line and char in _LINE_ENDS:
+        raise PydanticCustomError(
+            "line_break", "a name is one line: it cannot hold a line break ({code})", {"code": code}
+        )
+    what = (
+        "a lone surrogate"
+        if "\ud800" <= char <= "\udfff"
+        else "a line or paragraph separator: break lines with a line feed"
+        if char in "\u2028\u2029"
+        else "a control character"
+    )
+    raise PydanticCustomError(
+        "control_character",
+        "character {code} ({what}) is not allowed in text, however it is written",
+        {"code": code, "what": what},
+    )
+
+
+def _text(value: object) -> object:
+    return _refuse_characters(value, _REFUSED_IN_TEXT, one_line=False)
+
+
+def _name(value: object) -> object:
+    return _refuse_characters(value, _REFUSED_IN_NAME, one_line=True)
+
+
 Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=80)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000, pattern=PRINTABLE)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=PRINTABLE)]
+# The pattern stays for the JSON Schemas (editors flag the character as it is typed); the
+# validator before it is what refuses, with a message that names the character.
+Text = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=20_000, pattern=PRINTABLE),
+    BeforeValidator(_text),
+]
+"""Prose, possibly of several lines, shown as printed (not Markdown: outputs escape it)."""
+Name = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=200, pattern=ONE_LINE),
+    BeforeValidator(_name),
+]
+"""A single-line name, title, heading or label: one line, no control characters."""
 NonNegative = Annotated[int, Field(ge=0, le=1_000_000)]
 Status = Literal["published", "draft"]
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from rulepress.models.base import Model, Slug, Text
+from rulepress.models.base import Model, Name, Slug, Text
 
 Die = Literal["d6", "d8", "d10", "d12", "d20"]
 DIE_SIDES: dict[str, int] = {"d6": 6, "d8": 8, "d10": 10, "d12": 12, "d20": 20}
@@ -35,7 +35,7 @@ class Example(Model):
     """
 
     id: Slug
-    title: Text
+    title: Name
     text: Text
     """The example as printed."""
     given: dict[Slug, ExampleValue]

@@ -117,7 +117,7 @@ class CorruptionTriggers(Document):
     KIND = "corruption-triggers"
     kind: Literal["corruption-triggers"]
     name: Name
-    headers: Annotated[list[Text], Field(min_length=2, max_length=2)]
+    headers: Annotated[list[Name], Field(min_length=2, max_length=2)]
     """The column headings with their printed explanations."""
     rows: Annotated[list[TriggerRow], Field(min_length=1)]
 
@@ -144,7 +144,7 @@ class ObedienceConsequences(Document):
     KIND = "obedience-consequences"
     kind: Literal["obedience-consequences"]
     name: Name
-    headers: Annotated[list[Text], Field(min_length=2, max_length=2)]
+    headers: Annotated[list[Name], Field(min_length=2, max_length=2)]
     rows: Annotated[list[ConsequenceRow], Field(min_length=1)]
 
     def row_for(self, corruption: int) -> ConsequenceRow | None:

@@ -16,6 +16,7 @@ class RuleText(Document):
     chapter: Name
     order: int
     text: Text
-    """Rules text as printed (Markdown)."""
+    """Rules text as printed: plain text, each line a paragraph (exports escape Markdown
+    and HTML in it, so it reads the same everywhere)."""
     see_also: list[ref("*")] = []
     """Documents this text refers to."""

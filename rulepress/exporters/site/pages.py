@@ -115,6 +115,8 @@ class SiteProject:
 
     def write(self, relative: str, text: str, *, docs: bool = True) -> None:
         path = (self.docs if docs else self.folder) / relative
+        if path in self.written:  # a page named like another would silently replace it
+            raise RuntimeError(f"two pages of the site would be written to {relative}")
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
