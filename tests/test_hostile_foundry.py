@@ -325,13 +325,16 @@ BROWSER_CHECK = r"""([fields, own]) => {
 # --- Macros: data reaches the script only as JSON literals -----------------------------------------
 
 MACRO_TITLES = {
-    # YAML double-quoted text: a JavaScript line terminator, then code (before the fix the
-    # title was in a `// ...` comment line, which the separator ended).
-    "line separator": r'"CUF\u2028globalThis.planted = 1; //"',
-    "paragraph separator": r'"CUF\u2029globalThis.planted = 2; //"',
+    # YAML double-quoted text that would end a comment, a string, a template literal or the
+    # script. (A JavaScript line terminator, U+2028 or U+2029, ended the `// title` comment
+    # line before the fix; validation now refuses it in any text, and js_literal escapes it,
+    # test_a_macro_template_cannot_write_data_as_source_text.)
     "comment, script, template and quote breakers": (
         r'"CUF */ globalThis.planted = 3; /* </script><script>globalThis.planted = 4</script>'
-        r' <!-- ` ${globalThis.planted = 5} \" \\ \u2028 -->"'
+        r' <!-- ` ${globalThis.planted = 5} \" \\ -->"'
+    ),
+    "a line comment then a newline in a one-line name's place": (
+        r'"CUF // globalThis.planted = 6; \\u2028 globalThis.planted = 7"'
     ),
 }
 THRESHOLD_NAME = (
