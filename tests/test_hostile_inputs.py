@@ -1334,10 +1334,10 @@ UNICODE_CASES = [
     UnicodeCase("emoji", "u-emoji", "Blaster 🔫💥 Mk II", "Blaster 🔫💥 Mk II"),
     UnicodeCase("CJK", "u-cjk", "南部十四年式拳銃", "南部十四年式拳銃"),
     UnicodeCase(
-        "path separators and a right-to-left override",
+        "path separators and a right-to-left mark",
         "u-path",
-        "../../etc/passwd C:\\Win \u202egnp.exe",
-        "../../etc/passwd C:\\\\Win \u202egnp.exe",
+        "../../etc/passwd C:\\Win \u200fgnp.exe",
+        "../../etc/passwd C:\\\\Win \u200fgnp.exe",
     ),
 ]
 

@@ -26,12 +26,16 @@ CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f"
 # The line and paragraph separators besides line feed: renderers disagree on whether they
 # end a line (JavaScript ends a `//` comment at U+2028), so text breaks lines with \n only.
 SEPARATORS = r"\u2028\u2029"
+# The bidirectional embeddings, overrides and isolates: they reorder how the text around
+# them is shown ("\u202egnp.exe" reads "exe.png"), so a name could show other than what
+# it says. Right-to-left scripts need none of them; the implicit marks (U+200E/F) stay.
+BIDI_CONTROLS = r"\u202a-\u202e\u2066-\u2069"
 # A name, title, heading or column name is one line: no line feed, and nothing else that
 # ends a line (CR, VT, FF and NEL are controls already).
-PRINTABLE = rf"^[^{CONTROLS}{SEPARATORS}]*$"
-ONE_LINE = rf"^[^\n{CONTROLS}{SEPARATORS}]*$"
-_REFUSED_IN_TEXT = re.compile(rf"[{CONTROLS}{SEPARATORS}\ud800-\udfff]")
-_REFUSED_IN_NAME = re.compile(rf"[\n{CONTROLS}{SEPARATORS}\ud800-\udfff]")
+PRINTABLE = rf"^[^{CONTROLS}{SEPARATORS}{BIDI_CONTROLS}]*$"
+ONE_LINE = rf"^[^\n{CONTROLS}{SEPARATORS}{BIDI_CONTROLS}]*$"
+_REFUSED_IN_TEXT = re.compile(rf"[{CONTROLS}{SEPARATORS}{BIDI_CONTROLS}\ud800-\udfff]")
+_REFUSED_IN_NAME = re.compile(rf"[\n{CONTROLS}{SEPARATORS}{BIDI_CONTROLS}\ud800-\udfff]")
 _LINE_ENDS = "\n\r\v\f\x85\u2028\u2029"
 
 
@@ -54,6 +58,8 @@ def _refuse_characters(value: object, refused: re.Pattern, one_line: bool) -> ob
         if "\ud800" <= char <= "\udfff"
         else "a line or paragraph separator: break lines with a line feed"
         if char in "\u2028\u2029"
+        else "a bidirectional control: it reorders how the text around it is shown"
+        if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069"
         else "a control character"
     )
     raise PydanticCustomError(
