@@ -16,12 +16,21 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
+import resource
 import socket
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from rulepress import build_stamp
+from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
+from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
+from rulepress.exporters.memo import FORMAT as RENDERS_FORMAT
 from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
 from tests.test_cli import run
@@ -247,3 +256,320 @@ def test_a_refused_file_says_what_it_is(tmp_path):
     assert messages["pipe.yaml"] == "cannot read file: not a regular file (a named pipe); refused"
     assert messages["huge.yaml"].startswith("cannot read file: larger than ")
     assert messages["huge.yaml"].endswith(" MiB; refused")
+
+
+# --- The command line, as CI runs it in a content repository -----------------------------
+
+
+def _limited() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def rulepress(repo: Path, *args: str, seconds: float = 60, **env: str):
+    """`python -m rulepress ARGS` in `repo` with its caches where a user's would be (the
+    repository's .rulepress-cache/, the key in XDG_CACHE_HOME), under time and memory
+    limits, and no traceback."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("RULEPRESS_")}
+    environment["XDG_CACHE_HOME"] = str(repo.parent / "user-cache")
+    environment.update(env)
+    result = subprocess.run(
+        [sys.executable, "-m", "rulepress", *args],
+        cwd=repo,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=seconds,
+        preexec_fn=_limited,
+    )
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    return result
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    """A content repository: its compendium, as a pull request's checkout holds it."""
+    build_tree(tmp_path / "repo" / "compendium", base_tree())
+    return tmp_path / "repo"
+
+
+@pytest.fixture
+def outside(tmp_path) -> Path:
+    """A folder outside the repository, holding a file nobody may touch."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "precious.txt").write_text("precious\n", encoding="utf-8")
+    return folder
+
+
+def listing(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<folder>"
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+class Payload:
+    """Unpickling it creates the file `path`: proof that a file was unpickled."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def crafted_pickle(header: bytes, marker: Path) -> bytes:
+    """What an attacker commits: the header that code would write (it depends only on
+    public facts), then a pickle that runs code when loaded."""
+    return header + b"\n" + pickle.dumps({"0" * 32: Payload(marker)})
+
+
+def documents_cache_name(compendium: Path, new: bool = False) -> str:
+    name = f"documents-{build_stamp.digest(str(compendium.resolve()).encode())}"
+    return f"{name}.new.pickle" if new else f"{name}.pickle"
+
+
+@pytest.mark.parametrize("where", ["main file", "file of new documents", "link to a file"])
+def test_a_crafted_document_cache_is_never_unpickled(repo, tmp_path, where):
+    marker = tmp_path / "code-ran"
+    crafted = crafted_pickle(cache_header(DOCUMENTS_FORMAT), marker)
+    cache = repo / ".rulepress-cache"
+    cache.mkdir()
+    name = documents_cache_name(repo / "compendium", new=where == "file of new documents")
+    if where == "link to a file":
+        (tmp_path / "planted.pickle").write_bytes(crafted)
+        (cache / name).symlink_to(tmp_path / "planted.pickle")
+    else:
+        (cache / name).write_bytes(crafted)
+    result = rulepress(repo, "validate")
+    assert result.returncode == 0 and "0 errors, 0 warnings" in result.stdout, result.stdout
+    assert not marker.exists(), "a pickle from the working folder was loaded"
+
+
+def test_a_document_cache_sealed_with_another_key_is_never_unpickled(repo, tmp_path):
+    """Even in the sealed layout: without the user's key, a cache file is no cache."""
+    from rulepress import sealed
+
+    marker = tmp_path / "code-ran"
+    cache = repo / ".rulepress-cache"
+    cache.mkdir()
+    name = documents_cache_name(repo / "compendium")
+    body = crafted_pickle(cache_header(DOCUMENTS_FORMAT), marker)
+    assert sealed.write(str(cache), name, body, secret=b"the attacker's own key")
+    result = rulepress(repo, "validate")
+    assert result.returncode == 0 and not marker.exists()
+
+
+def test_a_crafted_render_memo_is_never_unpickled(repo, tmp_path):
+    marker = tmp_path / "code-ran"
+    target = repo / "dist" / "markdown"
+    name = f"renders-{build_stamp.digest(str(target.resolve()).encode())}.pickle"
+    (repo / ".rulepress-cache").mkdir()
+    header = cache_header(RENDERS_FORMAT, "")  # no --templates: an empty salt
+    (repo / ".rulepress-cache" / name).write_bytes(
+        header + b"\n" + pickle.dumps(("0" * 32, b"")) + pickle.dumps((None, Payload(marker)))
+    )
+    result = rulepress(repo, "build", "--target", "markdown")
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists(), "a pickle from the working folder was loaded"
+    fresh = rulepress(repo, "build", "--target", "markdown", "--out", "fresh", "--no-cache")
+    assert fresh.returncode == 0
+    assert listing(target) == listing(repo / "fresh" / "markdown")
+
+
+def test_a_forged_stamp_does_not_skip_the_build(repo, monkeypatch):
+    """A stamp the pull request commits, made exactly as rulepress would make it for the
+    invalid data it brings, but without the user's key: the build really runs."""
+    bad = repo / "compendium/demo/skills/bio-lore.yaml"
+    bad.write_text(SKILL.replace("order: 1", "order: one"), encoding="utf-8")
+    (repo / "dist/json").mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.delenv("RULEPRESS_CACHE_DIR")
+    monkeypatch.setenv("RULEPRESS_CACHE_KEY", "what the attacker has: not the user's key")
+    from rulepress.exporters.site.pages import SITE
+
+    argv = ["build", "--target", "json"]
+    inputs = build_stamp.snapshot("compendium", [str(SITE)])
+    build_stamp.record(argv, inputs, ["dist/json"], ["validated: all good (forged)"])
+    assert build_stamp.up_to_date(argv) == ["validated: all good (forged)"]  # a real forgery
+    result = rulepress(repo, *argv)
+    assert "forged" not in result.stdout
+    assert result.returncode == 1
+    assert "compendium/demo/skills/bio-lore.yaml:5:8: error RP103" in result.stderr
+
+
+@pytest.mark.parametrize("command", [("validate",), ("build", "--target", "json")])
+def test_a_cache_folder_linked_outside_is_not_written_through(repo, outside, command):
+    (repo / ".rulepress-cache").symlink_to(outside)
+    before = listing(outside)
+    first = rulepress(repo, *command)
+    second = rulepress(repo, *command)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert listing(outside) == before
+
+
+@pytest.mark.parametrize("name", ["CACHEDIR.TAG", ".gitignore"])
+def test_the_cache_folder_marks_are_not_written_through_links(repo, outside, name):
+    """A cache folder the pull request commits, whose marks link outside (one to a file
+    that exists, one to where a file would be created)."""
+    cache = repo / ".rulepress-cache"
+    cache.mkdir()
+    (cache / name).symlink_to(outside / ("precious.txt" if name == "CACHEDIR.TAG" else "new"))
+    before = listing(outside)
+    assert rulepress(repo, "build", "--target", "json").returncode == 0
+    assert listing(outside) == before
+
+
+def test_a_stamp_folder_linked_outside_is_not_written_through(repo, outside):
+    cache = repo / ".rulepress-cache"
+    cache.mkdir()
+    (cache / "builds").symlink_to(outside)
+    before = listing(outside)
+    assert rulepress(repo, "build", "--target", "json").returncode == 0
+    assert listing(outside) == before
+
+
+def test_a_named_pipe_as_a_cache_file_does_not_hang_validate(repo):
+    cache = repo / ".rulepress-cache"
+    cache.mkdir()
+    os.mkfifo(cache / documents_cache_name(repo / "compendium"))
+    result = rulepress(repo, "validate", seconds=20)
+    assert result.returncode == 0 and "0 errors" in result.stdout
+
+
+def test_named_pipes_as_stamps_do_not_hang_build(repo):
+    """Whatever a stamp is named, a pipe in its place is not one."""
+    assert rulepress(repo, "build", "--target", "json").returncode == 0
+    cache = repo / ".rulepress-cache"
+    stamps = [p for p in cache.rglob("*") if "stamp" in p.name]
+    assert stamps
+    for stamp in stamps:
+        stamp.unlink()
+        os.mkfifo(stamp)
+    result = rulepress(repo, "build", "--target", "json", seconds=20)
+    assert result.returncode == 0 and "wrote dist/json" in result.stdout
+
+
+def test_a_key_file_that_is_a_link_turns_the_caches_off(repo, outside):
+    key_folder = repo.parent / "user-cache" / "rulepress"
+    key_folder.mkdir(parents=True)
+    (key_folder / "secret-key").symlink_to(outside / "precious.txt")
+    before = listing(outside)
+    assert rulepress(repo, "build", "--target", "json").returncode == 0
+    again = rulepress(repo, "build", "--target", "json")
+    assert again.returncode == 0 and "wrote dist/json" in again.stdout  # no stamp: built
+    assert listing(outside) == before
+    cache_files = [p.name for p in (repo / ".rulepress-cache").glob("*") if p.suffix != ".TAG"]
+    assert cache_files in ([], [".gitignore"])
+
+
+# --- Special files that only the build stamp and fmt meet ------------------------------
+
+
+def zero_link(root: Path) -> None:
+    (root / "demo/zero").symlink_to("/dev/zero")
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        lambda root: os.mkfifo(root / "demo/notes"),
+        lambda root: os.mkfifo(root / "demo/weapons-old"),  # named like a folder
+        zero_link,
+        sparse("demo/picture.png"),
+    ],
+    ids=["a named pipe", "a named pipe named like a folder", "a link to /dev/zero", "64 GB"],
+)
+def test_special_files_that_are_no_documents_do_not_hang_build(repo, setup):
+    setup(repo / "compendium")
+    result = rulepress(repo, "build", "--target", "json", seconds=30)
+    assert result.returncode == 0 and "wrote dist/json" in result.stdout, result.stderr
+    again = rulepress(repo, "build", "--target", "json", seconds=30)
+    assert "up to date: dist/json" in again.stdout  # the stamp noted them, and saw no change
+
+
+def test_a_named_pipe_among_the_templates_does_not_hang_build(repo):
+    (repo / "templates").mkdir()
+    os.mkfifo(repo / "templates/weapon.md.j2.swp")
+    result = rulepress(repo, "build", "--target", "markdown", "--templates", "templates")
+    assert result.returncode == 0 and "wrote dist/markdown" in result.stdout
+
+
+# --- Stamps of unexpected shapes -----------------------------------------------------------
+
+
+@pytest.fixture
+def stamped(repo, monkeypatch) -> list[str]:
+    """A real stamp for `build --target json` in `repo`; returns its argv."""
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(repo / "cache"))
+    monkeypatch.setenv("RULEPRESS_CACHE_KEY", "the user's key")
+    (repo / "dist/json").mkdir(parents=True)
+    argv = ["build", "--target", "json"]
+    build_stamp.record(argv, build_stamp.snapshot("compendium", []), ["dist/json"], ["ok"])
+    assert build_stamp.up_to_date(argv) == ["ok"]
+    return argv
+
+
+def reshaped(stamp: dict, change: str):
+    stamp = dict(stamp)
+    if change == "a list":
+        return list(stamp.values())
+    if change == "report of numbers":
+        return {**stamp, "report": [1, 2]}
+    if change == "report as text":
+        return {**stamp, "report": "ok"}
+    if change == "outputs as a list":
+        return {**stamp, "outputs": [["dist/json", 1]]}
+    if change == "files as a list":
+        return {**stamp, "inputs": {**stamp["inputs"], "files": [1]}}
+    if change == "an old version":
+        return {**stamp, "version": stamp["version"] - 1}
+    raise AssertionError(change)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "a list",
+        "report of numbers",
+        "report as text",
+        "outputs as a list",
+        "files as a list",
+        "an old version",
+    ],
+)
+def test_a_sealed_stamp_of_an_unexpected_shape_is_no_stamp(stamped, change):
+    """Stamps this code did not write in this shape (an older rulepress's, with the same
+    key) are no stamp: the build runs."""
+    build_stamp.write_stamp(stamped, reshaped(build_stamp.read_stamp(stamped), change))
+    assert build_stamp.up_to_date(stamped) is None
+
+
+def test_a_cut_short_stamp_is_no_stamp(stamped):
+    (path,) = (Path("cache")).glob("stamp-*")
+    path.write_bytes(path.read_bytes()[:-7])
+    assert build_stamp.up_to_date(stamped) is None
+
+
+# --- The key that seals the caches ---------------------------------------------------------------
+
+
+def test_the_key_is_made_once_private_to_the_user_and_kept(repo):
+    assert rulepress(repo, "validate").returncode == 0
+    key = repo.parent / "user-cache" / "rulepress" / "secret-key"
+    made = key.read_bytes()
+    assert len(made) == 32 and stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert rulepress(repo, "build", "--target", "json").returncode == 0
+    assert "up to date" in rulepress(repo, "build", "--target", "json").stdout
+    assert key.read_bytes() == made
+
+
+@pytest.mark.parametrize("secret", ["a CI secret as text", "00" * 32])
+def test_a_cache_written_with_another_key_is_not_used(repo, monkeypatch, secret):
+    monkeypatch.setenv("RULEPRESS_CACHE_KEY", secret)
+    root, folder = repo / "compendium", repo / "cache"
+    load_compendium(root, DocumentCache(root, folder))
+    assert DocumentCache(root, folder).known  # the same key reads it back
+    monkeypatch.setenv("RULEPRESS_CACHE_KEY", secret + "0")
+    assert DocumentCache(root, folder).known == {}
