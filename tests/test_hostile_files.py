@@ -34,6 +34,7 @@ from rulepress.exporters.memo import FORMAT as RENDERS_FORMAT
 from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
 from tests.test_cli import run
+from tests.test_fmt_and_schema import MESSY_SKILL
 from tests.test_hostile_inputs import (
     Hostile,
     params,
@@ -493,6 +494,66 @@ def test_a_named_pipe_among_the_templates_does_not_hang_build(repo):
     os.mkfifo(repo / "templates/weapon.md.j2.swp")
     result = rulepress(repo, "build", "--target", "markdown", "--templates", "templates")
     assert result.returncode == 0 and "wrote dist/markdown" in result.stdout
+
+
+# --- fmt and links ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def messy(repo) -> Path:
+    """The compendium with one file out of canonical form."""
+    (repo / "compendium/demo/skills/bio-lore.yaml").write_text(MESSY_SKILL, encoding="utf-8")
+    return repo / "compendium"
+
+
+@pytest.mark.parametrize("check", [False, True], ids=["fmt", "fmt --check"])
+def test_fmt_never_writes_through_a_link_leaving_the_compendium(messy, outside, check):
+    (outside / "skill.yaml").write_text(MESSY_SKILL, encoding="utf-8")
+    (messy / "demo/skills/linked.yaml").symlink_to(outside / "skill.yaml")
+    before = listing(outside)
+    result = rulepress(messy.parent, "fmt", *(["--check"] if check else []))
+    assert result.returncode == 1
+    assert listing(outside) == before
+    assert (
+        "compendium/demo/skills/linked.yaml: cannot format: symbolic link points outside "
+        "the compendium; refused" in result.stderr
+    )
+    assert (messy / "demo/skills/linked.yaml").is_symlink()
+
+
+def test_fmt_formats_a_file_once_and_leaves_a_link_to_it_a_link(messy):
+    (messy / "demo/skills/alias.yaml").symlink_to("bio-lore.yaml")
+    result = rulepress(messy.parent, "fmt")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines.count("reformatted compendium/demo/skills/bio-lore.yaml") == 1
+    assert not [line for line in lines if "alias.yaml" in line and "skipped" not in line]
+    assert "compendium/demo/skills/alias.yaml: skipped: symbolic link" in result.stdout
+    assert (messy / "demo/skills/alias.yaml").is_symlink()
+    assert os.readlink(messy / "demo/skills/alias.yaml") == "bio-lore.yaml"
+    assert (messy / "demo/skills/bio-lore.yaml").read_text(encoding="utf-8") != MESSY_SKILL
+
+
+@pytest.mark.parametrize(
+    ("setup", "says"),
+    [
+        (mkfifo("demo/skills/pipe.yaml"), "not a regular file (a named pipe); refused"),
+        (sparse("demo/skills/huge.yaml"), "larger than "),
+    ],
+    ids=["a named pipe", "64 GB"],
+)
+def test_fmt_refuses_special_files_without_hanging(messy, setup, says):
+    setup(messy)
+    result = rulepress(messy.parent, "fmt", "--check", seconds=20)
+    assert result.returncode == 1
+    assert f"cannot format: {says}" in result.stderr
+
+
+def test_fmt_keeps_a_file_s_permissions(messy):
+    path = messy / "demo/skills/bio-lore.yaml"
+    path.chmod(0o640)
+    assert rulepress(messy.parent, "fmt").returncode == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
 
 
 # --- Stamps of unexpected shapes -----------------------------------------------------------
