@@ -10,9 +10,9 @@ Only modules Python loads at start are imported here: the launcher uses it.
 
 from __future__ import annotations
 
+import io  # loaded at start (sys.stdout is one); typing is not
 import os
 import stat
-from typing import BinaryIO
 
 MAX_DOCUMENT_BYTES = 2 * 2**20
 """The most a compendium file may hold: 2 MiB, 300 times the largest bundled document
@@ -46,7 +46,7 @@ def open_regular(
     limit: int | None = MAX_DOCUMENT_BYTES,
     follow_links: bool = True,
     dir_fd: int | None = None,
-) -> BinaryIO:
+) -> io.BufferedReader:
     """`path` opened for reading, if it is a regular file of at most `limit` bytes;
     else RefusedFile. With `follow_links=False` a link is refused too."""
     _check(os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_links), limit)
