@@ -272,8 +272,8 @@ class _Builder:
         return result
 
     def _scalar(self, node: ScalarNode) -> object:
-        if _SURROGATE.search(node.value):
-            raise self._surrogate(node)
+        if self.loader is _PureCore12Loader and _SURROGATE.search(node.value):
+            raise self._surrogate(node)  # (libyaml refuses a surrogate's escape itself)
         construct = _CONSTRUCTORS.get(node.tag)
         if construct is None:
             raise self._bad_tag(node)
