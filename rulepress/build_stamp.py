@@ -120,8 +120,8 @@ def _git_state(git_dir: str, common: str) -> list[str]:
     """Digests of HEAD and of the ref it names: a commit or a checkout changes them."""
 
     def read(path: str) -> bytes:
-        try:
-            with open_regular(path) as file:
+        try:  # git's own files, of any size (packed-refs may be large); never a pipe
+            with open_regular(path, limit=None) as file:
                 return file.read()
         except OSError:
             return b""
