@@ -409,6 +409,14 @@ def test_a_cache_folder_linked_outside_is_not_written_through(repo, outside, com
     assert listing(outside) == before
 
 
+@pytest.mark.parametrize("command", [("validate",), ("build", "--target", "json")])
+def test_a_cache_folder_that_is_a_named_pipe_is_no_cache(repo, command):
+    os.mkfifo(repo / ".rulepress-cache")
+    result = rulepress(repo, *command, seconds=20)
+    assert result.returncode == 0 and "0 errors" in result.stdout, result.stderr
+    assert stat.S_ISFIFO((repo / ".rulepress-cache").lstat().st_mode)
+
+
 @pytest.mark.parametrize("name", ["CACHEDIR.TAG", ".gitignore"])
 def test_the_cache_folder_marks_are_not_written_through_links(repo, outside, name):
     """A cache folder the pull request commits, whose marks link outside (one to a file
