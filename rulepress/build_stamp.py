@@ -8,8 +8,11 @@ arguments in the same folder, the launcher checks them all again; when nothing d
 it prints the stamp's report and stops. Anything else (a changed, added or removed file,
 a commit, an output folder replaced or a file added to or removed from one, other
 arguments, `--force` or `--no-cache`) runs the real build.
-Only these standard-library modules load here: the point is to cost no more than
-Python's own start.
+The stamp is sealed with the user's key (rulepress.sealed), so a stamp committed to a
+repository is no stamp, and one of any other shape than this code writes is none either.
+Only standard-library modules Python loads at start are imported here (through
+rulepress.files and rulepress.sealed too): the point is to cost no more than Python's
+own start.
 """
 
 from __future__ import annotations
@@ -19,12 +22,11 @@ import os
 import sys
 from collections.abc import Iterator
 
-try:
-    from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL (2 ms)
-except ImportError:  # another Python implementation
-    from hashlib import blake2b
+from rulepress import sealed
+from rulepress.files import open_regular
+from rulepress.sealed import blake2b  # hashlib's, without loading OpenSSL (2 ms)
 
-STAMP_VERSION = 1
+STAMP_VERSION = 2
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 SKIPPED_FOLDERS = ("__pycache__",)
 
@@ -40,7 +42,8 @@ def digest(data: bytes) -> str:
 
 def _file_digests(folder: str) -> Iterator[tuple[str, str]]:
     """(path relative to `folder`, digest of its bytes) for every file below `folder`. A
-    file that cannot be read gets a marker: the loader reports it, the stamp only notes it."""
+    file that cannot be read (a pipe, a device, a file too large to be a document) gets a
+    marker: the loader reports it, the stamp only notes it, and never waits on it."""
     for parent, folders, files in os.walk(folder):
         folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
         below = _relative(parent, folder)
@@ -50,10 +53,10 @@ def _file_digests(folder: str) -> Iterator[tuple[str, str]]:
                 yield below + name, f"link to {os.readlink(path)}"
         for name in files:
             try:
-                with open(os.path.join(parent, name), "rb") as handle:
+                with open_regular(os.path.join(parent, name)) as handle:
                     found = digest(handle.read())
-            except OSError:
-                found = "unreadable"
+            except OSError as problem:
+                found = f"unreadable: {problem}"
             yield below + name, found
 
 
@@ -117,8 +120,8 @@ def _git_state(git_dir: str, common: str) -> list[str]:
     """Digests of HEAD and of the ref it names: a commit or a checkout changes them."""
 
     def read(path: str) -> bytes:
-        try:
-            with open(path, "rb") as file:
+        try:  # git's own files, of any size (packed-refs may be large); never a pipe
+            with open_regular(path, limit=None) as file:
                 return file.read()
         except OSError:
             return b""
@@ -158,19 +161,54 @@ def _output_state(folder: str) -> list:
     return state
 
 
-def _stamp_path(argv: list[str]) -> str:
+def _stamp_name(argv: list[str]) -> str:
     # marshal's bytes differ between runs for equal values, so the key joins strings
     key = digest("\0".join([os.getcwd(), sys.prefix, *argv]).encode("utf-8", "surrogateescape"))
-    return os.path.join(cache_folder(), "builds", f"{key}.stamp")
+    return f"stamp-{key}"
+
+
+def write_stamp(argv: list[str], stamp: object) -> None:
+    """Seal `stamp` as the stamp of a build run with `argv`."""
+    sealed.write(cache_folder(), _stamp_name(argv), marshal.dumps(stamp))
+
+
+def read_stamp(argv: list[str]) -> dict | None:
+    """The stamp of a build run with `argv`, if there is one of the shape record() writes."""
+    body = sealed.read(cache_folder(), _stamp_name(argv))
+    try:
+        stamp = marshal.loads(body) if body is not None else None
+    except (EOFError, ValueError, TypeError):
+        return None
+    return stamp if _well_formed(stamp) else None
+
+
+def _well_formed(stamp: object) -> bool:
+    """Whether `stamp` has the shape record() writes: a stamp of an older rulepress,
+    sealed with the same key, may hold anything (and its report is printed as it is)."""
+    if type(stamp) is not dict or stamp.get("version") != STAMP_VERSION:
+        return False
+    outputs, inputs = stamp.get("outputs"), stamp.get("inputs")
+    if not (_made_of(stamp.get("report"), list, str) and _made_of(outputs, dict, str)):
+        return False
+    if type(inputs) is not dict or not _made_of(inputs.get("files"), dict, str):
+        return False
+    git = inputs.get("git")
+    return (
+        all(type(state) is list for state in outputs.values())
+        and all(_made_of(digests, dict, str) for digests in inputs["files"].values())
+        and (git is None or (type(git) is list and len(git) == 3 and _made_of(git[2], list, str)))
+    )
+
+
+def _made_of(value: object, container: type, item: type) -> bool:
+    """Whether `value` is a `container` whose items (a dict's keys) are all `item`s."""
+    return type(value) is container and all(type(i) is item for i in value)  # type: ignore[attr-defined]
 
 
 def record(argv: list[str], inputs: dict, outputs: list[str], report: list[str]) -> None:
     """Stamp a successful build run with `argv`. Call it while the build still holds its
     output lock, so that the outputs recorded are its own. Written whole or not at all; a
     folder that cannot be written only means that the next run builds again."""
-    import tempfile  # here, not above: the no-op check must stay cheap to import
-
-    path = _stamp_path(argv)
     try:
         stamp = {
             "version": STAMP_VERSION,
@@ -179,30 +217,20 @@ def record(argv: list[str], inputs: dict, outputs: list[str], report: list[str])
             "outputs": {os.path.abspath(f): _output_state(f) for f in outputs},
             "report": report,
         }
-        mark_cache_folder(cache_folder())
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
     except OSError:
         return
-    try:
-        with os.fdopen(handle, "wb") as file:
-            marshal.dump(stamp, file)
-        os.replace(temporary, path)
-    except OSError:
-        pass
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    write_stamp(argv, stamp)
 
 
 def up_to_date(argv: list[str]) -> list[str] | None:
     """The report of the stamped build when nothing it read or wrote has changed."""
     if not argv or argv[0] != "build" or {"--force", "--no-cache", "-h", "--help"} & set(argv):
         return None
+    stamp = read_stamp(argv)
+    if stamp is None:
+        return None
     try:
-        with open(_stamp_path(argv), "rb") as file:
-            stamp = marshal.load(file)
-        if stamp["version"] != STAMP_VERSION or stamp["environment"] != _environment():
+        if stamp["environment"] != _environment():
             return None
         for folder, state in stamp["outputs"].items():  # the cheaper checks first
             if _output_state(folder) != state:
@@ -215,15 +243,4 @@ def up_to_date(argv: list[str]) -> list[str] | None:
                 return None
         return list(stamp["report"])
     except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError):
-        return None  # no stamp, or one this code cannot read: build
-
-
-def mark_cache_folder(folder: str) -> None:
-    """Create the cache folder, telling git and backup tools to leave it alone."""
-    os.makedirs(folder, exist_ok=True)
-    ignore = os.path.join(folder, ".gitignore")
-    if not os.path.exists(ignore):
-        with open(ignore, "w", encoding="utf-8") as file:
-            file.write("# written by rulepress: a cache, safe to delete\n*\n")
-        with open(os.path.join(folder, "CACHEDIR.TAG"), "w", encoding="utf-8") as file:
-            file.write("Signature: 8a477f597d28d172789f06886806bc55\n")
+        return None  # a folder that cannot be read, or a stamp this code cannot use: build

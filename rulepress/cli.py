@@ -156,7 +156,9 @@ def build_command(
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 if a file is not canonical.")
 def fmt_command(path: Path, check: bool) -> None:
     """Rewrite the YAML under PATH (default ./compendium) in canonical form, keeping
-    comments. With --check, list the files that would change and exit 1 if any would."""
+    comments. With --check, list the files that would change and exit 1 if any would.
+    Never writes through a symbolic link: a link to a file inside PATH is skipped, one
+    leading out of it is refused."""
     from rulepress.commands.fmt import format_paths
 
     result = format_paths(path, check=check)
@@ -164,6 +166,8 @@ def fmt_command(path: Path, check: bool) -> None:
         click.echo(f"{printable(str(file))}: cannot format: {printable(reason)}", err=True)
     for file in result.changed:
         click.echo(f"{'would reformat' if check else 'reformatted'} {printable(str(file))}")
+    for file, reason in result.skipped:
+        click.echo(f"{printable(str(file))}: skipped: {printable(reason)}")
     click.echo(
         f"{len(result.changed)} {'to reformat' if check else 'reformatted'}, "
         f"{len(result.unchanged)} already canonical, {len(result.failed)} failed"

@@ -100,10 +100,21 @@ def display_path(path: Path, relative_to: Path | None = None) -> str:
     link is named itself, not what it points at: the link is what to fix."""
     if relative_to is not None:
         try:
-            return str((path.parent.resolve() / path.name).relative_to(relative_to.resolve()))
+            shown = (path.parent.resolve() / path.name).relative_to(relative_to.resolve())
+            return _bytes_shown(str(shown))
         except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
             pass
-    return str(path)
+    return _bytes_shown(str(path))
+
+
+def _bytes_shown(name: str) -> str:
+    """A file name's bytes that are not UTF-8 (Python keeps them as lone surrogates, which
+    no output can encode) shown as `\\xff`."""
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = name.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 # Not printable, but text rather than control: the no-break spaces, and the joiners that

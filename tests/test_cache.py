@@ -105,7 +105,7 @@ def test_a_damaged_or_foreign_cache_is_ignored(tree, tmp_path, damage):
 def test_a_cache_written_by_other_code_is_not_unpickled(tree, tmp_path, monkeypatch):
     load(tree, tmp_path / "cache")
     monkeypatch.setattr("rulepress.compendium.cache.code_digest", lambda: "the code changed since")
-    monkeypatch.setattr(pickle, "load", lambda file: pytest.fail("unpickled a foreign cache"))
+    monkeypatch.setattr(pickle, "loads", lambda data: pytest.fail("unpickled a foreign cache"))
     assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 12
 
 

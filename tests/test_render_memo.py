@@ -4,17 +4,16 @@ exactly what a build from nothing writes, whatever changed in between."""
 from __future__ import annotations
 
 import filecmp
-import io
 import os
-import pickle
 import shutil
 from pathlib import Path
 
 import pytest
 
+from rulepress import sealed
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
-from rulepress.exporters.memo import FORMAT, RenderMemo
+from rulepress.exporters.memo import FILES_RECORD, FORMAT, RenderMemo, record, records
 from tests.conftest import COMPENDIUM
 
 TARGETS = ["foundry", "markdown"]
@@ -116,32 +115,31 @@ def test_a_file_of_the_output_edited_by_hand_is_written_again(iris_copy, tmp_pat
     assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
 
 
-def with_pieces_damaged(data: bytes) -> bytes:
-    """The memo file with every piece's own pickle spoilt, the file itself still whole."""
-    file = io.BytesIO(data)
-    damaged = file.readline()
-    while True:
-        key, stored = pickle.load(file)
-        damaged += pickle.dumps((key, stored if key is None else stored[:-9] + b"\x00"))
-        if key is None:
-            return damaged
+def with_pieces_damaged(body: bytes) -> bytes:
+    """The memo's content with every piece's own pickle spoilt, the records still whole."""
+    header, _, rest = body.partition(b"\n")
+    damaged = header + b"\n"
+    for key, stored in records(memoryview(rest)):
+        stored = bytes(stored) if key == FILES_RECORD else stored[:-9].tobytes() + b"\x00"
+        damaged += record(key, stored) + stored
+    return damaged
 
 
 @pytest.mark.parametrize("damage", ["garbage", "cut short", "another code's", "each piece"])
 def test_a_damaged_memo_is_no_memo(damage, iris_copy, tmp_path):
+    """Damage to the file is caught by its seal; a file sealed by this user but written
+    by other code, or with spoilt pieces inside, is no memo (or no piece) either."""
     build(iris_copy, tmp_path / "out", TARGETS, cache=True)
-    memo = RenderMemo(tmp_path / "out" / "foundry").path
-    data = memo.read_bytes()
-    other_code = data.replace(FORMAT.encode(), b"rulepress-renders 0", 1)
-    assert other_code != data
-    memo.write_bytes(
-        {
-            "garbage": b"\x00not a pickle" * 50,
-            "cut short": data[: len(data) // 2],
-            "another code's": other_code,
-            "each piece": with_pieces_damaged(data),
-        }[damage]
-    )
+    memo = RenderMemo(tmp_path / "out" / "foundry")
+    data = memo.path.read_bytes()
+    body = sealed.read(memo.folder, memo.name)
+    assert body is not None and FORMAT.encode() in body
+    if damage in ("garbage", "cut short"):
+        memo.path.write_bytes(b"\x00not a pickle" * 50 if damage == "garbage" else data[:-40])
+    else:
+        other_code = body.replace(FORMAT.encode(), b"rulepress-renders 0", 1)
+        damaged = other_code if damage == "another code's" else with_pieces_damaged(body)
+        assert sealed.write(memo.folder, memo.name, damaged)
     EDITS["a weapon's name"](iris_copy)
     assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
 

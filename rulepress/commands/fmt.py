@@ -4,19 +4,31 @@ Canonical: keys in the order the model declares them (`kind`, `id`, `status` fir
 `previous_ids` and `rulings` last), default values left out, a table row per line,
 multi-line text as literal blocks, quoting and indentation as ruamel.yaml writes them.
 Formatting twice changes nothing the second time.
+
+fmt never writes through a symbolic link: a link to a file inside the folder formatted
+is skipped (its target is formatted where it lies, once), a link leading out of it is
+refused as validate refuses it. Files are read as the loader reads them (regular files
+of at most 2 MiB) and written whole, under another name first, then renamed in place.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from rulepress.compendium.loader import YAML_SUFFIXES
-from rulepress.compendium.writer import document_data, dump_data, load_round_trip
+from rulepress.compendium.loader import YAML_SUFFIXES, resolves_inside
+from rulepress.compendium.writer import (
+    document_data,
+    dump_data,
+    load_round_trip,
+    write_in_place,
+)
 from rulepress.compendium.yaml_source import YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import RulepressError
+from rulepress.files import read_regular
 from rulepress.models import DOCUMENT_KINDS
 
 
@@ -25,6 +37,7 @@ class FormatResult:
     changed: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     failed: list[tuple[Path, str]] = field(default_factory=list)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
 
 
 def canonical_text(text: str, path: Path) -> str:
@@ -49,19 +62,38 @@ def canonical_text(text: str, path: Path) -> str:
 
 
 def yaml_files(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path]
+    """`path` itself, or the YAML files below it (links to folders not followed)."""
     if not path.is_dir():
-        raise RulepressError(f"no such file or folder: {path}")
-    return sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
+        if not os.path.lexists(path):
+            raise RulepressError(f"no such file or folder: {path}")
+        return [path]
+    found = []
+    for parent, _, names in os.walk(path):
+        found += [Path(parent, name) for name in names if name.endswith(YAML_SUFFIXES)]
+    return sorted(found)
+
+
+def _link(file: Path, real_root: Path) -> tuple[str, bool] | None:
+    """Why a link is not formatted, and whether that is a failure; None if not a link."""
+    if not file.is_symlink():
+        return None
+    if resolves_inside(file, real_root):
+        return "symbolic link; the file it points to is formatted where it lies", False
+    return "symbolic link points outside the compendium; refused", True
 
 
 def format_paths(path: Path, *, check: bool) -> FormatResult:
     """Format every YAML file under `path` (in place unless `check`)."""
     result = FormatResult()
+    real_root = (path if path.is_dir() else path.parent).resolve()
     for file in yaml_files(path):
+        link = _link(file, real_root)
+        if link is not None:
+            reason, failed = link
+            (result.failed if failed else result.skipped).append((file, reason))
+            continue
         try:
-            text = decode_utf8(file.read_bytes())
+            text = decode_utf8(read_regular(file, follow_links=False))
             canonical = canonical_text(text, file)
         except (OSError, ValueError, YamlProblem) as problem:
             reason = problem.message if isinstance(problem, YamlProblem) else str(problem)
@@ -70,7 +102,11 @@ def format_paths(path: Path, *, check: bool) -> FormatResult:
         if canonical == text:
             result.unchanged.append(file)
             continue
-        result.changed.append(file)
         if not check:
-            file.write_text(canonical, encoding="utf-8")
+            try:
+                write_in_place(file, canonical)
+            except OSError as problem:  # a read-only folder: said, and the file is as it was
+                result.failed.append((file, f"cannot write: {problem.strerror or problem}"))
+                continue
+        result.changed.append(file)
     return result

@@ -5,21 +5,21 @@ parsed and validated again. The key is the content (a BLAKE2b digest), never a t
 stamp, so an edited file always misses. The cache file starts with the digest of the
 rulepress code that wrote it and is ignored whole when the code differs, so changed
 models never meet old documents. A cache that is missing, damaged or unreadable is no
-cache. It is a pickle, as trusted as the .pyc files of the project it sits in.
+cache. It is a pickle, so it is sealed with the user's key (rulepress.sealed): one that
+this user's rulepress did not write, such as one committed to the repository, is never
+unpickled.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
 import pickle
-import tempfile
 from pathlib import Path
 
 from pydantic import VERSION as PYDANTIC_VERSION
 
-from rulepress.build_stamp import cache_folder, code_digest, digest, mark_cache_folder
+from rulepress import sealed
+from rulepress.build_stamp import cache_folder, code_digest, digest
 from rulepress.models import Document
 
 FORMAT = "rulepress-documents 1"
@@ -39,22 +39,19 @@ class DocumentCache:
     its key is the content it was made from."""
 
     def __init__(self, root: Path, folder: Path | None = None) -> None:
-        self.folder = Path(folder or cache_folder())
+        self.folder = str(folder or cache_folder())
         name = f"documents-{digest(str(root.resolve()).encode())}"
-        self.path, self.new_path = (
-            self.folder / f"{name}.pickle",
-            self.folder / f"{name}.new.pickle",
-        )
+        self.name, self.new_name = f"{name}.pickle", f"{name}.new.pickle"
         self.header = cache_header(FORMAT)
         self.kept: dict[str, Document] = {}
 
     @functools.cached_property
     def stored(self) -> dict[str, Document]:
-        return self._read(self.path)
+        return self._read(self.name)
 
     @functools.cached_property
     def added(self) -> dict[str, Document]:
-        return self._read(self.new_path)
+        return self._read(self.new_name)
 
     @functools.cached_property
     def known(self) -> dict[str, Document]:
@@ -62,13 +59,14 @@ class DocumentCache:
         cycle collector: unpickling makes as many objects as parsing)."""
         return {**self.stored, **self.added}
 
-    def _read(self, path: Path) -> dict[str, Document]:
+    def _read(self, name: str) -> dict[str, Document]:
+        body = sealed.read(self.folder, name)  # None unless this user's rulepress wrote it
+        start = len(self.header) + 1
+        if body is None or body[:start] != self.header + b"\n":
+            return {}  # missing, or written by other code: start afresh
         try:
-            with open(path, "rb") as file:
-                if file.readline().rstrip(b"\n") != self.header:
-                    return {}
-                known = pickle.load(file)
-        except Exception:  # missing, damaged or written by other code: start afresh
+            known = pickle.loads(memoryview(body)[start:])
+        except Exception:  # damaged
             return {}
         return known if isinstance(known, dict) else {}
 
@@ -89,25 +87,18 @@ class DocumentCache:
             return
         added = {**self.added, **new}
         if self.stored and len(added) <= max(50, len(self.kept) // 20):
-            self._write(self.new_path, added)
-        elif self._write(self.path, self.kept):
-            with contextlib.suppress(OSError):
-                os.unlink(self.new_path)
+            self._write(self.new_name, added)
+        elif self._write(self.name, self.kept):
+            sealed.remove(self.folder, self.new_name)
 
-    def _write(self, path: Path, documents: dict[str, Document]) -> bool:
+    def _write(self, name: str, documents: dict[str, Document]) -> bool:
+        writer = sealed.Writer.start(self.folder, name)
+        if writer is None:
+            return False  # a read-only folder, or no key: the build goes on without a cache
         try:
-            mark_cache_folder(str(self.folder))
-            handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+            writer.write(self.header + b"\n")
+            pickle.dump(documents, writer, protocol=pickle.HIGHEST_PROTOCOL)
         except OSError:
-            return False  # a read-only folder: the build goes on without a cache
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(self.header + b"\n")
-                pickle.dump(documents, file, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, path)
-            return True
-        except OSError:
-            return False  # a full disk, or a folder where the file goes: next time reads all
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
+            writer.discard()
+            return False  # a full disk: next time reads all
+        return writer.commit()

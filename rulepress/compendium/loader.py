@@ -29,6 +29,7 @@ from rulepress.compendium.yaml_source import (
     parse_yaml,
 )
 from rulepress.errors import Code, Finding, Level, RulepressError
+from rulepress.files import read_regular
 from rulepress.models import DOCUMENT_KINDS, RulesetInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -57,7 +58,8 @@ def load_compendium(root: Path | str, cache: DocumentCache | None = None) -> Loa
 
 def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
     findings: list[Finding] = []
-    folders = [root] if (root / RULESET_FILE).is_file() else _ruleset_folders(root, findings)
+    is_ruleset = os.path.lexists(root / RULESET_FILE)  # whatever it is: a pipe is reported
+    folders = [root] if is_ruleset else _ruleset_folders(root, findings)
     rulesets: dict[str, Ruleset] = {}
     for folder in folders:
         ruleset = _load_ruleset(root, folder, findings, cache)
@@ -112,13 +114,30 @@ def _refused(path: Path, message: str, code: Code = Code.OUTSIDE_COMPENDIUM) -> 
     return Finding(Level.ERROR, code, message, path, 1, 1)
 
 
+def _name_not_utf8(path: Path, what: str = "file") -> Finding | None:
+    """A file or folder whose name is not UTF-8 is refused: no output could name it."""
+    try:
+        path.name.encode("utf-8")
+    except UnicodeEncodeError as exc:  # os.fsdecode kept the bad byte as a surrogate
+        byte = ord(path.name[exc.start]) - 0xDC00
+        return _refused(
+            path,
+            f"{what} name is not UTF-8: byte 0x{byte:02x} cannot be decoded; rename it",
+            Code.NOT_UTF8,
+        )
+    return None
+
+
 def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
     folders = []
     real_root = root.resolve()
     for child in sorted(root.iterdir()):
         if child.name.startswith("."):
             continue
-        if child.is_symlink() and not _inside(child, real_root):
+        bad_name = _name_not_utf8(child, "folder" if child.is_dir() else "file")
+        if bad_name is not None:
+            findings.append(bad_name)
+        elif child.is_symlink() and not resolves_inside(child, real_root):
             findings.append(_refused(child, "symbolic link points outside the compendium; refused"))
         elif child.is_dir():
             if (child / RULESET_FILE).exists():
@@ -138,34 +157,41 @@ def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
 
 def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
     """YAML files below `folder` in a stable order. Links leaving `root` are refused, and
-    so is anything named .yaml that is not a regular file (a pipe would block the read)."""
+    so are names that are not UTF-8."""
     real_root = root.resolve()
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
         for name in sorted(dirnames):
             linked = Path(dirpath) / name
-            if linked.is_symlink() and not _inside(linked, real_root):
+            if linked.is_symlink() and not resolves_inside(linked, real_root):
                 findings.append(
                     _refused(linked, "symbolic link points outside the compendium; refused")
                 )
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in list(dirnames):
+            bad_name = _name_not_utf8(Path(dirpath) / name, "folder")
+            if bad_name is not None:  # reported once, not walked into
+                findings.append(bad_name)
+                dirnames.remove(name)
         for name in sorted(filenames):
             path = Path(dirpath) / name
             if not name.endswith(YAML_SUFFIXES) or name.startswith("."):
                 continue
-            if path.is_symlink() and not _inside(path, real_root):
-                findings.append(
-                    _refused(
-                        path, "symbolic link points outside the compendium, or nowhere; refused"
-                    )
-                )
+            refused = _name_not_utf8(path) or _link_leaving(path, real_root)
+            if refused is not None:
+                findings.append(refused)
                 continue
-            if not path.is_file():
-                findings.append(_refused(path, "not a regular file; refused", Code.UNREADABLE))
-                continue
-            yield path
+            yield path  # read by read_regular, which refuses a pipe or a device
 
 
-def _inside(path: Path, real_root: Path) -> bool:
+def _link_leaving(path: Path, real_root: Path) -> Finding | None:
+    """A link that leads out of the compendium (or nowhere) is refused, never read."""
+    if path.is_symlink() and not resolves_inside(path, real_root):
+        return _refused(path, "symbolic link points outside the compendium, or nowhere; refused")
+    return None
+
+
+def resolves_inside(path: Path, real_root: Path) -> bool:
+    """Whether `path`, its links followed, exists below `real_root` (a resolved path)."""
     try:
         path.resolve(strict=True).relative_to(real_root)
     except (OSError, RuntimeError, ValueError):
@@ -176,7 +202,8 @@ def _inside(path: Path, real_root: Path) -> bool:
 def _load_ruleset(
     root: Path, folder: Path, findings: list[Finding], cache: DocumentCache | None
 ) -> Ruleset | None:
-    info_entry = _load_document(folder / RULESET_FILE, findings, cache)
+    leaves = _link_leaving(folder / RULESET_FILE, root.resolve())  # the walk below reports it
+    info_entry = None if leaves else _load_document(folder / RULESET_FILE, findings, cache)
     entries = []
     for path in _yaml_files(root, folder, findings):
         if path == folder / RULESET_FILE:
@@ -222,7 +249,7 @@ def _load_document(
     path: Path, findings: list[Finding], cache: DocumentCache | None
 ) -> Entry | None:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)  # a pipe, a device or a huge file is refused unread
         key = digest(raw)
         cached = cache.get(key) if cache is not None else None
         if cached is not None:  # these bytes loaded cleanly before, so they decode

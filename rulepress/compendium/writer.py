@@ -10,6 +10,10 @@ tree, comments stay with the keys and list items they annotate.
 from __future__ import annotations
 
 import io
+import os
+import stat
+import tempfile
+from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -48,6 +52,27 @@ def dump_data(data: dict, original: object = None) -> str:
     stream = io.StringIO()
     _yaml().dump(_styled(data, in_list=False, original=original), stream)
     return stream.getvalue()
+
+
+def write_in_place(path: Path, text: str) -> None:
+    """Replace the file at `path` with `text`, whole or not at all, and never through a
+    link: written beside it under another name, then renamed over it, keeping its
+    permissions. A link at `path` is refused (OSError), not replaced by a file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG | 0o644
+    if not stat.S_ISREG(mode):
+        raise OSError(f"{path} is not a regular file; not written")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.chmod(temporary, stat.S_IMODE(mode))
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def load_round_trip(text: str) -> object:

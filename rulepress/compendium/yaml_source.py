@@ -111,6 +111,8 @@ for _loader in (_Core12Loader, _PureCore12Loader):
         _loader.add_implicit_resolver(f"tag:yaml.org,2002:{_name}", re.compile(_pattern), _first)
 
 _BRACKETS = re.compile(r"[\[\]{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPE = re.compile(r"\\\\|\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))")
 _DEEP_INDENT = 4 * MAX_DEPTH
 
 
@@ -270,6 +272,8 @@ class _Builder:
         return result
 
     def _scalar(self, node: ScalarNode) -> object:
+        if self.loader is _PureCore12Loader and _SURROGATE.search(node.value):
+            raise self._surrogate(node)  # (libyaml refuses a surrogate's escape itself)
         construct = _CONSTRUCTORS.get(node.tag)
         if construct is None:
             raise self._bad_tag(node)
@@ -281,6 +285,25 @@ class _Builder:
                 f"cannot read {node.value[:40]!r} as {node.tag.rsplit(':', 1)[-1]}",
                 self._mark(node),
             ) from None
+
+    def _surrogate(self, node: ScalarNode) -> YamlProblem:
+        """A surrogate is no character (no UTF-8 text can hold one). libyaml refuses its
+        escape; the pure-Python parser builds it, so it is refused here, at the escape."""
+        written = self.text[node.start_mark.index : node.end_mark.index]
+        for escape in _ESCAPE.finditer(written):
+            hexadecimal = escape.group(1) or escape.group(2)  # None for an escaped backslash
+            if hexadecimal and 0xD800 <= int(hexadecimal, 16) <= 0xDFFF:
+                before = self.text[: node.start_mark.index + escape.start()]
+                line_start = before.rfind("\n") + 1
+                return YamlProblem(
+                    Code.YAML_SYNTAX,
+                    f"YAML syntax error: the escape {escape.group()} is a surrogate, "
+                    "not a character",
+                    Position(before.count("\n") + 1, len(before) - line_start + 1),
+                )
+        return YamlProblem(  # not written as an escape: cannot be, but say so anyway
+            Code.YAML_SYNTAX, "YAML syntax error: a surrogate is not a character", self._mark(node)
+        )
 
     def _bad_tag(self, node: Node) -> YamlProblem:
         return YamlProblem(

@@ -11,29 +11,33 @@ new output then shares by a hard link instead of writing it again. The memo is s
 only after its output replaced the previous one, and it keeps just that build's pieces.
 Each piece is stored as its own pickle, so a rebuild unpickles only the pieces it asks
 for and copies a piece taken again as the bytes it was read as. Like the document cache
-it is a pickle, as trusted as the project's .pyc files.
+the memo is sealed with the user's key (rulepress.sealed): a memo this user's rulepress
+did not write is never unpickled. Inside, a record is a piece's key (32 characters), its
+length (8 bytes) and its pickle; the pieces read are views into the one file read.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pickle
-import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, is_dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import jinja2
 
-from rulepress.build_stamp import cache_folder, digest, mark_cache_folder
+from rulepress import sealed
+from rulepress.build_stamp import cache_folder, digest
 from rulepress.compendium.cache import cache_header
 from rulepress.compendium.model import Compendium
 from rulepress.models import Document
 
-FORMAT = "rulepress-renders 2"
+FORMAT = "rulepress-renders 3"
 Signature = tuple[int, int, int]
+KEY_SIZE = 32  # a digest's hex characters
+FILES_RECORD = b"=" * KEY_SIZE
+"""The key of the last record, the signatures of the files the output holds."""
 
 
 @dataclass(frozen=True)
@@ -54,14 +58,14 @@ class RenderMemo:
     ) -> None:
         self.previous = previous
         """The output folder this export replaces; files named by pieces are below it."""
-        folder = Path(folder or cache_folder())
-        self.path = folder / f"renders-{digest(str(previous.resolve()).encode())}.pickle"
+        self.folder = str(folder or cache_folder())
+        self.name = f"renders-{digest(str(previous.resolve()).encode())}.pickle"
+        self.path = Path(self.folder, self.name)
         self.header = cache_header(FORMAT, salt)
         self.old_pieces, self.old_files = ({}, {}) if fresh else self._read()
         self.files: dict[str, Signature] = {}
         self.digests: dict[int, str] = {}
-        self._pending: BinaryIO | None = None
-        self._pending_path = ""
+        self._pending: sealed.Writer | None = None
         self._usable = True
 
     def __enter__(self) -> RenderMemo:
@@ -122,16 +126,17 @@ class RenderMemo:
         if key is not None and self._usable:
             self._store(key, pickle.dumps(piece, protocol=pickle.HIGHEST_PROTOCOL))
 
-    def _store(self, key: str, stored: bytes) -> None:
+    def _store(self, key: str, stored: bytes | memoryview) -> None:
         if not self._usable:
             return
         try:
             if self._pending is None:
-                mark_cache_folder(str(self.path.parent))
-                handle, self._pending_path = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-                self._pending = os.fdopen(handle, "wb")
+                self._pending = sealed.Writer.start(self.folder, self.name)
+                if self._pending is None:
+                    raise OSError("no cache folder")
                 self._pending.write(self.header + b"\n")
-            pickle.dump((key, stored), self._pending, protocol=pickle.HIGHEST_PROTOCOL)
+            self._pending.write(record(key.encode("ascii"), stored))
+            self._pending.write(stored)
         except OSError:  # a read-only folder or a full disk: the next build renders all
             self._discard()
             self._usable = False
@@ -153,38 +158,53 @@ class RenderMemo:
         if self._pending is None:
             return
         try:
-            pickle.dump((None, self.files), self._pending, protocol=pickle.HIGHEST_PROTOCOL)
-            self._pending.close()
-            os.replace(self._pending_path, self.path)
+            files = pickle.dumps(self.files, protocol=pickle.HIGHEST_PROTOCOL)
+            self._pending.write(record(FILES_RECORD, files) + files)
+            self._pending.commit()  # a full disk: the next build renders everything
         except OSError:
-            pass  # a full disk: the next build renders everything
+            pass
         self._discard()
 
     def _discard(self) -> None:
         if self._pending is not None:
-            with contextlib.suppress(OSError):
-                self._pending.close()
-            with contextlib.suppress(OSError):
-                os.unlink(self._pending_path)
+            self._pending.discard()
             self._pending = None
 
-    def _read(self) -> tuple[dict[str, bytes], dict[str, Signature]]:
+    def _read(self) -> tuple[dict[str, memoryview], dict[str, Signature]]:
         """The pieces (pickled) and file signatures of the last saved export. A file that
         is missing, damaged, cut short or written by other code gives none."""
-        pieces: dict[str, bytes] = {}
-        try:
-            with open(self.path, "rb") as file:
-                if file.readline().rstrip(b"\n") != self.header:
-                    return {}, {}
-                while True:
-                    key, piece = pickle.load(file)
-                    if key is None:
-                        return (pieces, piece) if isinstance(piece, dict) else ({}, {})
-                    if not isinstance(piece, bytes):
-                        return {}, {}
-                    pieces[key] = piece
-        except Exception:
+        body = sealed.read(self.folder, self.name)  # None unless this user's rulepress wrote it
+        start = len(self.header) + 1
+        if body is None or body[:start] != self.header + b"\n":
             return {}, {}
+        pieces: dict[str, memoryview] = {}
+        try:
+            for key, stored in records(memoryview(body)[start:]):
+                if key == FILES_RECORD:
+                    files = pickle.loads(stored)
+                    return (pieces, files) if isinstance(files, dict) else ({}, {})
+                pieces[key.decode("ascii")] = stored
+        except Exception:  # damaged
+            pass
+        return {}, {}
+
+
+def record(key: bytes, stored: bytes | memoryview) -> bytes:
+    """The head of a record holding `stored` under `key`."""
+    return key + memoryview(stored).nbytes.to_bytes(8, "big")
+
+
+def records(view: memoryview) -> Iterator[tuple[bytes, memoryview]]:
+    """(key, stored) of each whole record in `view`."""
+    start = 0
+    while start + KEY_SIZE + 8 <= len(view):
+        key = bytes(view[start : start + KEY_SIZE])
+        size = int.from_bytes(view[start + KEY_SIZE : start + KEY_SIZE + 8], "big")
+        start += KEY_SIZE + 8
+        if start + size > len(view):
+            return
+        yield key, view[start : start + size]
+        start += size
 
 
 def templates_key(env: jinja2.Environment, *more: str) -> str:
