@@ -101,11 +101,20 @@ def test_a_link_inside_the_templates_folder_is_followed(tmp_path, demo):
     assert (out / "markdown" / "demo.md").read_text(encoding="utf-8") == "linked guide\n"
 
 
+def test_a_named_pipe_as_a_template_is_refused_without_waiting(tmp_path, demo):
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    os.mkfifo(templates / "guide.md.j2")
+    result = run("build", str(demo), "--target", "markdown", "--templates", str(templates))
+    assert result.returncode == 2
+    assert "guide.md.j2: not a regular file (a named pipe); refused" in result.stderr
+
+
 def test_an_oversized_template_is_refused(tmp_path, demo):
     templates = override(tmp_path, "guide.md.j2", "x" * (1 << 20) + "y\n")
     result = run("build", str(demo), "--target", "markdown", "--templates", str(templates))
     assert result.returncode == 2
-    assert "guide.md.j2: larger than 1048576 bytes" in result.stderr
+    assert "guide.md.j2: larger than 1 MiB; refused" in result.stderr
 
 
 def test_a_template_that_is_not_utf8_is_refused(tmp_path, demo):

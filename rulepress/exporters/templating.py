@@ -5,19 +5,21 @@ request can change it). Where one is given, every template renders in Jinja's im
 sandbox, so a template reaches no Python internals (`cycler.__init__.__globals__.os` and
 the like raise), and its files are read only as regular files below that folder: a link
 that leaves it, a named pipe or an oversized file is an error naming the file, never
-read. Without one, the shipped templates are rulepress's own code and render as usual.
+read (rulepress.files). Without one, the shipped templates are rulepress's own code and
+render as usual.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from rulepress.files import read_regular
 
 MAX_TEMPLATE_BYTES = 1 << 20
 """A template is a page of markup; the largest shipped one is a few kilobytes."""
@@ -46,21 +48,13 @@ class ConfinedLoader(jinja2.BaseLoader):
 
 
 def _read_template(path: str) -> tuple[str, float]:
-    """The text of a regular file of at most MAX_TEMPLATE_BYTES; opening never blocks
-    (O_NONBLOCK: a named pipe is seen as such before anything waits on it)."""
+    """The text of a regular file of at most MAX_TEMPLATE_BYTES, and its time."""
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as error:
-        raise jinja2.TemplateError(f"{path}: cannot be read ({error.strerror})") from None
-    with os.fdopen(handle, "rb") as file:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            raise jinja2.TemplateError(f"{path}: not a regular file")
-        data = file.read(MAX_TEMPLATE_BYTES + 1)
-    if len(data) > MAX_TEMPLATE_BYTES:
-        raise jinja2.TemplateError(f"{path}: larger than {MAX_TEMPLATE_BYTES} bytes")
+        data = read_regular(path, MAX_TEMPLATE_BYTES)
+    except OSError as error:  # RefusedFile says why; others have their strerror
+        raise jinja2.TemplateError(f"{path}: {error.strerror or error}") from None
     try:
-        return data.decode("utf-8"), info.st_mtime
+        return data.decode("utf-8"), os.stat(path).st_mtime
     except UnicodeDecodeError:
         raise jinja2.TemplateError(f"{path}: not UTF-8 text") from None
 
