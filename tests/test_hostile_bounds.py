@@ -26,7 +26,7 @@ import pytest
 from rulepress.api import load
 from rulepress.models import ModifierRule, SkillTest
 from tests.conftest import REPO, build_tree
-from tests.test_broken_inputs import base_tree
+from tests.test_broken_inputs import SKILL, base_tree
 from tests.test_hostile_inputs import Hostile, make_tree, params, validate_within
 
 # --- the worst rule data the models accept ----------------------------------------------------
@@ -422,6 +422,52 @@ def test_the_command_line_takes_exactly_the_ranks_the_rules_are_worked_for():
     for group, option in (("roll", "rank"), ("odds", "rank"), ("odds", "max_rank")):
         params = cli.commands[group].commands["iris"].params
         assert next(p for p in params if p.name == option).type.max == MAX_RANK
+
+
+# --- the site: pages of bounded size ------------------------------------------------------------
+
+
+def test_rulings_are_shown_a_bounded_number_to_a_page(tmp_path):
+    """Material's search plugin indexes a page in time growing with the square of its
+    headings (one page of 20,000 rulings was 102 s of a build): rulings come at most
+    RULINGS_PER_PAGE to a page, so a build grows with their number. The structure is
+    asserted, not the time; the strict mkdocs build checks the navigation and links."""
+    import yaml
+
+    from rulepress.exporters.site import run_mkdocs
+    from rulepress.exporters.site.pages import RULINGS_PER_PAGE, generate
+
+    count = 2 * RULINGS_PER_PAGE + 1
+    rulings = "rulings:\n" + "".join(
+        f"  - {{id: r{n:04d}, question: q, ruling: r, alternative: a, why: w}}\n"
+        for n in range(count)
+    )
+    root = build_tree(tmp_path / "c", {**base_tree(), "demo/skills/bio-lore.yaml": SKILL + rulings})
+    config = generate(load(root), tmp_path / "project")
+    docs = tmp_path / "project" / "docs" / "demo"
+    pages = ["rulings.md", "rulings-2.md", "rulings-3.md"]
+    assert sorted(p.name for p in docs.glob("rulings*.md")) == sorted(pages)
+    headings = [
+        [
+            line
+            for line in (docs / page).read_text(encoding="utf-8").splitlines()
+            if line[:3] == "## "
+        ]
+        for page in pages
+    ]
+    assert [len(page) for page in headings] == [RULINGS_PER_PAGE, RULINGS_PER_PAGE, 1]
+    assert [line for page in headings for line in page] == [
+        f"## Bio Lore: r{n:04d}" for n in range(count)
+    ]
+    nav = yaml.safe_load(config.read_text(encoding="utf-8"))["nav"]
+    demo = next(entry["Demo"] for entry in nav if "Demo" in entry)
+    assert next(entry["Rulings"] for entry in demo if "Rulings" in entry) == [
+        {"Rulings 1–100": "demo/rulings.md"},
+        {"Rulings 101–200": "demo/rulings-2.md"},
+        {"Rulings 201–201": "demo/rulings-3.md"},
+    ]
+    run_mkdocs(config, tmp_path / "site")
+    assert (tmp_path / "site" / "demo" / "rulings-3.html").is_file()
 
 
 def test_there_are_at_least_twelve_new_bounds_cases():
