@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -327,10 +328,15 @@ class IntList(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, list):
             return value
-        try:
-            return [int(part) for part in str(value).split(",") if part.strip()]
-        except ValueError:
-            self.fail(f"{value!r} is not a comma-separated list of whole numbers", param, ctx)
+        parts = [part.strip() for part in str(value).split(",") if part.strip()]
+        # ASCII digits only (int() would also read '٣' and '1_000'), and not a thousand of them
+        if not all(re.fullmatch(r"[+-]?[0-9]{1,9}", part) for part in parts):
+            self.fail(
+                f"{value!r} is not a comma-separated list of whole numbers (of at most 9 digits)",
+                param,
+                ctx,
+            )
+        return [int(part) for part in parts]
 
 
 STEP_DIE = click.Choice(["d6", "d8", "d10", "d12"])
@@ -385,6 +391,7 @@ def roll_group() -> None:
 
 
 @roll_group.command("iris")
+# 60: SkillTest's MAX_RANK (not imported here, to keep `--help` quick)
 @click.option("--rank", type=click.IntRange(0, 60), required=True, help="Skill rank (dice rolled).")
 @click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
 @click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
@@ -402,7 +409,12 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
 @click.option("--attribute", "attribute_die", type=STEP_DIE, required=True, help="Attribute die.")
 @click.option("--skill", "skill_die", type=STEP_DIE, default=None, help="Skill die, if any.")
 @click.option(
-    "--modifier", "modifiers", type=int, multiple=True, help="A bonus or penalty (repeatable)."
+    "--modifier",
+    "modifiers",
+    type=click.IntRange(-10, 10),
+    multiple=True,
+    help="A bonus or penalty, -10 to +10 (repeatable; the net shifts the dice at most to "
+    "the rules' highest or lowest pool).",
 )
 @click.option(
     "--helpers", type=click.IntRange(0, 20), default=0, help="Characters helping (group roll)."
@@ -465,7 +477,7 @@ def roll_t2k4e(
 @click.option(
     "--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round."
 )
-@click.option("--d20", type=int, default=None, help="The check's d20 roll.")
+@click.option("--d20", type=click.IntRange(1, 20), default=None, help="The check's d20 roll.")
 @click.option("--seed", type=int, default=None, help="Roll with this seed.")
 @ruleset_options("t2k-cuf")
 def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
@@ -482,7 +494,9 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
 @click.option(
     "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
 )
-@click.option("--roll", "roll_", type=int, default=None, help="The percentile roll.")
+@click.option(
+    "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
+)
 @click.option("--seed", type=int, default=None, help="Roll with this seed.")
 @ruleset_options("cool")
 def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):

@@ -213,14 +213,32 @@ PARTS = {
     "iris-ap": {0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)},
     "skewed": {-2: Fraction(1, 7), 0: Fraction(2, 7), 5: Fraction(4, 7)},
     "certain": dice.point(3),
+    "gaps": {1: Fraction(1, 4), 4: Fraction(1, 4), 9: Fraction(1, 2)},
+    "iris-d20": dice.mapped(dice.die(20), lambda face: (face - 1) % 11),
 }
 
 
 @pytest.mark.parametrize("times", range(0, 14))
 @pytest.mark.parametrize("name", PARTS)
-def test_repeated_by_squaring_equals_naive_repeated_convolution(name, times):
+def test_repeated_equals_naive_repeated_convolution(name, times):
     part = PARTS[name]
     assert dice.repeated(part, times) == naive_repeated(part, times)
+
+
+@pytest.mark.parametrize("times", range(0, 8))
+@pytest.mark.parametrize("name", PARTS)
+def test_repeated_at_least_equals_summing_the_naive_distribution(name, times):
+    part, naive = PARTS[name], naive_repeated(PARTS[name], times)
+    thresholds = list(range(min(naive) - 2, max(naive) + 3))
+    expected = [dice.at_least(naive, t) for t in thresholds]
+    assert dice.repeated_at_least(part, times, thresholds) == expected
+    assert dice.repeated_at_least(part, times, thresholds[::-1]) == expected[::-1]
+
+
+@pytest.mark.parametrize("name", PARTS)
+def test_tails_give_the_chance_of_at_least_each_outcome(name):
+    distribution = naive_repeated(PARTS[name], 3)
+    assert dice.tails(distribution) == {v: dice.at_least(distribution, v) for v in distribution}
 
 
 @pytest.mark.parametrize("times", range(0, 5))

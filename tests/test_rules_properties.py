@@ -150,6 +150,31 @@ def test_two_penalties_in_a_row_are_one_bigger_penalty(modifiers, pool, a, b):
     assert modifiers.shift(modifiers.shift(pool, -a), -b) == modifiers.shift(pool, -(a + b))
 
 
+@given(pool=shift_pools, modifier=st.integers(-20, 20))
+def test_a_large_modifier_shifts_as_one_step_at_a_time_does(modifiers, pool, modifier):
+    """shift() stops counting steps once the pool is at its end: the same as stepping."""
+    stepped = list(pool)
+    for _ in range(abs(modifier)):
+        stepped = modifiers.shift(stepped, 1 if modifier > 0 else -1)
+    assert modifiers.shift(pool, modifier) == stepped
+
+
+@given(
+    pool=shift_pools,
+    modifier=st.integers(-(10**12), 10**12),
+    lowest=step_die,
+    highest=step_die,
+)
+def test_a_shift_never_moves_a_die_past_the_rules_pools(modifiers, pool, modifier, lowest, highest):
+    rule = modifiers.model_copy(update={"lowest_pool": [lowest], "highest_pool": [highest]})
+    for before, after in zip(pool, rule.shift(pool, modifier), strict=False):
+        start, end = STEPS.index(before), STEPS.index(after)
+        if modifier > 0:
+            assert start <= end <= max(start, STEPS.index(highest))
+        else:
+            assert min(start, STEPS.index(lowest)) <= end <= start
+
+
 # --- opposed rolls ----------------------------------------------------------------------------
 
 

@@ -19,7 +19,8 @@ READINGS = ("neither-one-nor-success", "every-non-success")
 def chance_json(chance: Fraction) -> dict:
     return {
         "fraction": f"{chance.numerator}/{chance.denominator}",
-        "percent": round(float(chance * 100), 4),
+        # int / int is correctly rounded, without reducing a Fraction of 2,000-digit parts
+        "percent": round(chance.numerator * 100 / chance.denominator, 4),
     }
 
 
@@ -28,15 +29,8 @@ def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> 
     rule: SkillTest = ruleset.require(SkillTest)
     rows = []
     for rank in ranks:
-        distribution = rule.distribution(rank, trait_bonus)
-        rows.append(
-            {
-                "rank": rank,
-                "at_least": [
-                    chance_json(dice.at_least(distribution, k)) for k in range(1, up_to + 1)
-                ],
-            }
-        )
+        chances = rule.chances_at_least(rank, range(1, up_to + 1), trait_bonus)
+        rows.append({"rank": rank, "at_least": [chance_json(chance) for chance in chances]})
     return {
         "ruleset": ruleset.id,
         "trait_bonus": trait_bonus,
@@ -48,6 +42,7 @@ def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> 
 def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
     rule: SkillTest = ruleset.require(SkillTest)
     distribution = rule.distribution(rank, trait_bonus)
+    at_least = dice.tails(distribution)
     return {
         "ruleset": ruleset.id,
         "rank": rank,
@@ -56,7 +51,7 @@ def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
             {
                 "ap": ap,
                 "exactly": chance_json(p),
-                "at_least": chance_json(dice.at_least(distribution, ap)),
+                "at_least": chance_json(at_least[ap]),
             }
             for ap, p in dice.ordered(distribution)
         ],

@@ -23,16 +23,32 @@ from rulepress.models import (
     StepDice,
 )
 from rulepress.models.common import DIE_SIDES
+from rulepress.models.skill_test import MAX_RANK
 from rulepress.rules import cuf as cuf_rules
 from rulepress.rules import dice
 
 
-def _check_faces(faces: Sequence[int], count: int, sides: int, what: str) -> None:
-    if len(faces) != count:
-        raise RulepressError(f"{what} needs {count} faces, {len(faces)} given")
-    for face in faces:
-        if not 1 <= face <= sides:
-            raise RulepressError(f"{what}: a d{sides} cannot show {face}")
+def _check_faces(option: str, faces: Sequence[int], sides: Sequence[int], needs: str) -> None:
+    """Faces given with `option`, one for each die of `sides`: the right count, each on its
+    die. `needs` says how many are needed ("rank 2 rolls 2 dice")."""
+    if len(faces) != len(sides):
+        given = "1 face" if len(faces) == 1 else f"{len(faces)} faces"
+        raise RulepressError(f"{option}: {needs}, {given} given")
+    for face, size in zip(faces, sides, strict=True):
+        if not 1 <= face <= size:
+            raise RulepressError(f"{option}: a d{size} cannot show {face}")
+
+
+def _check_traits(traits: Sequence[int]) -> None:
+    if len(traits) > 2:
+        raise RulepressError(f"--traits: a skill has two traits, {len(traits)} ranks given")
+    for rank in traits:
+        if not 0 <= rank <= MAX_RANK:
+            raise RulepressError(f"--traits: a trait rank is 0 to {MAX_RANK}, not {rank}")
+
+
+def _dice(count: int) -> str:
+    return "1 die" if count == 1 else f"{count} dice"
 
 
 def iris_skill_test(
@@ -43,13 +59,15 @@ def iris_skill_test(
     seed: int | None,
 ) -> dict:
     rule: SkillTest = ruleset.require(SkillTest)
-    if rank < 0:
-        raise RulepressError("rank cannot be negative")
-    count, sides = rule.dice_for(rank), DIE_SIDES[rule.die]
+    if not 0 <= rank <= MAX_RANK:
+        raise RulepressError(f"--rank: a rank is 0 to {MAX_RANK}, not {rank}")
+    _check_traits(traits)
     if faces is None:
         faces, result = rule.roll(rank, traits, random.Random(seed))
     else:
-        _check_faces(faces, count, sides, f"rank {rank}")
+        count = rule.dice_for(rank)
+        needs = f"rank {rank} rolls {_dice(count)}"
+        _check_faces("--faces", faces, [DIE_SIDES[rule.die]] * count, needs)
         result = rule.resolve(faces, traits)
     return {
         "ruleset": ruleset.id,
@@ -84,10 +102,8 @@ def t2k4e_roll(
     if faces is None:
         faces = step_dice.roll(shifted, rng)
     else:
-        for die_, face in zip(shifted, faces, strict=False):
-            _check_faces([face], 1, DIE_SIDES[die_], "roll")
-        if len(faces) != len(shifted):
-            raise RulepressError(f"the pool {'+'.join(shifted)} needs {len(shifted)} faces")
+        needs = f"the pool {'+'.join(shifted)} rolls {_dice(len(shifted))}"
+        _check_faces("--faces", faces, [DIE_SIDES[d] for d in shifted], needs)
     data = {
         "ruleset": ruleset.id,
         "pool": pool,
@@ -99,8 +115,12 @@ def t2k4e_roll(
     if push or push_faces is not None:
         rule: PushRule = ruleset.require(PushRule)
         picked = rule.rerolled(faces, step_dice, reading)
+        sides = [DIE_SIDES[shifted[i]] for i in picked]
         if push_faces is None:
-            push_faces = [dice.roll(DIE_SIDES[shifted[i]], rng) for i in picked]
+            push_faces = [dice.roll(size, rng) for size in sides]
+        else:
+            needs = f"the push re-rolls {_dice(len(picked))}"
+            _check_faces("--push-faces", push_faces, sides, needs)
         pushed = rule.push(faces, push_faces, step_dice, reading)
         data["pushed"] = {"rerolled": picked, "faces": pushed, "successes": step_dice.count(pushed)}
         if attribute:
@@ -127,7 +147,7 @@ def cuf_check(
         return data
     ratings = {"cuf": cuf, "willpower": willpower}
     roll = d20 if d20 is not None else dice.roll(20, random.Random(seed))
-    _check_faces([roll], 1, 20, "the check")
+    _check_faces("--d20", [roll], [20], "the check rolls one d20")
     passed = threshold.check.passes(roll, ratings)
     result = threshold.result(passed)
     data.update(
@@ -152,7 +172,7 @@ def cool_roll(
 ) -> dict:
     critical: CriticalFailure = ruleset.require(CriticalFailure)
     roll = roll if roll is not None else dice.roll(100, random.Random(seed))
-    _check_faces([roll], 1, 100, "a percentile roll")
+    _check_faces("--roll", [roll], [100], "a percentile roll is one roll")
     if kind == "shock":
         rule: ShockRoll = ruleset.require(ShockRoll)
         target = rule.target(cool, damage)

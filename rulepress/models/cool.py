@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from rulepress.models.base import Document, Model, Name, Slug, Text
 from rulepress.models.common import Example
@@ -16,16 +17,36 @@ from rulepress.rules import dice
 PERCENTILE = 100
 
 
+MAX_DURATION_DICE, MAX_DURATION_SIDES, MAX_DURATION_BONUS = 10, 100, 100
+"""What a rolled duration can be: bounded so that its exact distribution is quick."""
+
+
 class Duration(Model):
     """A rolled duration such as 1d6+1 rounds."""
 
-    dice: Annotated[str, Field(pattern=r"^\d+d\d+([+-]\d+)?$")]
+    # [0-9], not \d, which would take the digits of every script
+    dice: Annotated[str, Field(pattern=r"^[0-9]+d[0-9]+([+-][0-9]+)?$")]
     unit: Literal["rounds", "turns"]
 
+    @field_validator("dice")
+    @classmethod
+    def _within_bounds(cls, text: str) -> str:
+        # 12 characters hold the largest ("10d100+100"); more would be read as numbers first
+        if len(text) > 12 or not _bounded(*_dice_parts(text)):
+            raise PydanticCustomError(
+                "less_than_equal",
+                "a duration rolls 1 to {dice} dice of 1 to {sides} sides, "
+                "plus or minus at most {bonus}",
+                {
+                    "dice": MAX_DURATION_DICE,
+                    "sides": MAX_DURATION_SIDES,
+                    "bonus": MAX_DURATION_BONUS,
+                },
+            )
+        return text
+
     def _parts(self) -> tuple[int, int, int]:
-        count, rest = self.dice.split("d")
-        sides, _, bonus = rest.replace("-", "+-").partition("+")
-        return int(count), int(sides), int(bonus or 0)
+        return _dice_parts(self.dice)
 
     def distribution(self) -> dict[int, Fraction]:
         count, sides, bonus = self._parts()
@@ -139,6 +160,21 @@ class FearResult:
     @property
     def penalty(self) -> int:
         return -self.margin
+
+
+def _dice_parts(text: str) -> tuple[int, int, int]:
+    """`2d6+1` -> (2, 6, 1)."""
+    count, rest = text.split("d")
+    sides, _, bonus = rest.replace("-", "+-").partition("+")
+    return int(count), int(sides), int(bonus or 0)
+
+
+def _bounded(count: int, sides: int, bonus: int) -> bool:
+    return (
+        1 <= count <= MAX_DURATION_DICE
+        and 1 <= sides <= MAX_DURATION_SIDES
+        and abs(bonus) <= MAX_DURATION_BONUS
+    )
 
 
 def _check_roll(roll: int) -> None:

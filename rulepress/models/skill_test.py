@@ -16,6 +16,10 @@ from rulepress.rules import dice
 
 Face = Annotated[int, Field(ge=1, le=20)]
 Ap = Annotated[int, Field(ge=0, le=10)]
+MAX_RANK = 60
+"""The highest skill rank the rules are worked for (`roll iris` and `odds iris` refuse a
+higher one): with the largest dice the data allows (ten d20s a rank, up to 10 AP a face)
+a rank-60 distribution has 6,001 outcomes and takes a second or two."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class SkillTest(Document):
         """How many dice a skill rank rolls."""
         if rank < 0:
             raise ValueError("a rank cannot be negative")
+        if rank > MAX_RANK:
+            raise ValueError(f"rank {rank} is above the highest rank, {MAX_RANK}")
         return rank * self.dice_per_rank
 
     def resolve(self, faces: Sequence[int], trait_ranks: Sequence[int] = ()) -> SkillTestResult:
@@ -70,10 +76,20 @@ class SkillTest(Document):
 
     def distribution(self, rank: int, trait_bonus: int = 0) -> dict[int, Fraction]:
         """Exact distribution of the total AP for a rank and a fixed trait bonus."""
-        per_die = dice.mapped(dice.die(DIE_SIDES[self.die]), lambda f: self.ap_by_face.get(f, 0))
-        sums = dice.repeated(per_die, self.dice_for(rank))
+        sums = dice.repeated(self._die_ap(), self.dice_for(rank))
         return {ap + trait_bonus: chance for ap, chance in sums.items()}
+
+    def chances_at_least(
+        self, rank: int, aps: Sequence[int], trait_bonus: int = 0
+    ) -> list[Fraction]:
+        """P(total AP >= ap) for each ap, without working out the whole distribution."""
+        thresholds = [ap - trait_bonus for ap in aps]
+        return dice.repeated_at_least(self._die_ap(), self.dice_for(rank), thresholds)
 
     def chance_at_least(self, rank: int, ap: int, trait_bonus: int = 0) -> Fraction:
         """P(total AP >= ap)."""
-        return dice.at_least(self.distribution(rank, trait_bonus), ap)
+        return self.chances_at_least(rank, [ap], trait_bonus)[0]
+
+    def _die_ap(self) -> dict[int, Fraction]:
+        """The distribution of one die's AP."""
+        return dice.mapped(dice.die(DIE_SIDES[self.die]), lambda f: self.ap_by_face.get(f, 0))

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import DIE_SIDES, Die
+from rulepress.models.common import DIE_SIDES
 from rulepress.rules import dice
 
 StepDie = Literal["d6", "d8", "d10", "d12"]
@@ -41,8 +41,11 @@ class StepDice(Document):
     kind: Literal["step-dice"]
     name: Name
     text: Text
-    levels: Annotated[list[DieLevel], Field(min_length=1)]
-    successes: Annotated[list[SuccessStep], Field(min_length=1)]
+    levels: Annotated[list[DieLevel], Field(min_length=1, max_length=4)]
+    """One die per level, A to D."""
+    successes: Annotated[list[SuccessStep], Field(min_length=1, max_length=12)]
+    """At most one step per face of a d12: every face's successes are looked up in this
+    list, for every cell of every odds table that validation checks."""
 
     def successes_for(self, face: int) -> int:
         """Successes one die counts: the highest step whose threshold the face reaches."""
@@ -178,8 +181,8 @@ class ModifierRule(Document):
     steps_per_point: Annotated[int, Field(ge=1, le=4)]
     net_before_shifting: bool
     keep_balanced: bool
-    highest_pool: Annotated[list[Die], Field(min_length=1, max_length=4)]
-    lowest_pool: Annotated[list[Die], Field(min_length=1, max_length=4)]
+    highest_pool: Annotated[list[StepDie], Field(min_length=1, max_length=4)]
+    lowest_pool: Annotated[list[StepDie], Field(min_length=1, max_length=4)]
     below_two_lowest: Literal["remove-one-die"]
     """What a penalty does to a pool of two of the lowest die."""
 
@@ -194,23 +197,29 @@ class ModifierRule(Document):
         ruling `which-die-shifts`). Never above the highest pool; a penalty on two of the
         lowest die removes one; a penalty on a single lowest die, or a bonus on a single
         highest die, has no effect (rulings `penalty-on-a-single-d6`, `bonus-on-a-single-die`)."""
+        # Each step that moves anything moves one die a size or removes one die, so after
+        # len(STEPS) steps a die the pool is at its end: a larger modifier means the same
+        # (and a modifier of 10**11 is not 10**11 turns of the loop).
+        steps = min(abs(modifier) * self.steps_per_point, len(STEPS) * len(pool))
         dice_ = list(pool)
-        for _ in range(abs(modifier) * self.steps_per_point):
+        for _ in range(steps):
             dice_ = self._step_down(dice_) if modifier < 0 else self._step_up(dice_)
         return dice_
 
     def _step_down(self, pool: list[str]) -> list[str]:
-        lowest = self.lowest_pool[0]
-        if all(d == lowest for d in pool):
+        lowest = STEPS.index(self.lowest_pool[0])
+        above = [i for i, d in enumerate(pool) if STEPS.index(d) > lowest]
+        if not above:
             return pool[:-1] if len(pool) > len(self.lowest_pool) else pool
-        index = max(range(len(pool)), key=lambda i: (STEPS.index(pool[i]), -i))
+        index = max(above, key=lambda i: (STEPS.index(pool[i]), -i))
         return [*pool[:index], STEPS[STEPS.index(pool[index]) - 1], *pool[index + 1 :]]
 
     def _step_up(self, pool: list[str]) -> list[str]:
-        highest = self.highest_pool[0]
-        if all(d == highest for d in pool):
+        highest = STEPS.index(self.highest_pool[0])
+        below = [i for i, d in enumerate(pool) if STEPS.index(d) < highest]
+        if not below:
             return pool
-        index = min(range(len(pool)), key=lambda i: (STEPS.index(pool[i]), i))
+        index = min(below, key=lambda i: (STEPS.index(pool[i]), i))
         return [*pool[:index], STEPS[STEPS.index(pool[index]) + 1], *pool[index + 1 :]]
 
 

@@ -10,7 +10,6 @@ from fractions import Fraction
 from html import escape
 
 from rulepress.models import PushRule, SkillTest, StepDice
-from rulepress.rules import dice
 
 WIDTH, HEIGHT = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 20, 48
@@ -65,10 +64,8 @@ def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 
     x = lambda k: LEFT + plot_w * k / max_ap  # noqa: E731 - a local scale
     body = []
     for index, rank in enumerate(ranks):
-        distribution = skill_test.distribution(rank)
-        points = " ".join(
-            f"{x(k):.1f},{_y(dice.at_least(distribution, k)):.1f}" for k in range(0, max_ap + 1)
-        )
+        chances = skill_test.chances_at_least(rank, range(0, max_ap + 1))
+        points = " ".join(f"{x(k):.1f},{_y(chance):.1f}" for k, chance in enumerate(chances))
         colour = COLOURS[index % len(COLOURS)]
         body.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" '

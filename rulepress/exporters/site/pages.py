@@ -1,9 +1,9 @@
 """Generate the mkdocs project of the rules site from the compendium.
 
 Pages: a home page; per ruleset an overview (with odds charts), a page per chapter
-(the Weapons chapter a page per weapon section), rulings and sources; a contributors'
-page generated from the validator's checks. The glossary of every ruleset is appended
-to every page, so rule terms show their definition on hover.
+(the Weapons chapter a page per weapon section), rulings (a hundred to a page) and
+sources; a contributors' page generated from the validator's checks. The glossary of
+every ruleset is appended to every page, so rule terms show their definition on hover.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ WEAPONS = "Weapons"
 # Material writes the whole visible navigation into every page: 1,000 weapon-section
 # pages listed flat made nine tenths of each page navigation and the build quadratic.
 NAV_FOLDER_SIZE = 50
+# Material's search plugin looks up each heading of a page in the page's table of contents
+# one entry at a time: a page of n headings costs n**2 (one page of 20,000 rulings, 102 s
+# of a build). Rulings are shown this many to a page, so the cost grows with their number.
+RULINGS_PER_PAGE = 100
 
 
 def page_of(ruleset: Ruleset, chapter: Chapter, section: Section) -> str:
@@ -227,16 +231,28 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
             )
         project.write(page, "\n".join(blocks))
         nav.append({nav_title(chapter.title): page})
-    rulings = ruleset.rulings()
-    project.write(
-        f"{base}/rulings.md",
-        pages_env.get_template("rulings.md.j2").render(ruleset=ruleset, rulings=rulings),
-    )
+    nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset)})
     project.write(
         f"{base}/sources.md", pages_env.get_template("sources.md.j2").render(info=ruleset.info)
     )
-    nav += [{"Rulings": f"{base}/rulings.md"}, {"Sources": f"{base}/sources.md"}]
+    nav.append({"Sources": f"{base}/sources.md"})
     return nav
+
+
+def _rulings_pages(project: SiteProject, pages_env, ruleset: Ruleset) -> str | list:
+    """Write the ruleset's rulings, RULINGS_PER_PAGE to a page (`rulings.md`, then
+    `rulings-2.md`...); return the navigation entry: the page, or a folder of pages."""
+    rulings = ruleset.rulings()
+    starts = range(0, max(len(rulings), 1), RULINGS_PER_PAGE)
+    template = pages_env.get_template("rulings.md.j2")
+    nav = []
+    for number, start in enumerate(starts, 1):
+        page = f"{ruleset.id}/rulings{'' if number == 1 else f'-{number}'}.md"
+        shown = rulings[start : start + RULINGS_PER_PAGE]
+        title = "Rulings" if len(starts) == 1 else f"Rulings {start + 1}–{start + len(shown)}"
+        project.write(page, template.render(ruleset=ruleset, rulings=shown, title=title))
+        nav.append({title: page})
+    return nav[0]["Rulings"] if len(nav) == 1 else nav_folders(nav)
 
 
 def _glossary(rulesets: list[Ruleset]) -> str:
