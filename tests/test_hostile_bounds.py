@@ -228,14 +228,14 @@ def test_a_rank_above_the_highest_is_refused_not_worked_out(iris):
 def test_the_site_charts_of_the_worst_skill_test_are_drawn_in_bounded_time(worst):
     from rulepress.exporters.site.charts import charts_for
 
-    charts = within(5, lambda: charts_for(worst))
+    charts = within(10, lambda: charts_for(worst))
     assert list(charts) == ["demo-skill-test-odds.svg"]
 
 
 def test_the_figures_diff_compares_for_the_worst_skill_test_in_bounded_time(worst):
     from rulepress.commands.diff import computed_figures
 
-    figures = within(15, lambda: computed_figures(worst))
+    figures = within(30, lambda: computed_figures(worst))
     # a die shows no AP on 2 faces in 20: one rank fails to earn any 1 time in 10**10
     assert figures["P(AP >= 1) at rank 1"] == 100.0
     assert len([label for label in figures if label.endswith("at rank 10")]) == 20
@@ -243,8 +243,8 @@ def test_the_figures_diff_compares_for_the_worst_skill_test_in_bounded_time(wors
 
 def test_a_modifier_of_a_hundred_billion_shifts_only_as_far_as_the_dice_go():
     rules = load(REPO / "compendium").ruleset("t2k4e").one(ModifierRule)
-    assert within(1, lambda: rules.shift(["d12", "d8"], 10**11)) == ["d12", "d12"]
-    assert within(1, lambda: rules.shift(["d12", "d8"], -(10**11))) == ["d6"]
+    assert within(10, lambda: rules.shift(["d12", "d8"], 10**11)) == ["d12", "d12"]
+    assert within(10, lambda: rules.shift(["d12", "d8"], -(10**11))) == ["d6"]
 
 
 # --- careless arguments to roll and odds ---------------------------------------------------------
