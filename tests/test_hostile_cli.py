@@ -18,6 +18,7 @@ from rulepress.exporters.output import MARKER_NAME
 from tests.conftest import REPO, build_tree
 from tests.test_broken_inputs import base_tree
 from tests.test_cli import run
+from tests.test_diff_and_new import git
 
 
 def run_with(*args: str, cwd: Path, env: dict | None = None, limit_file_size: int = 0):
@@ -190,3 +191,114 @@ def test_a_write_error_while_exporting_names_the_file_and_keeps_the_previous_out
     assert ": File too large; its previous output is left as it was" in result.stderr
     assert files_of(out / "json") == before
     assert sorted(p.name for p in out.iterdir()) == [".rulepress-build.lock", "json"]
+
+
+# --- git history: links, odd revisions, odd repositories --------------------------------------
+
+
+def commit(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    root = tmp_path / "repo"
+    build_tree(root / "compendium", base_tree())
+    git(root, "init", "-q")
+    commit(root, "first")
+    return root
+
+
+REFUSED = (2, "error: the compendium at HEAD has errors; run `rulepress validate`")
+LINK_TARGETS = {
+    "an absolute path": ("/etc/passwd", *REFUSED),
+    "a path up and out": ("../../../../../../../../etc/passwd", *REFUSED),
+    "a link to nowhere": ("missing.yaml", *REFUSED),
+    # a link to a folder inside is not followed, as in a working tree
+    "the parent folder": ("..", 0, "no changes to the rules"),
+}
+
+
+@pytest.mark.parametrize(("target", "exit", "says"), LINK_TARGETS.values(), ids=LINK_TARGETS)
+def test_diff_of_a_revision_holding_a_link_judges_it_as_validate_and_leaves_no_copy(
+    repo, target, exit, says
+):
+    (repo / "compendium/demo/skills/evil.yaml").symlink_to(target)
+    commit(repo, "a link")
+    scratch = repo.parent / "tmp"
+    scratch.mkdir()
+    result = run_with("diff", "HEAD~1", "HEAD", cwd=repo, env={"TMPDIR": str(scratch)})
+    assert result.returncode == exit, result.stderr
+    assert says in result.stdout + result.stderr
+    assert list(scratch.iterdir()) == []
+    assert run("validate", "compendium", cwd=repo).returncode == (1 if exit else 0)
+
+
+def test_the_site_history_skips_a_revision_holding_a_link_out_and_leaves_no_copy(repo):
+    (repo / "compendium/demo/skills/evil.yaml").symlink_to("/etc/passwd")
+    commit(repo, "a link out")
+    (repo / "compendium/demo/skills/evil.yaml").unlink()
+    commit(repo, "the link removed")
+    scratch = repo.parent / "tmp"
+    scratch.mkdir()
+    out = repo.parent / "out"
+    args = ("build", "compendium", "--out", str(out), "--target", "site", "--no-cache")
+    result = run_with(*args, cwd=repo, env={"TMPDIR": str(scratch)})
+    assert result.returncode == 0, result.stderr
+    assert (out / "site/index.html").is_file()
+    assert [p.name for p in scratch.iterdir()] == []
+
+
+def test_diff_reads_the_commit_not_what_export_attributes_make_of_it(repo):
+    pistol = repo / "compendium/demo/weapons/test-pistol.yaml"
+    pistol.write_text(pistol.read_text().replace("{ap: 12, damage: 12,", "{ap: 12, damage: 99,"))
+    (repo / ".gitattributes").write_text("compendium/demo/weapons/* export-ignore\n")
+    commit(repo, "hide a change from git archive")
+    result = run("diff", "HEAD~1", "HEAD", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["demo: Test Pistol: damage at AP 12 12 -> 99"]
+
+
+@pytest.mark.parametrize("revision", ["--output=x", "-p", "--exec=touch x"])
+def test_a_revision_that_looks_like_an_option_is_refused(repo, revision):
+    result = run("diff", "--", revision, "HEAD", cwd=repo)
+    assert result.returncode == 2
+    assert f"error: {revision!r} is neither a compendium folder nor a git revision" in (
+        result.stderr
+    )
+    assert not (repo / "x").exists()
+
+
+def test_a_revision_that_does_not_exist_is_named(repo):
+    result = run("diff", "no-such-branch", cwd=repo)
+    assert result.returncode == 2
+    assert "'no-such-branch' is neither a compendium folder nor a git revision" in result.stderr
+
+
+def test_diff_in_a_repository_without_commits_says_so(tmp_path):
+    build_tree(tmp_path / "compendium", base_tree())
+    git(tmp_path, "init", "-q")
+    result = run("diff", "HEAD", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "'HEAD' is neither a compendium folder nor a git revision" in result.stderr
+    assert "the repository has no commits yet" in result.stderr
+
+
+def test_diff_past_the_start_of_a_shallow_clone_says_to_fetch_more(repo, tmp_path):
+    commit_again = repo / "compendium/demo/skills/bio-lore.yaml"
+    commit_again.write_text(commit_again.read_text().replace("Bio Lore", "Bio Lore II"))
+    commit(repo, "second")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    result = run("diff", "HEAD~1", cwd=clone)
+    assert result.returncode == 2
+    assert "a shallow clone" in result.stderr and "git fetch --unshallow" in result.stderr
+
+
+def test_diff_without_git_installed_is_a_usage_problem(repo, tmp_path):
+    bare_path = tmp_path / "bin"
+    bare_path.mkdir()
+    result = run_with("diff", "HEAD", cwd=repo, env={"PATH": str(bare_path)})
+    assert result.returncode == 2
+    assert "git" in result.stderr and "internal error" not in result.stderr
