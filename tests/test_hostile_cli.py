@@ -302,3 +302,88 @@ def test_diff_without_git_installed_is_a_usage_problem(repo, tmp_path):
     result = run_with("diff", "HEAD", cwd=repo, env={"PATH": str(bare_path)})
     assert result.returncode == 2
     assert "git" in result.stderr and "internal error" not in result.stderr
+
+
+# --- import wiki: all or nothing, errors at page:line:col, numbers in ASCII --------------------
+
+ROWS = "".join(f"{ap}\t{ap}\t{ap}\tBase\t10\n" for ap in range(1, 31))
+
+
+def profile(name: str, tier: str = "1", magazine: str = "3", rows: str = ROWS) -> str:
+    return (
+        f"Weapon Profile - {name} (Tier {tier})\n{name}\n"
+        f"Magazine: {magazine}\tReload: 3\tWeight: 2\tCost: 1Bar\tRarity: Common\n"
+        f"AP\tDamage\tDefense\tMove\tRange\n{rows}\n"
+    )
+
+
+@pytest.fixture
+def wiki(tmp_path) -> Path:
+    tree = base_tree()
+    tree["demo/weapon-sections/pistols.yaml"] = tree.pop("demo/sections/pistols.yaml")
+    return build_tree(tmp_path / "c", tree)
+
+
+def import_page(tmp_path: Path, text: str, ruleset: Path):
+    page = tmp_path / "page.txt"
+    page.write_text(text, encoding="utf-8")
+    before = files_of(ruleset)
+    result = run("import", "wiki", "page.txt", "--ruleset", str(ruleset / "demo"), cwd=tmp_path)
+    return result, before
+
+
+def test_an_import_that_fails_on_its_second_profile_writes_nothing(tmp_path, wiki):
+    text = "Pistols\n\n" + profile("Wiki Pistol") + profile("Bad Pistol", magazine="many")
+    result, before = import_page(tmp_path, text, wiki)
+    assert result.returncode == 2
+    assert "error: page.txt:40:1: Magazine 'many' is not a whole number" in result.stderr
+    assert files_of(wiki) == before
+
+
+def test_an_import_whose_second_profile_the_model_refuses_writes_nothing(tmp_path, wiki):
+    text = "Pistols\n\n" + profile("Wiki Pistol") + profile("Big Pistol", magazine="9999999")
+    result, before = import_page(tmp_path, text, wiki)
+    assert result.returncode == 2
+    assert "error: page.txt:38:1: Big Pistol: magazine: " in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert files_of(wiki) == before
+
+
+@pytest.mark.parametrize(
+    ("tier", "says"),
+    [
+        ("²", "tier '²' is not a whole number"),
+        ("１", "tier '１' is not a whole number"),
+        ("٣", "tier '٣' is not a whole number"),
+        ("9" * 5000, "tier '99999999999999999999...' is not a whole number"),
+    ],
+    ids=["superscript", "fullwidth", "arabic-indic", "5000 digits"],
+)
+def test_a_tier_in_odd_digits_is_an_error_at_its_line(tmp_path, wiki, tier, says):
+    result, before = import_page(tmp_path, "Pistols\n\n" + profile("Odd", tier=tier), wiki)
+    assert result.returncode == 2
+    assert f"error: page.txt:3:1: {says}" in result.stderr
+    assert files_of(wiki) == before
+
+
+@pytest.mark.parametrize("cell", ["²", "７", "1" * 5000])
+def test_a_table_cell_in_odd_digits_is_an_error_at_its_line(tmp_path, wiki, cell):
+    rows = ROWS.replace("12\t12\t12", f"12\t{cell}\t12")
+    result, before = import_page(tmp_path, "Pistols\n\n" + profile("Odd", rows=rows), wiki)
+    assert result.returncode == 2
+    assert "error: page.txt:18:1: table cells must be whole numbers" in result.stderr
+    assert files_of(wiki) == before
+
+
+def test_a_stat_in_superscript_digits_is_an_error_at_its_line(tmp_path, wiki):
+    result, before = import_page(tmp_path, "Pistols\n\n" + profile("Odd", magazine="³"), wiki)
+    assert result.returncode == 2
+    assert "error: page.txt:5:1: Magazine '³' is not a whole number" in result.stderr
+    assert files_of(wiki) == before
+
+
+def test_a_wiki_page_that_is_a_named_pipe_is_refused_without_blocking(tmp_path, wiki):
+    os.mkfifo(tmp_path / "pipe.txt")
+    result = run("import", "wiki", "pipe.txt", "--ruleset", str(wiki / "demo"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "error: cannot read wiki page pipe.txt: not a regular file" in result.stderr
