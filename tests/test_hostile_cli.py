@@ -10,13 +10,14 @@ import resource
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from rulepress.exporters.output import MARKER_NAME
 from tests.conftest import REPO, build_tree
-from tests.test_broken_inputs import base_tree
+from tests.test_broken_inputs import SKILL, base_tree
 from tests.test_cli import run
 from tests.test_diff_and_new import git
 
@@ -387,3 +388,112 @@ def test_a_wiki_page_that_is_a_named_pipe_is_refused_without_blocking(tmp_path, 
     result = run("import", "wiki", "pipe.txt", "--ruleset", str(wiki / "demo"), cwd=tmp_path)
     assert result.returncode == 2
     assert "error: cannot read wiki page pipe.txt: not a regular file" in result.stderr
+
+
+# --- new: validated like the compendium's files, nothing written on refusal ---------------------
+
+
+@dataclass
+class NewCase:
+    name: str
+    args: tuple[str, ...]
+    says: str
+
+
+NEW_CASES = [
+    NewCase("a name too long", ("skill", "x" * 300, "--traits", "acuity,resolve"), "too long"),
+    NewCase(
+        "a trait given twice",
+        ("skill", "Chem Lore", "--traits", "acuity,acuity"),
+        "trait 'acuity' is given twice; a skill has two different traits",
+    ),
+    NewCase(
+        "traits that do not exist",
+        ("skill", "Chem Lore", "--traits", "nope,nada"),
+        "RP203: trait 'nope' does not exist (and 1 more); nothing was written",
+    ),
+    NewCase(
+        "one trait",
+        ("skill", "Chem Lore", "--traits", "acuity"),
+        "RP104: traits: List should have at least 2 items after validation, not 1",
+    ),
+    NewCase(
+        "three traits",
+        ("skill", "Chem Lore", "--traits", "acuity,resolve,vigor"),
+        "RP104: traits: List should have at most 2 items after validation, not 3",
+    ),
+    NewCase(
+        "a name that slugs to nothing",
+        ("skill", "!!!", "--traits", "acuity,resolve"),
+        "cannot make an id from '!!!'",
+    ),
+    NewCase(
+        "a name that is a path",
+        ("skill", "../../evil", "--traits", "acuity,resolve"),
+        "the name '../../evil' looks like a path",
+    ),
+    NewCase(
+        "an empty name", ("skill", "", "--traits", "acuity,resolve"), "cannot make an id from ''"
+    ),
+    NewCase(
+        "a name with a control character",
+        ("skill", "Bad\x1b[2JName", "--traits", "acuity,resolve"),
+        "RP105: name: String should match pattern",
+    ),
+    NewCase(
+        "an id already taken",
+        ("skill", "Bio Lore", "--traits", "acuity,resolve"),
+        "id 'bio-lore' is already used",
+    ),
+    NewCase(
+        "a weapon in no section",
+        ("weapon", "Gun", "--section", "nowhere"),
+        "no weapon section 'nowhere'",
+    ),
+    NewCase(
+        "a ruleset that does not exist",
+        ("tc-source", "Loud", "--tc", "1", "--ruleset", "nope"),
+        "no ruleset 'nope'",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", NEW_CASES, ids=lambda case: case.name)
+def test_new_refuses_with_one_line_and_writes_nothing(demo, case):
+    args = list(case.args)
+    if args[0] == "skill":
+        args += ["--category", "academic"]
+    if "--ruleset" not in args:
+        args += ["--ruleset", "demo"]
+    before = files_of(demo)
+    result = run("new", *args, "--compendium", str(demo))
+    assert result.returncode == 2, result.stdout + result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: ") and case.says in line, line
+    assert files_of(demo) == before
+
+
+def test_new_does_not_write_through_a_link_where_its_file_would_go(demo, tmp_path):
+    outside = tmp_path / "outside.yaml"
+    (demo / "demo/skills/chem-lore.yaml").symlink_to(outside)
+    result = run(
+        "new", "skill", "Chem Lore", "--category", "academic", "--traits", "acuity,resolve",
+        "--ruleset", "demo", "--compendium", str(demo),
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "error: refusing to write outside" in result.stderr
+    assert not outside.exists()
+
+
+OTHER_SKILL = SKILL.replace("bio-lore", "other-lore").replace("Bio Lore", "Other Lore")
+
+
+def test_new_writes_an_existing_file_never(demo):
+    (demo / "demo/skills/chem-lore.yaml").write_text(OTHER_SKILL)  # not the id chem-lore
+    result = run(
+        "new", "skill", "Chem Lore", "--category", "academic", "--traits", "acuity,resolve",
+        "--ruleset", "demo", "--compendium", str(demo),
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "chem-lore.yaml already exists" in result.stderr
+    assert (demo / "demo/skills/chem-lore.yaml").read_text() == OTHER_SKILL
