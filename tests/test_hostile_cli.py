@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -497,3 +498,33 @@ def test_new_writes_an_existing_file_never(demo):
     assert result.returncode == 2
     assert "chem-lore.yaml already exists" in result.stderr
     assert (demo / "demo/skills/chem-lore.yaml").read_text() == OTHER_SKILL
+
+
+# --- serve: a clear line for an address it cannot serve on --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("address", "says"),
+    [
+        ("127.0.0.1:99999", "'127.0.0.1:99999' is not HOST:PORT with a port from 1 to 65535"),
+        ("nonsense", "'nonsense' is not HOST:PORT with a port from 1 to 65535"),
+        ("", "'' is not HOST:PORT with a port from 1 to 65535"),
+        ("127.0.0.1:８０００", "is not HOST:PORT with a port from 1 to 65535"),
+        ("no-such-host.invalid:8000", "cannot serve on no-such-host.invalid:8000: "),
+    ],
+)
+def test_serve_on_an_impossible_address_says_so_in_one_line(demo, address, says):
+    result = run("serve", str(demo), "-a", address)
+    assert result.returncode == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: ") and says in line
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(demo):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        address = f"127.0.0.1:{busy.getsockname()[1]}"
+        result = run("serve", str(demo), "-a", address)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"error: cannot serve on {address}: Address already in use"
