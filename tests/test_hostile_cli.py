@@ -528,3 +528,82 @@ def test_serve_on_a_busy_port_says_so_in_one_line(demo):
         result = run("serve", str(demo), "-a", address)
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: cannot serve on {address}: Address already in use"
+
+
+# --- careless arguments to every command ---------------------------------------------------------
+
+
+@dataclass
+class Careless:
+    name: str
+    args: tuple[str, ...]
+    """Run in a folder holding `c/` (a valid compendium) and `afile` (a plain file)."""
+    says: str
+
+
+CARELESS = [
+    Careless(
+        "validate an empty path",
+        ("validate", ""),
+        "Invalid value for '[COMPENDIUM]': an empty path",
+    ),
+    Careless(
+        "build an empty compendium path",
+        ("build", "", "--out", "d"),
+        "Invalid value for '[COMPENDIUM]': an empty path",
+    ),
+    Careless("fmt an empty path", ("fmt", ""), "Invalid value for '[PATH]': an empty path"),
+    Careless(
+        "schema into a folder under a file",
+        ("schema", "--out", "afile/x"),
+        "cannot write schemas to afile/x",
+    ),
+    Careless("schema into a file", ("schema", "--out", "afile"), "'afile' is a file"),
+    Careless(
+        "import wiki of a file that is no wiki page",
+        ("import", "wiki", "afile", "--ruleset", "c/demo"),
+        "afile: no 'Weapon Profile - NAME (Tier N)' headers found",
+    ),
+    Careless(
+        "diff against an empty name",
+        ("diff", "", "c"),
+        "an empty name is neither a compendium folder nor a git revision",
+    ),
+    Careless(
+        "new into an empty compendium path",
+        ("new", "tc-source", "X", "--tc", "1", "--compendium", ""),
+        "Invalid value for '--compendium': an empty path",
+    ),
+    Careless(
+        "roll with an empty compendium path",
+        ("roll", "cool", "fear", "--cool", "50", "--roll", "10", "--compendium", ""),
+        "Invalid value for '--compendium': an empty path",
+    ),
+    Careless(
+        "serve an empty compendium path",
+        ("serve", ""),
+        "Invalid value for '[COMPENDIUM]': an empty path",
+    ),
+    Careless(
+        "diff a folder that is not a compendium",
+        ("diff", "afile", "c"),
+        "neither a compendium folder nor a git revision",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CARELESS, ids=lambda case: case.name)
+def test_careless_arguments_get_a_usage_error(tmp_path, case):
+    build_tree(tmp_path / "c", base_tree())
+    (tmp_path / "afile").write_text("not a folder\n")
+    before = files_of(tmp_path)
+    result = run(*case.args, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert case.says in result.stderr
+    assert files_of(tmp_path) == before
+
+
+def test_an_empty_out_is_refused_not_taken_as_the_working_folder(tmp_path, demo):
+    result = run("build", str(demo), "--out", "", "--target", "json", cwd=tmp_path)
+    assert result.returncode == 2 and "Invalid value for '--out': an empty path" in result.stderr
+    assert not (tmp_path / "json").exists()

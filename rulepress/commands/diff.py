@@ -53,6 +53,8 @@ def load_side(
 ) -> Compendium:
     """A compendium from a folder, or from a git revision of `compendium_path` (relative
     to the top of the repository that `cwd`, or the working folder, is in)."""
+    if not spec.strip():  # Path("") is the working folder
+        raise RulepressError("an empty name is neither a compendium folder nor a git revision")
     folder = Path(spec)
     if cwd is None and folder.is_dir():
         return _validated(folder, spec)
