@@ -117,6 +117,14 @@ def test_a_link_with_a_forged_mark_inside_the_output_folder_is_not_followed(tmp_
     assert (tmp_path / "out/json").is_symlink() and sorted(files_of(mine)) == [MARKER_NAME]
 
 
+def test_an_out_that_links_to_a_users_folder_keeps_its_own_folders(tmp_path, demo):
+    mine = build_tree(tmp_path / "mine", {"site/index.md": "# mine\n"})
+    (tmp_path / "dist").symlink_to(mine)
+    result = run("build", str(demo), "--out", str(tmp_path / "dist"), "--target", "site")
+    assert result.returncode == 2 and "rulepress did not write it" in result.stderr
+    assert files_of(mine) == {"site": "/", "site/index.md": b"# mine\n"}
+
+
 def test_a_target_that_is_a_file_is_not_replaced(tmp_path, demo):
     build_tree(tmp_path / "out", {"json": "my notes\n"})
     result = run("build", str(demo), "--out", str(tmp_path / "out"), "--target", "json")
