@@ -95,11 +95,14 @@ def output_lock(out: Path) -> Iterator[None]:
     try:
         out.mkdir(parents=True, exist_ok=True)
         handle = open(out / LOCK_NAME, "a+b")  # noqa: SIM115 - held for the whole build
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        _recover(out)
     except OSError as exc:
         raise RulepressError(f"cannot write to output folder {out}: {exc.strerror}") from None
     with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            _recover(out)
+        except OSError as exc:
+            raise RulepressError(f"cannot use output folder {out}: {exc.strerror}") from None
         try:
             yield
         finally:
