@@ -57,8 +57,8 @@ def refuse_unless_built(target: Path) -> None:
     `site/` sources with `--out .`), a file or a link in its place is refused."""
     try:
         info = target.lstat()
-    except FileNotFoundError:
-        return
+    except (FileNotFoundError, NotADirectoryError):
+        return  # nothing to replace; making the folder will say what is wrong
     except OSError as exc:
         raise RulepressError(f"cannot read output folder {target}: {exc.strerror}") from None
     if not stat.S_ISDIR(info.st_mode):
