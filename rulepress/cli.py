@@ -18,10 +18,21 @@ DEFAULT_COMPENDIUM = "compendium"
 COMPENDIUM_HELP = "Compendium folder (one folder per ruleset, or a single ruleset folder)."
 
 
+class FilePath(click.Path):
+    """A path that may not be empty: `Path("")` is the working folder, so an unset shell
+    variable (`rulepress validate "$DIR"`) would check, or build into, whatever folder the
+    command runs in."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def compendium_argument(function):
-    return click.argument(
-        "compendium", default=DEFAULT_COMPENDIUM, type=click.Path(path_type=Path)
-    )(function)
+    return click.argument("compendium", default=DEFAULT_COMPENDIUM, type=FilePath(path_type=Path))(
+        function
+    )
 
 
 def no_cache_option(function):
@@ -70,7 +81,7 @@ def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -
 @compendium_argument
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=FilePath(path_type=Path),
     default=Path("dist"),
     show_default=True,
     help="Output folder; each target writes into its own subfolder.",
@@ -91,7 +102,7 @@ def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -
 )
 @click.option(
     "--templates",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    type=FilePath(path_type=Path, file_okay=False, exists=True),
     default=None,
     help="Folder of templates (Markdown sections, Foundry HTML) that override the shipped "
     "ones by name.",
@@ -153,7 +164,7 @@ def build_command(
 
 
 @cli.command("fmt")
-@click.argument("path", default=DEFAULT_COMPENDIUM, type=click.Path(path_type=Path))
+@click.argument("path", default=DEFAULT_COMPENDIUM, type=FilePath(path_type=Path))
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 if a file is not canonical.")
 def fmt_command(path: Path, check: bool) -> None:
     """Rewrite the YAML under PATH (default ./compendium) in canonical form, keeping
@@ -179,7 +190,7 @@ def fmt_command(path: Path, check: bool) -> None:
 @cli.command("schema")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=FilePath(path_type=Path, file_okay=False),
     default=Path("schemas"),
     show_default=True,
     help="Folder to write the schemas into.",
@@ -229,7 +240,7 @@ def new_group() -> None:
 def _compendium_option(function):
     return click.option(
         "--compendium",
-        type=click.Path(path_type=Path, file_okay=False),
+        type=FilePath(path_type=Path, file_okay=False),
         default=Path(DEFAULT_COMPENDIUM),
         show_default=True,
         help=COMPENDIUM_HELP,
@@ -301,11 +312,11 @@ def import_group() -> None:
 
 
 @import_group.command("wiki")
-@click.argument("page", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("page", type=FilePath(path_type=Path, dir_okay=False))
 @click.option(
     "--ruleset",
     "ruleset_folder",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=FilePath(path_type=Path, file_okay=False),
     default=Path(DEFAULT_COMPENDIUM) / "iris",
     show_default=True,
     help="Ruleset folder to write the weapon files into.",
@@ -355,7 +366,7 @@ def ruleset_options(default_ruleset: str):
         )(function)
         return click.option(
             "--compendium",
-            type=click.Path(path_type=Path),
+            type=FilePath(path_type=Path),
             default=Path(DEFAULT_COMPENDIUM),
             show_default=True,
             help=COMPENDIUM_HELP,

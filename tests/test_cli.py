@@ -113,7 +113,7 @@ def test_build_writes_every_target_and_is_deterministic(tmp_path):
 
 def test_build_replaces_the_previous_output_whole(tmp_path):
     out = tmp_path / "dist"
-    (out / "json").mkdir(parents=True)
+    assert run("build", "--out", str(out), "--target", "json").returncode == 0
     (out / "json" / "stale.json").write_text("{}")
     assert run("build", "--out", str(out)).returncode == 0
     assert not (out / "json" / "stale.json").exists()

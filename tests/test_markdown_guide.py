@@ -69,5 +69,5 @@ def test_build_writes_a_guide_per_ruleset(tmp_path):
 
     build(COMPENDIUM, tmp_path, ["markdown"])
     assert sorted(p.name for p in (tmp_path / "markdown").iterdir()) == sorted(
-        f"{r}.md" for r in RULESETS
+        [".rulepress-output", *(f"{r}.md" for r in RULESETS)]
     )

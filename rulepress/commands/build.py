@@ -15,7 +15,12 @@ from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
 from rulepress.exporters import Exporter, available_exporters
 from rulepress.exporters.memo import RenderMemo
-from rulepress.exporters.output import output_lock, replaced_atomically, safe_child
+from rulepress.exporters.output import (
+    output_lock,
+    refuse_unless_built,
+    replaced_atomically,
+    safe_child,
+)
 
 
 def build(
@@ -45,10 +50,14 @@ def build(
     if not validation.ok:
         return validation, []
     out = Path(out)
-    _refuse_overlap(Path(root), out, list(targets or exporters))
+    chosen = list(targets or exporters)
+    _refuse_overlap(Path(root), out, chosen)
     if out.exists() and not out.is_dir():
         raise RulepressError(f"output path is not a folder: {out}")
-    chosen = list(targets or exporters)
+    if out.resolve() == Path(out.resolve().anchor):
+        raise RulepressError(f"refusing to write outputs into the file system's root {out}")
+    for name in chosen:  # before anything is written, even the lock
+        refuse_unless_built(safe_child(out, name))
     written = []
     with output_lock(out), loaded_objects_frozen():
         for name in chosen:  # refuse early, before any target is written

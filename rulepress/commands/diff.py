@@ -9,11 +9,8 @@ the data (odds by rank and by pool) are compared, to show what a change does in 
 
 from __future__ import annotations
 
-import io
 import json
-import shutil
-import subprocess
-import tarfile
+import os
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -23,7 +20,7 @@ from rulepress.commands.validate import validate
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import RulepressError, printable
 from rulepress.exporters.markdown_text import github_text
-from rulepress.git import git_output
+from rulepress.git import git_output, run_git
 from rulepress.models import Document, SkillTest, StepDice, WeaponProfile
 from rulepress.models.step_dice import STEPS
 
@@ -57,43 +54,122 @@ def load_side(
 ) -> Compendium:
     """A compendium from a folder, or from a git revision of `compendium_path` (relative
     to the top of the repository that `cwd`, or the working folder, is in)."""
+    if not spec.strip():  # Path("") is the working folder
+        raise RulepressError("an empty name is neither a compendium folder nor a git revision")
     folder = Path(spec)
     if cwd is None and folder.is_dir():
         return _validated(folder, spec)
-    revision = subprocess.run(
-        ["git", "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
+    commit = _commit(spec, cwd)
+    # removed on leaving, whatever happens (an error, Ctrl-C)
+    with tempfile.TemporaryDirectory(prefix="rulepress-diff-", ignore_cleanup_errors=True) as tmp:
+        root = Path(tmp) / "compendium"
+        _write_tree(commit, compendium_path, cwd, root, spec)
+        return _validated(root, spec)
+
+
+def _commit(spec: str, cwd: Path | None) -> str:
+    """The commit `spec` names; a clear error for an option, a name git does not know, a
+    repository without commits or a shallow clone whose history stops short of it."""
+    problem = f"{spec!r} is neither a compendium folder nor a git revision"
+    if spec.startswith("-"):  # git would read it as an option
+        raise RulepressError(problem)
+    found = run_git(
+        cwd, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{spec}^{{commit}}"
     )
-    if revision.returncode != 0:
-        raise RulepressError(f"{spec!r} is neither a compendium folder nor a git revision")
-    top = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-    ).stdout.strip()
-    archive = subprocess.run(
-        ["git", "archive", revision.stdout.strip(), "--", compendium_path],
-        capture_output=True,
-        check=False,
-        cwd=top or cwd,
-    )
-    if archive.returncode != 0:
+    if found.returncode == 0:
+        return found.stdout.decode().strip()
+    if run_git(cwd, "rev-parse", "--git-dir").returncode != 0:
+        raise RulepressError(problem)
+    if run_git(cwd, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
+        raise RulepressError(f"{problem}: the repository has no commits yet")
+    shallow = run_git(cwd, "rev-parse", "--is-shallow-repository").stdout.strip() == b"true"
+    if shallow:
         raise RulepressError(
-            f"git has no {compendium_path}/ at {spec}: "
-            f"{archive.stderr.decode(errors='replace').strip()}"
+            f"{problem}: this is a shallow clone, whose history may stop before it; "
+            "run `git fetch --unshallow` (or check out with full history) and try again"
         )
-    target = Path(tempfile.mkdtemp(prefix="rulepress-diff-"))
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(target, filter="data")
-    try:
-        return _validated(target / compendium_path, spec)
-    finally:
-        shutil.rmtree(target, ignore_errors=True)
+    raise RulepressError(problem)
+
+
+def _write_tree(commit: str, path: str, cwd: Path | None, root: Path, spec: str) -> None:
+    """Write the files of `path` at `commit` below `root`, read from git's objects (not
+    `git archive`, whose .gitattributes in the history could hide or rewrite files).
+    A symbolic link is written as the link it is, for the loader to judge as it judges
+    links in a working tree; a submodule is left out."""
+    listed = run_git(cwd, "ls-tree", "-r", "-z", "-l", "--full-tree", commit, "--", path)
+    entries = [_tree_entry(line, path) for line in listed.stdout.split(b"\0") if line]
+    entries = [entry for entry in entries if entry is not None]
+    if listed.returncode != 0 or not entries:
+        reason = listed.stderr.decode(errors="replace").strip() or "no files there"
+        raise RulepressError(f"git has no {path}/ at {spec}: {reason}")
+    total = sum(size for _, _, size, _ in entries)
+    if total > MAX_REVISION_BYTES:
+        raise RulepressError(
+            f"{path}/ at {spec} holds {total} bytes; more than {MAX_REVISION_BYTES} is refused"
+        )
+    blobs = run_git(cwd, "cat-file", "--batch", stdin=b"".join(o + b"\n" for _, o, _, _ in entries))
+    contents = _batch_contents(blobs.stdout, len(entries))
+    if blobs.returncode != 0 or contents is None:
+        raise RulepressError(f"git could not read {path}/ at {spec}")
+    written = sorted(zip(entries, contents, strict=True), key=lambda pair: pair[0][0] == LINK_MODE)
+    try:  # links last: no file is ever written through one
+        for (mode, _, _, relative), content in written:
+            _write_entry(root, relative, mode, content)
+    except OSError as exc:
+        raise RulepressError(f"cannot copy {path}/ at {spec}: {exc.strerror or exc}") from None
+
+
+MAX_REVISION_BYTES = 1 << 30
+"""A revision's compendium is read into memory; a larger one is refused."""
+FILE_MODES = (b"100644", b"100755")
+LINK_MODE = b"120000"
+
+
+def _tree_entry(line: bytes, path: str) -> tuple[bytes, bytes, int, tuple[str, ...]] | None:
+    """(mode, object id, size, path parts below `path`) of a file or link; None for
+    anything else (a submodule) or a name no file system could hold safely."""
+    info, _, name = line.partition(b"\t")
+    mode, kind, obj, size = info.split()
+    if kind != b"blob" or mode not in (*FILE_MODES, LINK_MODE):
+        return None
+    relative = os.fsdecode(name)
+    if path not in ("", "."):
+        prefix = path.strip("/") + "/"
+        if not relative.startswith(prefix):
+            return None
+        relative = relative[len(prefix) :]
+    parts = tuple(relative.split("/"))
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    return mode, obj, int(size), parts
+
+
+def _batch_contents(output: bytes, count: int) -> list[bytes] | None:
+    """The objects' bytes in the order asked, from `git cat-file --batch`'s output:
+    `<id> <type> <size>` then the bytes and a newline, for each."""
+    contents, offset = [], 0
+    for _ in range(count):
+        end = output.find(b"\n", offset)
+        header = output[offset:end].split()
+        if end < 0 or len(header) != 3 or not header[2].isdigit():
+            return None
+        start = end + 1
+        contents.append(output[start : start + int(header[2])])
+        offset = start + int(header[2]) + 1
+    return contents
+
+
+def _write_entry(root: Path, parts: tuple[str, ...], mode: bytes, content: bytes) -> None:
+    target = root.joinpath(*parts)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.parent.resolve() != root.resolve().joinpath(*parts[:-1]):
+        return  # a malformed tree put a link where a folder goes: never write through it
+    if mode == LINK_MODE:
+        if b"\0" not in content:  # no file system holds such a link: left out
+            os.symlink(os.fsdecode(content), target)
+        return
+    with open(target, "xb") as handle:  # "x": never through a link written before
+        handle.write(content)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,10 @@ stay an authoring source beside the YAML.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+import tempfile
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -16,10 +19,16 @@ from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.writer import dump_document
 from rulepress.errors import RulepressError
 from rulepress.exporters.output import safe_child
-from rulepress.importers.wiki import ParsedProfile, ParsedSection, WikiFormatError, parse_page
+from rulepress.importers.wiki import (
+    ParsedProfile,
+    ParsedSection,
+    WikiFormatError,
+    parse_page,
+    whole_number,
+)
 from rulepress.models import Skill, WeaponProfile, WeaponSection
 
-COST = re.compile(r"^(?P<amount>\d+)\s*(?P<unit>[A-Za-z]*)$")
+COST = re.compile(r"^(?P<amount>[0-9]+)\s*(?P<unit>[A-Za-z]*)$")
 KEPT_FIELDS = ("description", "rulings", "previous_ids")
 
 
@@ -27,14 +36,14 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+MAX_PAGE_BYTES = 64 << 20
+
+
 def import_wiki(page: Path, ruleset_folder: Path) -> list[Path]:
-    """Write one YAML file per section and per weapon profile found on `page`."""
+    """Write one YAML file per section and per weapon profile found on `page`: all of
+    them or, on any error, none. Every file is rendered and validated first."""
     try:
-        text = page.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulepressError(f"cannot read wiki page {page}: {exc}") from None
-    try:
-        sections, profiles = parse_page(text, page)
+        sections, profiles = parse_page(_read_page(page), page)
     except WikiFormatError as exc:
         raise RulepressError(str(exc)) from None
     if not profiles:
@@ -42,18 +51,55 @@ def import_wiki(page: Path, ruleset_folder: Path) -> list[Path]:
     existing = _existing(ruleset_folder)
     section_docs = [_section(s, order, existing) for order, s in enumerate(sections, 1)]
     section_ids = {doc.name: doc.id for doc in section_docs}
-    written = []
-    for doc in section_docs:
-        written.append(_write(ruleset_folder, ("weapon-sections", f"{doc.id}.yaml"), doc))
+    files = [(("weapon-sections", f"{doc.id}.yaml"), doc) for doc in section_docs]
     taken: set[str] = set()
     order_in_section: dict[str, int] = {}
     for profile in profiles:
         section_id = section_ids[profile.section]
         order_in_section[section_id] = order_in_section.get(section_id, 0) + 1
         weapon_id = _weapon_id(profile, section_id, taken)
-        doc = _weapon(profile, weapon_id, section_id, order_in_section[section_id], existing)
-        written.append(_write(ruleset_folder, ("weapons", section_id, f"{weapon_id}.yaml"), doc))
-    return written
+        order = order_in_section[section_id]
+        doc = _weapon(page, profile, weapon_id, section_id, order, existing)
+        files.append((("weapons", section_id, f"{weapon_id}.yaml"), doc))
+    planned = [(safe_child(ruleset_folder, *parts), dump_document(doc)) for parts, doc in files]
+    return write_all(planned)
+
+
+def _read_page(page: Path) -> str:
+    """The page's text; only a regular file of a bounded size is read (a named pipe
+    would block the read)."""
+    try:
+        info = page.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise RulepressError(f"cannot read wiki page {page}: not a regular file")
+        if info.st_size > MAX_PAGE_BYTES:
+            raise RulepressError(f"cannot read wiki page {page}: over {MAX_PAGE_BYTES} bytes")
+        return page.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulepressError(f"cannot read wiki page {page}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulepressError(f"cannot read wiki page {page}: not UTF-8 ({exc.reason})") from None
+
+
+def write_all(planned: list[tuple[Path, str]]) -> list[Path]:
+    """Write every (path, text) or none: each goes to a temporary file beside its path
+    first, and only when all are written are they renamed into place."""
+    temporaries: list[tuple[Path, Path]] = []
+    try:
+        for path, text in planned:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            temporaries.append((Path(name), path))
+            with open(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+        for temporary, path in temporaries:
+            os.replace(temporary, path)
+    except OSError as exc:
+        raise RulepressError(f"cannot write {exc.filename}: {exc.strerror or exc}") from None
+    finally:
+        for temporary, _ in temporaries:
+            temporary.unlink(missing_ok=True)
+    return [path for path, _ in planned]
 
 
 def _existing(folder: Path) -> dict[str, object]:
@@ -110,7 +156,12 @@ def _weapon_id(profile: ParsedProfile, section_id: str, taken: set[str]) -> str:
 
 
 def _weapon(
-    profile: ParsedProfile, weapon_id: str, section_id: str, order: int, existing: dict
+    page: Path,
+    profile: ParsedProfile,
+    weapon_id: str,
+    section_id: str,
+    order: int,
+    existing: dict,
 ) -> WeaponProfile:
     stats = profile.stats
     data: dict = {
@@ -128,12 +179,13 @@ def _weapon(
         data["status"] = "draft"
     for label in ("Magazine", "Attacks", "Reload", "Weight"):
         if stats.get(label):
-            data[label.lower()] = _number(stats[label], profile, label)
+            data[label.lower()] = _number(page, profile, label, stats[label])
     if stats.get("Cost"):
         match = COST.match(stats["Cost"])
         if not match:
-            raise RulepressError(f"line {profile.line}: cannot read cost {stats['Cost']!r}")
-        data["cost"] = int(match["amount"])
+            where = f"{page}:{profile.stats_line}:1"
+            raise RulepressError(f"{where}: cannot read cost {stats['Cost']!r}")
+        data["cost"] = _number(page, profile, "Cost", match["amount"])
     if stats.get("Rarity"):
         data["rarity"] = stats["Rarity"]
     old = existing.get(weapon_id)
@@ -144,17 +196,21 @@ def _weapon(
             {k: v for k, v in data.items() if v is not None}, strict=False
         )
     except ValidationError as exc:
-        raise RulepressError(f"line {profile.line}: {profile.header}: {exc}") from None
+        raise RulepressError(
+            f"{page}:{profile.line}:1: {profile.header}: {first_problem(exc)}"
+        ) from None
 
 
-def _number(value: str, profile: ParsedProfile, label: str) -> int:
-    if not value.isdigit():
-        raise RulepressError(f"line {profile.line}: {label} {value!r} is not a whole number")
-    return int(value)
+def first_problem(exc: ValidationError) -> str:
+    """A model's refusal in one line: where in the document, and why."""
+    error = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in error["loc"]) or "document"
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"{where}: {error['msg']}{more}"
 
 
-def _write(folder: Path, parts: tuple[str, ...], document) -> Path:
-    path = safe_child(folder, *parts)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dump_document(document), encoding="utf-8")
-    return path
+def _number(page: Path, profile: ParsedProfile, label: str, value: str) -> int:
+    try:
+        return whole_number(value, page, profile.stats_line, label)
+    except WikiFormatError as exc:
+        raise RulepressError(str(exc)) from None

@@ -1,22 +1,32 @@
 """`rulepress new`: write a valid skeleton document in the right place.
 
 A new weapon is a draft (its figures are not written yet), so the compendium stays valid
-and the draft check reminds everyone it is unfinished.
+and the draft check reminds everyone it is unfinished. The new file is checked as
+`validate` checks files (the models, then the cross-document checks with the ruleset it
+joins) before it is written; a file is never written over, nor through a link.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from rulepress.compendium.loader import load_compendium
-from rulepress.compendium.writer import dump_document
-from rulepress.errors import RulepressError
+from pydantic import ValidationError
+
+from rulepress.compendium.loader import load_compendium, schema_findings
+from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.writer import dump_data
+from rulepress.compendium.yaml_source import parse_yaml
+from rulepress.errors import Level, RulepressError
 from rulepress.exporters.guide import slug
 from rulepress.exporters.output import safe_child
-from rulepress.models import Skill, TcSource, WeaponProfile, WeaponSection
+from rulepress.models import DOCUMENT_KINDS, Skill, TcSource, WeaponProfile, WeaponSection
+from rulepress.validators import run_checks
+
+MAX_ID = 80  # the models' longest slug
 
 
-def _ruleset(compendium: Path, ruleset_id: str):
+def _ruleset(compendium: Path, ruleset_id: str) -> Ruleset:
     loaded = load_compendium(compendium)
     try:
         return loaded.compendium.ruleset(ruleset_id)
@@ -24,19 +34,59 @@ def _ruleset(compendium: Path, ruleset_id: str):
         raise RulepressError(exc.args[0]) from None
 
 
-def _write(folder: Path, parts: tuple[str, ...], document) -> Path:
-    path = safe_child(folder, *parts)
-    if path.exists():
-        raise RulepressError(f"{path} already exists")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dump_document(document), encoding="utf-8")
+def _create(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
+    """Check `data` as the file `parts` of `ruleset` would be checked, then write it."""
+    path = safe_child(ruleset.folder, *parts)
+    text = dump_data(data)
+    parsed, source = parse_yaml(text, path)
+    try:
+        document = DOCUMENT_KINDS[data["kind"]].model_validate(parsed)
+    except ValidationError as exc:
+        raise _refusal(schema_findings(exc, source)) from None
+    joined = dataclasses.replace(ruleset, entries=(*ruleset.entries, Entry(document, source)))
+    findings = run_checks(Compendium(ruleset.folder, {ruleset.id: joined}))
+    errors = [f for f in findings if f.level == Level.ERROR and f.file == path]
+    if errors:
+        raise _refusal(errors)
+    _write_new(path, text)
     return path
 
 
-def _free_id(ruleset, name: str) -> str:
+def _refusal(findings: list) -> RulepressError:
+    first = findings[0]
+    more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
+    return RulepressError(f"{first.code}: {first.message}{more}; nothing was written")
+
+
+def _write_new(path: Path, text: str) -> None:
+    created = False
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as handle:  # "x": never over a file or link
+            created = True
+            handle.write(text)
+    except FileExistsError:
+        raise RulepressError(f"{path} already exists") from None
+    except OSError as exc:
+        if created:
+            path.unlink(missing_ok=True)
+        raise RulepressError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _free_id(ruleset: Ruleset, name: str) -> str:
+    if "/" in name or "\\" in name:
+        raise RulepressError(
+            f"the name {name!r} looks like a path: give the document's name; "
+            "its file is named after it"
+        )
     document_id = slug(name)
     if not document_id:
         raise RulepressError(f"cannot make an id from {name!r}")
+    if len(document_id) > MAX_ID:
+        raise RulepressError(
+            f"the name is too long: its id would have {len(document_id)} characters, "
+            f"at most {MAX_ID}"
+        )
     if ruleset.get(document_id) is not None:
         raise RulepressError(f"id '{document_id}' is already used in ruleset '{ruleset.id}'")
     return document_id
@@ -51,44 +101,50 @@ def new_weapon(compendium: Path, ruleset_id: str, name: str, section: str, tier:
         (w.order for w in ruleset.all(WeaponProfile, drafts=True) if w.section == section),
         default=0,
     )
-    weapon = WeaponProfile(
-        kind="weapon",
-        id=_free_id(ruleset, name),
-        status="draft",
-        name=name,
-        header=name,
-        tier=tier,
-        section=section,
-        order=order,
-    )
-    return _write(ruleset.folder, ("weapons", section, f"{weapon.id}.yaml"), weapon)
+    weapon_id = _free_id(ruleset, name)
+    data = {
+        "kind": "weapon",
+        "id": weapon_id,
+        "status": "draft",
+        "name": name,
+        "header": name,
+        "tier": tier,
+        "section": section,
+        "order": order,
+    }
+    return _create(ruleset, ("weapons", section, f"{weapon_id}.yaml"), data)
 
 
 def new_skill(
     compendium: Path, ruleset_id: str, name: str, category: str, traits: list[str]
 ) -> Path:
     ruleset = _ruleset(compendium, ruleset_id)
+    twice = next((t for t in traits if traits.count(t) > 1), None)
+    if twice is not None:
+        raise RulepressError(f"trait {twice!r} is given twice; a skill has two different traits")
     order = 1 + max((s.order for s in ruleset.all(Skill, drafts=True)), default=0)
-    skill = Skill(
-        kind="skill",
-        id=_free_id(ruleset, name),
-        name=name,
-        category=category,
-        order=order,
-        traits=traits,
-    )
-    return _write(ruleset.folder, ("skills", f"{skill.id}.yaml"), skill)
+    skill_id = _free_id(ruleset, name)
+    data = {
+        "kind": "skill",
+        "id": skill_id,
+        "name": name,
+        "category": category,
+        "order": order,
+        "traits": traits,
+    }
+    return _create(ruleset, ("skills", f"{skill_id}.yaml"), data)
 
 
 def new_tc_source(compendium: Path, ruleset_id: str, name: str, tc: int) -> Path:
     ruleset = _ruleset(compendium, ruleset_id)
     order = 1 + max((s.order for s in ruleset.all(TcSource, drafts=True)), default=0)
-    source = TcSource(
-        kind="tc-source",
-        id=_free_id(ruleset, name),
-        name=name,
-        effect="adds" if tc >= 0 else "reduces",
-        order=order,
-        tc=tc,
-    )
-    return _write(ruleset.folder, ("tc-sources", f"{source.id}.yaml"), source)
+    source_id = _free_id(ruleset, name)
+    data = {
+        "kind": "tc-source",
+        "id": source_id,
+        "name": name,
+        "effect": "adds" if tc >= 0 else "reduces",
+        "order": order,
+        "tc": tc,
+    }
+    return _create(ruleset, ("tc-sources", f"{source_id}.yaml"), data)

@@ -13,6 +13,7 @@ from typing import Annotated, Union
 
 from pydantic import Field, TypeAdapter
 
+from rulepress.errors import RulepressError
 from rulepress.models import DOCUMENT_KINDS
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
@@ -42,10 +43,13 @@ def render(schema: dict) -> str:
 
 
 def write_schemas(out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, schema in schemas().items():
-        path = out / name
-        path.write_text(render(schema), encoding="utf-8")
-        written.append(path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, schema in schemas().items():
+            path = out / name
+            path.write_text(render(schema), encoding="utf-8")
+            written.append(path)
+    except OSError as exc:
+        raise RulepressError(f"cannot write schemas to {out}: {exc.strerror or exc}") from None
     return written

@@ -8,12 +8,15 @@ reloads the browser. A compendium with errors keeps the last good pages and prin
 from __future__ import annotations
 
 import os
+import re
 import signal
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
 
 from rulepress.commands.validate import format_findings, validate
+from rulepress.errors import RulepressError
 from rulepress.exporters.site import mkdocs_command
 from rulepress.exporters.site.pages import generate
 
@@ -41,8 +44,26 @@ def regenerate(compendium: Path, project: Path) -> bool:
     return True
 
 
+def check_address(address: str) -> None:
+    """Refuse, in one line, an address mkdocs could not serve on (it would print a
+    traceback): not HOST:PORT, a port out of range, a host that does not resolve, a port
+    in use. The port is tried by binding it, as the server will."""
+    host, _, port = address.rpartition(":")
+    if not host or not re.fullmatch(r"[0-9]{1,5}", port) or not 1 <= int(port) <= 65535:
+        raise RulepressError(f"{address!r} is not HOST:PORT with a port from 1 to 65535")
+    try:
+        found = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)
+        family, kind, protocol, _, place = found[0]
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(place)
+    except OSError as exc:
+        raise RulepressError(f"cannot serve on {address}: {exc.strerror or exc}") from None
+
+
 def serve(compendium: Path, address: str) -> int:
     """Run the preview until interrupted; return mkdocs's exit code."""
+    check_address(address)
     compendium = compendium.resolve()
     with tempfile.TemporaryDirectory(prefix="rulepress-serve-") as folder:
         project = Path(folder)

@@ -7,6 +7,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +43,48 @@ def pretty_json(value: object) -> bytes:
 
 
 LOCK_NAME = ".rulepress-build.lock"
+MARKER_NAME = ".rulepress-output"
+"""Inside each target folder a build writes: the mark that a later build may replace it."""
+
+
+def marker_text(target: Path) -> bytes:
+    return f"rulepress build output: {target.name}\n".encode()
+
+
+def refuse_unless_built(target: Path) -> None:
+    """A build replaces only what a build wrote: a target folder that exists must hold
+    the mark a build leaves. A user's own folder named like a target (a repository's
+    `site/` sources with `--out .`), a file or a link in its place is refused."""
+    try:
+        info = target.lstat()
+    except (FileNotFoundError, NotADirectoryError):
+        return  # nothing to replace; making the folder will say what is wrong
+    except OSError as exc:
+        raise RulepressError(f"cannot read output folder {target}: {exc.strerror}") from None
+    if not stat.S_ISDIR(info.st_mode):
+        what = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a folder"
+        raise RulepressError(
+            f"refusing to replace {target}: it is {what}, not an output rulepress wrote; "
+            "move it away or choose another --out"
+        )
+    if not _holds_marker(target):
+        raise RulepressError(
+            f"refusing to replace {target}: rulepress did not write it (it has no "
+            f"{MARKER_NAME} file); move it away or choose another --out (an output of an "
+            "older rulepress has no mark either: delete it once)"
+        )
+
+
+def _holds_marker(target: Path) -> bool:
+    marker = target / MARKER_NAME
+    expected = marker_text(target)
+    try:
+        if not stat.S_ISREG(marker.lstat().st_mode):
+            return False
+        with open(marker, "rb") as handle:
+            return handle.read(len(expected) + 1) == expected
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager
@@ -55,9 +98,12 @@ def output_lock(out: Path) -> Iterator[None]:
     except OSError as exc:
         raise RulepressError(f"cannot write to output folder {out}: {exc.strerror}") from None
     with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
             _recover(out)
+        except OSError as exc:
+            raise RulepressError(f"cannot use output folder {out}: {exc.strerror}") from None
+        try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
@@ -76,11 +122,13 @@ def _recover(out: Path) -> None:
 
 @contextlib.contextmanager
 def replaced_atomically(target: Path) -> Iterator[Path]:
-    """Yield an empty staging folder beside `target`; on success it replaces `target`.
+    """Yield an empty staging folder beside `target`; on success it is marked as a
+    build's output (MARKER_NAME) and replaces `target`, which must be one too.
 
-    If the body raises, `target` is left as it was. If the process dies, the next build
-    (under `output_lock`) removes the staging folder, or restores the previous output if
-    the swap was cut between its two renames.
+    If the body raises, `target` is left as it was; an OSError (a full disk, a folder
+    that cannot be moved) becomes a RulepressError naming the path and the reason. If
+    the process dies, the next build (under `output_lock`) removes the staging folder,
+    or restores the previous output if the swap was cut between its two renames.
     """
     parent = target.parent
     try:
@@ -91,16 +139,31 @@ def replaced_atomically(target: Path) -> Iterator[Path]:
         raise RulepressError(f"cannot write to output folder {parent}: {exc.strerror}") from None
     try:
         yield staging
+        (staging / MARKER_NAME).write_bytes(marker_text(target))
         _swap(staging, target)
+    except OSError as exc:
+        where = exc.filename or staging
+        raise RulepressError(
+            f"cannot write output {target}: {where}: {exc.strerror or exc}; "
+            "its previous output is left as it was"
+        ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
 def _swap(staging: Path, target: Path) -> None:
-    if target.exists() and not target.is_dir():
-        raise RulepressError(f"output path exists and is not a folder: {target}")
+    refuse_unless_built(target)  # again, under the lock, right before replacing it
     retired = target.with_name(f".{target.name}.retired-{os.getpid()}")
-    if target.exists():
-        os.rename(target, retired)
-    os.rename(staging, target)
+    moved = False
+    try:
+        if os.path.lexists(target):
+            os.rename(target, retired)
+            moved = True
+        os.rename(staging, target)
+    except OSError as exc:
+        if moved:  # put the previous output back; if even that fails, _recover will
+            with contextlib.suppress(OSError):
+                os.rename(retired, target)
+        exc.filename = exc.filename or target
+        raise
     shutil.rmtree(retired, ignore_errors=True)

@@ -19,7 +19,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HEADER = re.compile(r"^Weapon Profile - (?P<name>.*?)\s*\(Tier (?P<tier>\d+)\)\s*$")
+HEADER = re.compile(r"^Weapon Profile - (?P<name>.*?)\s*\(Tier (?P<tier>[^)]*)\)\s*$")
+# Numbers in ASCII digits and of a bounded length: str.isdigit() and int() also take
+# superscripts, fullwidth and other scripts' digits, and int() refuses 4,300 digits.
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 STAT = re.compile(r"^(?P<label>[A-Za-z]+):\s*(?P<value>.*)$")
 COLUMNS = ("AP", "Damage", "Defense", "Range")
 MOVE_LABELS = ("Move", "Speed")
@@ -31,6 +34,14 @@ class WikiFormatError(Exception):
         self.path, self.line, self.message = path, line, message
 
 
+def whole_number(text: str, path: Path, line: int, what: str) -> int:
+    """`text` as a whole number, or a WikiFormatError at `path:line` naming `what`."""
+    if not WHOLE_NUMBER.fullmatch(text):
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise WikiFormatError(path, line, f"{what} {shown!r} is not a whole number")
+    return int(text)
+
+
 @dataclass
 class ParsedProfile:
     header: str
@@ -39,6 +50,7 @@ class ParsedProfile:
     group: str | None
     line: int
     name: str | None = None
+    stats_line: int = 0
     stats: dict[str, str | None] = field(default_factory=dict)
     move_column: str = "Move"
     rows: list[dict[str, int | str]] = field(default_factory=list)
@@ -78,7 +90,7 @@ def parse_page(text: str, path: Path) -> tuple[list[ParsedSection], list[ParsedP
             raise WikiFormatError(path, index + 1, "weapon profile before any section heading")
         profile = ParsedProfile(
             header=match["name"].strip(),
-            tier=int(match["tier"]),
+            tier=whole_number(match["tier"].strip(), path, index + 1, "tier"),
             section=sections[-1].name,
             group=sections[-1].group,
             line=index + 1,
@@ -113,6 +125,7 @@ def _read_profile(lines: list[str], index: int, profile: ParsedProfile, path: Pa
     if index >= len(lines):
         raise WikiFormatError(path, profile.line, "profile has no stats line")
     profile.stats = _stats(lines[index], path, index + 1)
+    profile.stats_line = index + 1
     index += 1
     while index < len(lines) and not lines[index].strip():
         index += 1
@@ -123,9 +136,9 @@ def _read_profile(lines: list[str], index: int, profile: ParsedProfile, path: Pa
     expected_ap = 1
     while index < len(lines):
         cells = lines[index].strip().split("\t")
-        if not cells[0].isdigit():
+        if not cells[0].isdigit():  # digits of any script: odd ones are reported, not skipped
             break
-        if int(cells[0]) != expected_ap:
+        if whole_number(cells[0], path, index + 1, "AP") != expected_ap:
             raise WikiFormatError(path, index + 1, f"expected the row for AP {expected_ap}")
         if len(cells) == 5:
             profile.rows.append(_row(cells, path, index + 1))
@@ -159,12 +172,11 @@ def _columns(line: str, path: Path, number: int) -> str:
 
 
 def _row(cells: list[str], path: Path, number: int) -> dict[str, int | str]:
-    try:
-        ap, damage, defense, range_ = (int(cells[i]) for i in (0, 1, 2, 4))
-    except ValueError:
-        raise WikiFormatError(path, number, "table cells must be whole numbers") from None
+    if not all(WHOLE_NUMBER.fullmatch(cells[i]) for i in (0, 1, 2, 4)):
+        raise WikiFormatError(path, number, "table cells must be whole numbers")
+    ap, damage, defense, range_ = (int(cells[i]) for i in (0, 1, 2, 4))
     move_cell = cells[3].strip()
-    if move_cell != "Base" and not re.fullmatch(r"-?\d+", move_cell):
+    if move_cell != "Base" and not WHOLE_NUMBER.fullmatch(move_cell):
         raise WikiFormatError(path, number, f"move must be a number or Base, not {move_cell!r}")
     move: int | str = move_cell if move_cell == "Base" else int(move_cell)
     return {"ap": ap, "damage": damage, "defense": defense, "move": move, "range": range_}
