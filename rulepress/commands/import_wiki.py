@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import tempfile
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.writer import dump_document
 from rulepress.errors import RulepressError
 from rulepress.exporters.output import safe_child
+from rulepress.files import read_regular
 from rulepress.importers.wiki import (
     ParsedProfile,
     ParsedSection,
@@ -66,16 +66,11 @@ def import_wiki(page: Path, ruleset_folder: Path) -> list[Path]:
 
 
 def _read_page(page: Path) -> str:
-    """The page's text; only a regular file of a bounded size is read (a named pipe
+    """The page's text: only a regular file of a bounded size is read (a named pipe
     would block the read)."""
     try:
-        info = page.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise RulepressError(f"cannot read wiki page {page}: not a regular file")
-        if info.st_size > MAX_PAGE_BYTES:
-            raise RulepressError(f"cannot read wiki page {page}: over {MAX_PAGE_BYTES} bytes")
-        return page.read_text(encoding="utf-8")
-    except OSError as exc:
+        return read_regular(page, MAX_PAGE_BYTES).decode("utf-8")
+    except OSError as exc:  # RefusedFile says why; others have their strerror
         raise RulepressError(f"cannot read wiki page {page}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise RulepressError(f"cannot read wiki page {page}: not UTF-8 ({exc.reason})") from None

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HEADER = re.compile(r"^Weapon Profile - (?P<name>.*?)\s*\(Tier (?P<tier>[^)]*)\)\s*$")
+HEADER = "Weapon Profile - "
 # Numbers in ASCII digits and of a bounded length: str.isdigit() and int() also take
 # superscripts, fullwidth and other scripts' digits, and int() refuses 4,300 digits.
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
@@ -32,6 +32,19 @@ class WikiFormatError(Exception):
     def __init__(self, path: Path, line: int, message: str):
         super().__init__(f"{path}:{line}:1: {message}")
         self.path, self.line, self.message = path, line, message
+
+
+def profile_header(line: str) -> tuple[str, str] | None:
+    """(name, tier) of a line `Weapon Profile - NAME (Tier N)`, else None. Split by hand,
+    in one pass: a regular expression with a lazy name before optional spaces takes time
+    growing with the square of a line of spaces."""
+    line = line.strip()
+    if not (line.startswith(HEADER) and line.endswith(")")):
+        return None
+    name, found, tier = line[len(HEADER) : -1].rpartition("(Tier ")
+    if not found or ")" in tier:
+        return None
+    return name.strip(), tier.strip()
 
 
 def whole_number(text: str, path: Path, line: int, what: str) -> int:
@@ -73,7 +86,7 @@ def parse_page(text: str, path: Path) -> tuple[list[ParsedSection], list[ParsedP
     group: str | None = None
     index = 0
     while index < len(lines):
-        match = HEADER.match(lines[index].strip())
+        match = profile_header(lines[index])
         if not match:
             index += 1
             continue
@@ -89,8 +102,8 @@ def parse_page(text: str, path: Path) -> tuple[list[ParsedSection], list[ParsedP
         if not sections:
             raise WikiFormatError(path, index + 1, "weapon profile before any section heading")
         profile = ParsedProfile(
-            header=match["name"].strip(),
-            tier=whole_number(match["tier"].strip(), path, index + 1, "tier"),
+            header=match[0],
+            tier=whole_number(match[1], path, index + 1, "tier"),
             section=sections[-1].name,
             group=sections[-1].group,
             line=index + 1,
@@ -110,7 +123,7 @@ def _headings_above(lines: list[str], index: int) -> list[str]:
         cursor -= 1
         if not line:
             continue
-        if "\t" in line or line[0].isdigit() or HEADER.match(line) or ":" in line:
+        if "\t" in line or line[0].isdigit() or profile_header(line) or ":" in line:
             break
         found.insert(0, line)
     return found
