@@ -457,7 +457,7 @@ NEW_CASES = [
     NewCase(
         "a name with a control character",
         ("skill", "Bad\x1b[2JName", "--traits", "acuity,resolve"),
-        "RP105: name: String should match pattern",
+        "RP105: name: character U+001B (a control character) is not allowed in text",
     ),
     NewCase(
         "an id already taken",
