@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,7 +28,7 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.exporters.foundry.documents import js_literal, macro_environment
 from tests.conftest import COMPENDIUM, build_tree
-from tests.test_foundry_macros import HARNESS
+from tests.test_foundry_macros import run_macro
 from tests.test_hostile_inputs import FIELDS, hostile_tree, payload, quoted
 
 # --- Foundry's enrichers, as enrichHTML applies them ----------------------------------------------
@@ -371,17 +370,6 @@ def built_macros(root: Path, compendium: Path) -> dict[str, Path]:
     }
 
 
-def run_planted_macro(node: str, macro: Path, scope: dict, faces: list[int]) -> dict:
-    completed = subprocess.run(
-        [node, str(HARNESS), str(macro), json.dumps({"scope": scope, "faces": faces})],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
-
-
 @pytest.fixture(scope="module", params=list(MACRO_TITLES), ids=list(MACRO_TITLES))
 def hostile_macros(request, tmp_path_factory) -> tuple[str, dict[str, Path]]:
     root = tmp_path_factory.mktemp("macros")
@@ -404,7 +392,7 @@ def test_a_title_cannot_run_code_in_the_macros_and_they_still_work(node, hostile
     }
     assert set(macros) == set(runs)
     for name, (scope, faces) in runs.items():
-        run = run_planted_macro(node, macros[name], scope, faces)
+        run = run_macro(node, macros[name], scope, faces)
         assert run["planted"] is None, name
         assert run["unusedFaces"] == 0, name
         (message,) = run["messages"]
@@ -446,7 +434,7 @@ def test_a_macro_posts_data_to_chat_as_inert_text(node, hostile_macros):
     """Foundry enriches chat messages too: a threshold's name reaches chat readable but
     with no live roll or link, and its markup as text."""
     _, macros = hostile_macros
-    run = run_planted_macro(
+    run = run_macro(
         node, macros["rulepress-t2k-cuf/Threat Check"], {"cuf": 4, "willpower": 6, "tcs": 5}, [3]
     )
     (message,) = run["messages"]
