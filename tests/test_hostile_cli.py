@@ -629,3 +629,18 @@ def test_an_empty_out_is_refused_not_taken_as_the_working_folder(tmp_path, demo)
     result = run("build", str(demo), "--out", "", "--target", "json", cwd=tmp_path)
     assert result.returncode == 2 and "Invalid value for '--out': an empty path" in result.stderr
     assert not (tmp_path / "json").exists()
+
+
+def test_a_hand_written_skill_with_one_trait_twice_is_refused_at_its_place(tmp_path):
+    """`new` refuses `--traits acuity,acuity` through the model, so a hand-written file
+    gets the same finding, at the list."""
+    tree = base_tree()
+    tree["demo/skills/bio-lore.yaml"] = tree["demo/skills/bio-lore.yaml"].replace(
+        "traits: [acuity, resolve]", "traits: [acuity, acuity]"
+    )
+    result = run("validate", str(build_tree(tmp_path / "c", tree)))
+    assert result.returncode == 1
+    assert (
+        "demo/skills/bio-lore.yaml:6:9: error RP105: traits: trait 'acuity' is given twice"
+        in result.stdout
+    )

@@ -119,9 +119,6 @@ def new_skill(
     compendium: Path, ruleset_id: str, name: str, category: str, traits: list[str]
 ) -> Path:
     ruleset = _ruleset(compendium, ruleset_id)
-    twice = next((t for t in traits if traits.count(t) > 1), None)
-    if twice is not None:
-        raise RulepressError(f"trait {twice!r} is given twice; a skill has two different traits")
     order = 1 + max((s.order for s in ruleset.all(Skill, drafts=True)), default=0)
     skill_id = _free_id(ruleset, name)
     data = {

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from rulepress.models.base import Document, Name, Text, ref
 
@@ -23,3 +24,15 @@ class Skill(Document):
     """The two traits, in the order printed ("Acuity or Resolve")."""
     combat_note: Text | None = None
     """What the skill does in combat, where the source says."""
+
+    @field_validator("traits")
+    @classmethod
+    def _two_different(cls, traits: list[str]) -> list[str]:
+        """ "Acuity or Acuity" is no choice: the source's skills each name two traits."""
+        if traits[0] == traits[1]:
+            raise PydanticCustomError(
+                "same_trait_twice",
+                "trait '{trait}' is given twice; a skill has two different traits",
+                {"trait": traits[0]},
+            )
+        return traits
