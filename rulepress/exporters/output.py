@@ -15,6 +15,7 @@ from pathlib import Path
 import orjson
 
 from rulepress.errors import RulepressError
+from rulepress.files import read_regular
 
 
 def safe_child(folder: Path, *parts: str) -> Path:
@@ -76,15 +77,12 @@ def refuse_unless_built(target: Path) -> None:
 
 
 def _holds_marker(target: Path) -> bool:
-    marker = target / MARKER_NAME
     expected = marker_text(target)
     try:
-        if not stat.S_ISREG(marker.lstat().st_mode):
-            return False
-        with open(marker, "rb") as handle:
-            return handle.read(len(expected) + 1) == expected
-    except OSError:
+        found = read_regular(target / MARKER_NAME, len(expected), follow_links=False)
+    except OSError:  # missing, a link, a pipe, too long: no mark
         return False
+    return found == expected
 
 
 @contextlib.contextmanager
