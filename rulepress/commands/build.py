@@ -9,7 +9,6 @@ from pathlib import Path
 import jinja2
 
 from rulepress.build_stamp import digest, tree_digests
-from rulepress.commands.validate import Validation, validate
 from rulepress.compendium.loader import loaded_objects_frozen
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
@@ -21,6 +20,7 @@ from rulepress.exporters.output import (
     replaced_atomically,
     safe_child,
 )
+from rulepress.validation import Validation, validate
 
 
 def build(
