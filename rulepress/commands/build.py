@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from rulepress.build_stamp import digest, tree_digests
+from rulepress.caching import digest, tree_digests
 from rulepress.compendium.loader import loaded_objects_frozen
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
