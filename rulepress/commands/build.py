@@ -18,8 +18,8 @@ from rulepress.exporters.output import (
     output_lock,
     refuse_unless_built,
     replaced_atomically,
-    safe_child,
 )
+from rulepress.output_names import safe_child
 from rulepress.validation import Validation, validate
 
 
