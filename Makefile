@@ -19,6 +19,7 @@ build: $(VENV)/.installed
 test: $(VENV)/.installed-test $(TEST_TOOLS)
 	$(BIN)/ruff check rulepress tests bench
 	$(BIN)/ruff format --check rulepress tests bench
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 fuzz: $(VENV)/.installed-test
@@ -31,6 +32,7 @@ bench: $(VENV)/.installed-test $(TEST_TOOLS)
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rulepress tests bench
 	$(BIN)/ruff format --check rulepress tests bench
+	$(BIN)/lint-imports
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulepress.commands.validate import Validation, validate
 from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level
+from rulepress.validation import Validation, validate
 
 
 class InvalidCompendium(Exception):

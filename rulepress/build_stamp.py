@@ -11,8 +11,8 @@ arguments, `--force` or `--no-cache`) runs the real build.
 The stamp is sealed with the user's key (rulepress.sealed), so a stamp committed to a
 repository is no stamp, and one of any other shape than this code writes is none either.
 Only standard-library modules Python loads at start are imported here (through
-rulepress.files and rulepress.sealed too): the point is to cost no more than Python's
-own start.
+rulepress.caching, rulepress.files and rulepress.sealed too): the point is to cost no
+more than Python's own start.
 """
 
 from __future__ import annotations
@@ -20,55 +20,19 @@ from __future__ import annotations
 import marshal  # built in: the stamp is read before anything else is imported
 import os
 import sys
-from collections.abc import Iterator
 
 from rulepress import sealed
+from rulepress.caching import (
+    PACKAGE,
+    cache_folder,
+    digest,
+    file_digests,
+    relative_prefix,
+    tree_digests,
+)
 from rulepress.files import open_regular
-from rulepress.sealed import blake2b  # hashlib's, without loading OpenSSL (2 ms)
 
 STAMP_VERSION = 2
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
-SKIPPED_FOLDERS = ("__pycache__",)
-
-
-def cache_folder() -> str:
-    """Where caches and stamps live: $RULEPRESS_CACHE_DIR, else ./.rulepress-cache."""
-    return os.environ.get("RULEPRESS_CACHE_DIR") or ".rulepress-cache"
-
-
-def digest(data: bytes) -> str:
-    return blake2b(data, digest_size=16).hexdigest()
-
-
-def _file_digests(folder: str) -> Iterator[tuple[str, str]]:
-    """(path relative to `folder`, digest of its bytes) for every file below `folder`. A
-    file that cannot be read (a pipe, a device, a file too large to be a document) gets a
-    marker: the loader reports it, the stamp only notes it, and never waits on it."""
-    for parent, folders, files in os.walk(folder):
-        folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
-        below = _relative(parent, folder)
-        for name in folders:  # not walked into, but the loader may read through them
-            path = os.path.join(parent, name)
-            if os.path.islink(path):
-                yield below + name, f"link to {os.readlink(path)}"
-        for name in files:
-            try:
-                with open_regular(os.path.join(parent, name)) as handle:
-                    found = digest(handle.read())
-            except OSError as problem:
-                found = f"unreadable: {problem}"
-            yield below + name, found
-
-
-def _relative(parent: str, folder: str) -> str:
-    """`parent` (from os.walk(folder)) relative to `folder`, ending in a separator
-    (os.path.relpath costs more than reading a small file)."""
-    return "" if parent == folder else parent[len(folder) :].lstrip(os.sep) + os.sep
-
-
-def tree_digests(folder: str) -> dict[str, str]:
-    """Relative path -> digest of the bytes, for every file below `folder`."""
-    return dict(_file_digests(folder))
 
 
 def _unchanged(folder: str, digests: dict[str, str]) -> bool:
@@ -77,21 +41,11 @@ def _unchanged(folder: str, digests: dict[str, str]) -> bool:
     if not os.path.isdir(folder):
         return False
     seen = 0
-    for path, found in _file_digests(folder):
+    for path, found in file_digests(folder):
         if digests.get(path) != found:
             return False
         seen += 1
     return seen == len(digests)
-
-
-def code_digest() -> str:
-    """One digest of the rulepress package (code and templates) and the Python running it:
-    anything made by other code is never reused."""
-    listing = [
-        sys.version,
-        *(f"{path} {hexdigest}" for path, hexdigest in sorted(tree_digests(PACKAGE).items())),
-    ]
-    return digest("\n".join(listing).encode("utf-8", "surrogateescape"))
 
 
 def snapshot(compendium: str, others: list[str]) -> dict:
@@ -154,7 +108,7 @@ def _output_state(folder: str) -> list:
     state = []
     for parent, _, _ in os.walk(folder):
         status = os.stat(parent)
-        relative = _relative(parent, folder)
+        relative = relative_prefix(parent, folder)
         state.append([relative, status.st_ino, status.st_mtime_ns, status.st_ctime_ns])
     if not state:
         raise FileNotFoundError(folder)

@@ -70,7 +70,8 @@ def cli() -> None:
 def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -> None:
     """Check COMPENDIUM (default ./compendium) and print `path:line:col: level CODE: message`
     for each finding, errors first."""
-    from rulepress.commands.validate import format_findings, validate
+    from rulepress.commands.validate import format_findings
+    from rulepress.validation import validate
 
     validation = validate(compendium, strict=strict, cache=not no_cache)
     click.echo(format_findings(validation, fmt, relative_to=Path.cwd()))
@@ -128,8 +129,9 @@ def build_command(
     output is complete. Run again with nothing changed, it only says so."""
     from rulepress import build_stamp
     from rulepress.commands.build import build
-    from rulepress.commands.validate import Validation, format_findings, summary
+    from rulepress.commands.validate import format_findings, summary
     from rulepress.exporters.site.pages import SITE
+    from rulepress.validation import Validation
 
     options = {"foundry_version": int(foundry_version), "templates": templates}
     inputs = build_stamp.snapshot(
@@ -226,7 +228,8 @@ def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
     """Say what changed in the rules between OLD and NEW: compendium folders or git
     revisions (HEAD~1, main). Changed cells, renames, new and removed documents, and the
     computed figures (odds) a change moves."""
-    from rulepress.commands.diff import compare, format_changes, load_side
+    from rulepress.commands.diff import format_changes
+    from rulepress.history import compare, load_side
 
     changes = compare(load_side(old, compendium_path), load_side(new, compendium_path))
     click.echo(format_changes(changes, fmt, old, new))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulepress.commands.validate import Validation, validate
+from rulepress.validation import Validation, validate
 
 # The CLI keeps a document cache and build stamps; tests (and the CLIs they start) keep
 # theirs in a throwaway folder, never in the working tree.

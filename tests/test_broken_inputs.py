@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from rulepress.commands.validate import validate
 from rulepress.errors import Level
+from rulepress.validation import validate
 from tests.conftest import build_tree
 
 RULESET = """\

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from rulepress.commands.validate import validate
 from rulepress.errors import Finding, Level
+from rulepress.validation import validate
 from rulepress.validators import CHECKS
 from rulepress.validators.tables import _spans
 from tests.conftest import build_tree

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulepress.commands.diff import compare, format_changes, load_side
+from rulepress.commands.diff import format_changes
 from rulepress.commands.new import new_skill, new_tc_source, new_weapon
-from rulepress.commands.validate import validate
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
+from rulepress.history import compare, load_side
+from rulepress.validation import validate
 from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from rulepress.commands.validate import validate
 from rulepress.errors import Level
 from rulepress.models import CriticalFailure, FearRoll, RuleText, ShockRoll
+from rulepress.validation import validate
 
 COOL_FOLDER = Path(__file__).resolve().parents[1] / "compendium" / "cool"
 

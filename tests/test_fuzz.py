@@ -15,7 +15,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulepress.commands.validate import validate
+from rulepress.validation import validate
 from tests.conftest import COMPENDIUM
 from tests.test_broken_inputs import RULESET
 

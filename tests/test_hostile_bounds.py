@@ -233,7 +233,7 @@ def test_the_site_charts_of_the_worst_skill_test_are_drawn_in_bounded_time(worst
 
 
 def test_the_figures_diff_compares_for_the_worst_skill_test_in_bounded_time(worst):
-    from rulepress.commands.diff import computed_figures
+    from rulepress.history import computed_figures
 
     figures = within(30, lambda: computed_figures(worst))
     # a die shows no AP on 2 faces in 20: one rank fails to earn any 1 time in 10**10

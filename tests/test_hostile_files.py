@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from rulepress import build_stamp
+from rulepress import build_stamp, caching
 from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
 from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
@@ -326,7 +326,7 @@ def crafted_pickle(header: bytes, marker: Path) -> bytes:
 
 
 def documents_cache_name(compendium: Path, new: bool = False) -> str:
-    name = f"documents-{build_stamp.digest(str(compendium.resolve()).encode())}"
+    name = f"documents-{caching.digest(str(compendium.resolve()).encode())}"
     return f"{name}.new.pickle" if new else f"{name}.pickle"
 
 
@@ -364,7 +364,7 @@ def test_a_document_cache_sealed_with_another_key_is_never_unpickled(repo, tmp_p
 def test_a_crafted_render_memo_is_never_unpickled(repo, tmp_path):
     marker = tmp_path / "code-ran"
     target = repo / "dist" / "markdown"
-    name = f"renders-{build_stamp.digest(str(target.resolve()).encode())}.pickle"
+    name = f"renders-{caching.digest(str(target.resolve()).encode())}.pickle"
     (repo / ".rulepress-cache").mkdir()
     header = cache_header(RENDERS_FORMAT, "")  # no --templates: an empty salt
     (repo / ".rulepress-cache" / name).write_bytes(

@@ -25,12 +25,14 @@ import markdown
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.diff import Change, compare, format_changes, load_side
+from rulepress.commands.diff import format_changes
 from rulepress.errors import Level
 from rulepress.exporters.foundry.ids import foundry_id
-from rulepress.exporters.guide import GENERATED_NAMES, chapters
+from rulepress.exporters.guide import chapters
 from rulepress.exporters.markdown_text import to_html
 from rulepress.exporters.site.pages import SiteProject
+from rulepress.history import Change, compare, load_side
+from rulepress.output_names import GENERATED_NAMES
 from tests.conftest import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
 from tests.test_cli import run

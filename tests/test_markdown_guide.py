@@ -7,8 +7,8 @@ import re
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.validate import validate
 from rulepress.exporters.markdown_guide import render_guide
+from rulepress.validation import validate
 from tests.conftest import build_tree
 from tests.golden import assert_golden
 from tests.test_broken_inputs import base_tree

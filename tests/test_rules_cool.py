@@ -263,7 +263,7 @@ def test_a_fear_example_without_a_critical_failure_rule_cannot_be_replayed(tmp_p
     """Found by fuzzing: a fear roll alone in a ruleset crashed the example check."""
     import shutil
 
-    from rulepress.commands.validate import validate
+    from rulepress.validation import validate
     from tests.conftest import COMPENDIUM, build_tree
     from tests.test_broken_inputs import RULESET
 

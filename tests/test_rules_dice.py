@@ -1,4 +1,4 @@
-"""The exact dice engine (rulepress.rules.dice), cross-checked against brute force.
+"""The exact dice engine (rulepress.dice), cross-checked against brute force.
 
 Every distribution the rules compute by convolution is recomputed here the slow way: by
 listing every combination of faces with itertools.product and counting. The face values
@@ -17,8 +17,8 @@ from functools import reduce
 
 import pytest
 
+from rulepress import dice
 from rulepress.models import PushRule, SkillTest, StepDice
-from rulepress.rules import dice
 from tests.conftest import REPO
 
 STEP_SIDES = {"d6": 6, "d8": 8, "d10": 10, "d12": 12}
@@ -255,7 +255,7 @@ def test_repeating_a_die_a_negative_number_of_times_is_refused():
     """Like dice.die(0) and SkillTest.dice_for(-1), a negative count is an error. Run in a
     child process so a hang fails the test instead of stopping the run."""
     code = (
-        "from rulepress.rules import dice\n"
+        "from rulepress import dice\n"
         "try:\n    dice.repeated(dice.die(6), -1)\n"
         "except ValueError:\n    raise SystemExit(0)\n"
         "raise SystemExit(1)\n"

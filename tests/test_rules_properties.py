@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulepress import dice
 from rulepress.models import CufRating, ModifierRule, OpposedRoll, SkillTest, StepDice
 from rulepress.models.cool import Duration
 from rulepress.models.step_dice import STEPS
-from rulepress.rules import dice
 
 READINGS = ("neither-one-nor-success", "every-non-success")
 step_die = st.sampled_from(STEPS)

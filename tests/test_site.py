@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.validate import validate
 from rulepress.exporters.site.pages import generate, nav_folders
+from rulepress.validation import validate
 from rulepress.validators import CHECKS
 from tests.conftest import COMPENDIUM, build_tree
 from tests.golden import assert_golden

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from rulepress.build_stamp import digest, tree_digests
-from rulepress.commands.validate import Validation, validate
+from rulepress.caching import digest, tree_digests
 from rulepress.compendium.loader import loaded_objects_frozen
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
@@ -19,8 +18,9 @@ from rulepress.exporters.output import (
     output_lock,
     refuse_unless_built,
     replaced_atomically,
-    safe_child,
 )
+from rulepress.output_names import safe_child
+from rulepress.validation import Validation, validate
 
 
 def build(

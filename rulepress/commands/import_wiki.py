@@ -17,7 +17,6 @@ from pydantic import ValidationError
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.writer import dump_document
 from rulepress.errors import RulepressError
-from rulepress.exporters.output import safe_child
 from rulepress.files import read_regular
 from rulepress.importers.wiki import (
     ParsedProfile,
@@ -27,6 +26,7 @@ from rulepress.importers.wiki import (
     whole_number,
 )
 from rulepress.models import Skill, WeaponProfile, WeaponSection
+from rulepress.output_names import safe_child
 
 COST = re.compile(r"^(?P<amount>[0-9]+)\s*(?P<unit>[A-Za-z]*)$")
 KEPT_FIELDS = ("description", "rulings", "previous_ids")

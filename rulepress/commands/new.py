@@ -18,9 +18,8 @@ from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
 from rulepress.compendium.yaml_source import parse_yaml
 from rulepress.errors import Level, RulepressError
-from rulepress.exporters.guide import slug
-from rulepress.exporters.output import safe_child
 from rulepress.models import DOCUMENT_KINDS, Skill, TcSource, WeaponProfile, WeaponSection
+from rulepress.output_names import safe_child, slug
 from rulepress.validators import run_checks
 
 MAX_ID = 80  # the models' longest slug

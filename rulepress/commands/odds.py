@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rulepress import dice
 from rulepress.compendium.model import Ruleset
 from rulepress.models import OddsTable, PushRule, SkillTest, StepDice
-from rulepress.rules import dice
-from rulepress.validators.computed import exact_percent, within_rounding
+from rulepress.rules.odds import exact_percent, within_rounding
 
 READINGS = ("neither-one-nor-success", "every-non-success")
 

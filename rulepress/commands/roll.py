@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from rulepress import dice
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.models import (
@@ -25,7 +26,6 @@ from rulepress.models import (
 from rulepress.models.common import DIE_SIDES
 from rulepress.models.skill_test import MAX_RANK
 from rulepress.rules import cuf as cuf_rules
-from rulepress.rules import dice
 
 
 def _check_faces(option: str, faces: Sequence[int], sides: Sequence[int], needs: str) -> None:

@@ -15,10 +15,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from rulepress.commands.validate import format_findings, validate
+from rulepress.commands.validate import format_findings
 from rulepress.errors import RulepressError
 from rulepress.exporters.site import mkdocs_command
 from rulepress.exporters.site.pages import generate
+from rulepress.validation import validate
 
 HOOK_FILE = "rulepress_hook.py"
 HOOK = """\

@@ -1,47 +1,17 @@
-"""`rulepress validate`: load the compendium, run every check, report findings."""
+"""`rulepress validate`: report the findings of rulepress.validation as text, JSON or
+GitHub workflow commands."""
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import load_compendium, loaded_objects_frozen
-from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level, display_path, printable
-from rulepress.validators import run_checks
+from rulepress.validation import Validation
 
 FORMATS = ("text", "json", "github")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-
-
-@dataclass(frozen=True)
-class Validation:
-    compendium: Compendium
-    findings: tuple[Finding, ...]
-
-    def count(self, level: Level) -> int:
-        return sum(1 for f in self.findings if f.level == level)
-
-    @property
-    def ok(self) -> bool:
-        return self.count(Level.ERROR) == 0
-
-
-def validate(root: Path | str, *, strict: bool = False, cache: bool = False) -> Validation:
-    """Load and check a compendium. Cross-document checks run only on files that loaded,
-    so one broken file does not hide the problems of the others. With `cache`, files
-    that loaded cleanly before are taken from the document cache (see compendium.cache)."""
-    loaded = load_compendium(root, DocumentCache(Path(root)) if cache else None)
-    with loaded_objects_frozen():
-        findings = [*loaded.findings, *run_checks(loaded.compendium)]
-    if strict:
-        findings = [
-            replace(f, level=Level.ERROR) if f.level == Level.WARNING else f for f in findings
-        ]
-    return Validation(loaded.compendium, tuple(sorted(findings, key=Finding.sort_key)))
 
 
 def format_findings(validation: Validation, fmt: str, relative_to: Path | None = None) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from pydantic import VERSION as PYDANTIC_VERSION
 
 from rulepress import sealed
-from rulepress.build_stamp import cache_folder, code_digest, digest
+from rulepress.caching import cache_folder, code_digest, digest
 from rulepress.models import Document
 
 FORMAT = "rulepress-documents 1"

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from pydantic import ValidationError
 
-from rulepress.build_stamp import digest
+from rulepress.caching import digest
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.yaml_source import (

@@ -38,6 +38,7 @@ from rulepress.models import (
     WeaponProfile,
     WeaponSection,
 )
+from rulepress.output_names import GENERATED_NAMES, slug
 
 # Chapters appear in this order; a rule text's own chapter name slots in where it matches.
 CHAPTER_ORDER = (
@@ -81,16 +82,6 @@ SINGLE_SECTIONS: dict[type, tuple[str, str]] = {
     CpSpending: ("Character Points", "cp-spending"),
     CpEarning: ("Character Points", "cp-earning"),
 }
-# Names the outputs give their own pages, entries and anchors, beside the chapters' (whose
-# ids are their titles' slugs) and the documents' (their ids): the site's `<ruleset>/index`,
-# `rulings` and `sources` pages, the Markdown guide's `#rulings` and `#sources` anchors,
-# the Foundry rules pack's last entry. Check RP223 refuses data that would take one.
-GENERATED_NAMES: dict[str, str] = {
-    "index": "the site's overview page of the ruleset",
-    "rulings": "the rulings page of the site and of the Markdown guide",
-    "sources": "the sources page of the site and of the Markdown guide",
-    "about-these-rules": "the Foundry journal entry of the credits and rulings",
-}
 SKILL_CATEGORIES = {
     "academic": "Academic Skills",
     "weapon": "Weapon Skills",
@@ -119,11 +110,6 @@ class Chapter:
     id: str
     title: str
     sections: tuple[Section, ...]
-
-
-def slug(text: str) -> str:
-    cleaned = "".join(ch if ch.isalnum() else "-" for ch in text.lower())
-    return "-".join(part for part in cleaned.split("-") if part)
 
 
 def chapters(ruleset: Ruleset) -> list[Chapter]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
-from rulepress.exporters.output import pretty_json, safe_child
+from rulepress.exporters.output import pretty_json
+from rulepress.output_names import safe_child
 
 
 class JsonExporter:

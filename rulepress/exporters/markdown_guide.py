@@ -13,7 +13,7 @@ from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.exporters.guide import Chapter, chapters, section_of
 from rulepress.exporters.markdown_text import environment, md, render_section
 from rulepress.exporters.memo import RenderMemo
-from rulepress.exporters.output import safe_child
+from rulepress.output_names import safe_child
 
 
 def anchor_link(parts: list[Chapter]):

@@ -23,7 +23,7 @@ from rulepress.exporters import templating
 from rulepress.exporters.guide import Section
 from rulepress.exporters.memo import RenderMemo, reused, templates_key
 from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
-from rulepress.validators.computed import best_reading, exact_percent, within_rounding
+from rulepress.rules.odds import best_reading, exact_percent, within_rounding
 
 TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]

@@ -28,7 +28,7 @@ from typing import Any
 import jinja2
 
 from rulepress import sealed
-from rulepress.build_stamp import cache_folder, digest
+from rulepress.caching import cache_folder, digest
 from rulepress.compendium.cache import cache_header
 from rulepress.compendium.model import Compendium
 from rulepress.models import Document

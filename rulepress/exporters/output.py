@@ -18,18 +18,6 @@ from rulepress.errors import RulepressError
 from rulepress.files import read_regular
 
 
-def safe_child(folder: Path, *parts: str) -> Path:
-    """`folder/parts...`, refusing any part that would lead outside `folder`."""
-    if any(part in ("", ".", "..") or "/" in part or "\\" in part for part in parts):
-        raise RulepressError(f"refusing unsafe output name: {'/'.join(parts)!r}")
-    path = folder.joinpath(*parts)
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        raise RulepressError(f"refusing to write outside the output folder: {path}") from None
-    return path
-
-
 def pretty_json(value: object) -> bytes:
     """Sorted keys, two-space indent, UTF-8 text, a final newline: the files reviewers diff.
     orjson writes them ~30x faster than `json.dumps(indent=2)`, which has no C encoder,

@@ -10,9 +10,9 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from rulepress import dice
 from rulepress.models.base import Document, Model, Name, Slug, Text
 from rulepress.models.common import Example
-from rulepress.rules import dice
 
 PERCENTILE = 100
 

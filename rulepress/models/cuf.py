@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from rulepress import dice
 from rulepress.models.base import Document, Model, Name, Text
 from rulepress.models.common import DIE_SIDES, Die, Example
 from rulepress.models.figures import StatedFigure
-from rulepress.rules import dice
 
 Multiple = Annotated[int, Field(ge=1, le=10)]
 

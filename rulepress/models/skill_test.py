@@ -10,9 +10,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from rulepress import dice
 from rulepress.models.base import Document, Name, Text
 from rulepress.models.common import DIE_SIDES, Die, Example
-from rulepress.rules import dice
 
 Face = Annotated[int, Field(ge=1, le=20)]
 Ap = Annotated[int, Field(ge=0, le=10)]

@@ -1,5 +1,6 @@
-"""The games' rules as code: an exact dice engine and each ruleset's resolution functions.
+"""The games' rules that span documents: TC totals (cuf), acting order (cool), the odds
+against printed tables (odds) and the replay of worked examples (examples).
 
-Every function is pure. Given dice faces it resolves them; given a `random.Random` it
-rolls; given neither it returns the exact distribution as fractions.
+They read models and a Ruleset, so they sit above both; the exact dice engine that the
+models themselves use is rulepress.dice, below the models. Every function is pure.
 """

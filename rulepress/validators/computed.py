@@ -2,41 +2,13 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
 from rulepress.models import OddsTable, PushRule, StepDice
 from rulepress.models.step_dice import Reading
 from rulepress.rules.examples import replay
+from rulepress.rules.odds import best_reading, exact_percent, within_rounding
 from rulepress.validators.registry import Report, check
-
-READINGS: tuple[Reading, ...] = ("neither-one-nor-success", "every-non-success")
-
-
-def exact_percent(
-    step_dice: StepDice, table: OddsTable, skill: str | None, attribute: str, reading: Reading
-) -> Fraction:
-    pool = [attribute, *([skill] if skill else [])]
-    return step_dice.chance(pool, pushed=table.roll == "pushed", reading=reading) * 100
-
-
-def within_rounding(printed: int, exact: Fraction) -> bool:
-    """A printed whole percent agrees when it is the exact figure rounded either way."""
-    return abs(printed - exact) < 1
-
-
-def best_reading(step_dice: StepDice, table: OddsTable) -> tuple[Reading, int]:
-    """The push reading whose figures most printed cells agree with, and how many agree."""
-    scores = {}
-    for reading in READINGS:
-        scores[reading] = sum(
-            within_rounding(cell, exact_percent(step_dice, table, row.skill, column, reading))
-            for row in table.rows
-            for column, cell in zip(table.columns, row.percent, strict=False)
-        )
-    best = max(READINGS, key=lambda r: scores[r])
-    return best, scores[best]
 
 
 @check("RP301", "printed-odds-differ", Level.WARNING)

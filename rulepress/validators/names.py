@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
-from rulepress.exporters.guide import GENERATED_NAMES, slug
 from rulepress.models import RuleText
+from rulepress.output_names import GENERATED_NAMES, slug
 from rulepress.validators.registry import Report, check
 
 

@@ -23,7 +23,7 @@ from rulepress.exporters.foundry.manifest import manifest
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.memo import RenderMemo
-from rulepress.exporters.output import safe_child
+from rulepress.output_names import safe_child
 
 FOUNDRY_VERSIONS = (12, 13)
 DEFAULT_VERSION = 13

@@ -17,12 +17,12 @@ from pathlib import Path
 import jinja2
 from ruamel.yaml import YAML
 
-from rulepress.commands.diff import history
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import CODE_DOCS, Code
 from rulepress.exporters.guide import Chapter, Section, chapters
 from rulepress.exporters.markdown_text import TEMPLATES, environment, md, render_section
 from rulepress.exporters.site.charts import charts_for
+from rulepress.history import history
 from rulepress.validators import CHECKS
 
 SITE = Path(__file__).resolve().parents[3] / "site"

@@ -1,4 +1,7 @@
-"""A small exact dice engine: distributions as {outcome: Fraction}, combined by convolution."""
+"""A small exact dice engine: distributions as {outcome: Fraction}, combined by convolution.
+
+The models resolve and roll with it, so it imports nothing from rulepress.
+"""
 
 from __future__ import annotations
 

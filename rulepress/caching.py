@@ -1,0 +1,70 @@
+"""What every cache and the build stamp share: where they live, and content named by the
+digest of its bytes (a file, a folder tree, the rulepress code itself).
+
+The compendium's document cache, the exporters' render memo and the build stamp all use
+it. Only standard-library modules Python loads at start are imported here (through
+rulepress.files and rulepress.sealed too), because the launcher's no-op build uses it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+
+from rulepress.files import open_regular
+from rulepress.sealed import blake2b  # hashlib's, without loading OpenSSL (2 ms)
+
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+SKIPPED_FOLDERS = ("__pycache__",)
+
+
+def cache_folder() -> str:
+    """Where caches and stamps live: $RULEPRESS_CACHE_DIR, else ./.rulepress-cache."""
+    return os.environ.get("RULEPRESS_CACHE_DIR") or ".rulepress-cache"
+
+
+def digest(data: bytes) -> str:
+    """A short name for these bytes: 128 bits of BLAKE2b, in hex."""
+    return blake2b(data, digest_size=16).hexdigest()
+
+
+def file_digests(folder: str) -> Iterator[tuple[str, str]]:
+    """(path relative to `folder`, digest of its bytes) for every file below `folder`. A
+    file that cannot be read (a pipe, a device, a file too large to be a document) gets a
+    marker: the loader reports it, the stamp only notes it, and never waits on it."""
+    for parent, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
+        below = relative_prefix(parent, folder)
+        for name in folders:  # not walked into, but the loader may read through them
+            path = os.path.join(parent, name)
+            if os.path.islink(path):
+                yield below + name, f"link to {os.readlink(path)}"
+        for name in files:
+            try:
+                with open_regular(os.path.join(parent, name)) as handle:
+                    found = digest(handle.read())
+            except OSError as problem:
+                found = f"unreadable: {problem}"
+            yield below + name, found
+
+
+def relative_prefix(parent: str, folder: str) -> str:
+    """`parent` (from os.walk(folder)) relative to `folder`, ending in a separator
+    (os.path.relpath costs more than reading a small file)."""
+    return "" if parent == folder else parent[len(folder) :].lstrip(os.sep) + os.sep
+
+
+def tree_digests(folder: str) -> dict[str, str]:
+    """Relative path -> digest of the bytes, for every file below `folder`."""
+    return dict(file_digests(folder))
+
+
+def code_digest() -> str:
+    """One digest of the rulepress package (code and templates) and the Python running it:
+    anything made by other code is never reused."""
+    listing = [
+        sys.version,
+        *(f"{path} {hexdigest}" for path, hexdigest in sorted(tree_digests(PACKAGE).items())),
+    ]
+    return digest("\n".join(listing).encode("utf-8", "surrogateescape"))

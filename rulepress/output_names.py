@@ -1,0 +1,41 @@
+"""How data becomes names in outputs and files: slugs, the names the outputs keep for
+their own pages, and a child path that cannot leave its folder.
+
+The exporters, the commands that write compendium files (`new`, `import wiki`) and the
+name checks all use them, so they sit below all three.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulepress.errors import RulepressError
+
+# Names the outputs give their own pages, entries and anchors, beside the chapters' (whose
+# ids are their titles' slugs) and the documents' (their ids): the site's `<ruleset>/index`,
+# `rulings` and `sources` pages, the Markdown guide's `#rulings` and `#sources` anchors,
+# the Foundry rules pack's last entry. Check RP223 refuses data that would take one.
+GENERATED_NAMES: dict[str, str] = {
+    "index": "the site's overview page of the ruleset",
+    "rulings": "the rulings page of the site and of the Markdown guide",
+    "sources": "the sources page of the site and of the Markdown guide",
+    "about-these-rules": "the Foundry journal entry of the credits and rulings",
+}
+
+
+def slug(text: str) -> str:
+    """Lower-case letters and digits joined by single dashes: an id, an anchor, a page."""
+    cleaned = "".join(ch if ch.isalnum() else "-" for ch in text.lower())
+    return "-".join(part for part in cleaned.split("-") if part)
+
+
+def safe_child(folder: Path, *parts: str) -> Path:
+    """`folder/parts...`, refusing any part that would lead outside `folder`."""
+    if any(part in ("", ".", "..") or "/" in part or "\\" in part for part in parts):
+        raise RulepressError(f"refusing unsafe output name: {'/'.join(parts)!r}")
+    path = folder.joinpath(*parts)
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        raise RulepressError(f"refusing to write outside the output folder: {path}") from None
+    return path

@@ -1,0 +1,44 @@
+"""Validation as a library call: load a compendium, run every check, keep the findings.
+
+The CLI (`rulepress validate`, `build`, `serve`) and the public API (`rulepress.validate`)
+both use it, so it lives below both."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rulepress.compendium.cache import DocumentCache
+from rulepress.compendium.loader import load_compendium, loaded_objects_frozen
+from rulepress.compendium.model import Compendium
+from rulepress.errors import Finding, Level
+from rulepress.validators import run_checks
+
+
+@dataclass(frozen=True)
+class Validation:
+    """A loaded compendium with its findings, sorted by file and position."""
+
+    compendium: Compendium
+    findings: tuple[Finding, ...]
+
+    def count(self, level: Level) -> int:
+        return sum(1 for f in self.findings if f.level == level)
+
+    @property
+    def ok(self) -> bool:
+        return self.count(Level.ERROR) == 0
+
+
+def validate(root: Path | str, *, strict: bool = False, cache: bool = False) -> Validation:
+    """Load and check a compendium. Cross-document checks run only on files that loaded,
+    so one broken file does not hide the problems of the others. With `cache`, files
+    that loaded cleanly before are taken from the document cache (see compendium.cache)."""
+    loaded = load_compendium(root, DocumentCache(Path(root)) if cache else None)
+    with loaded_objects_frozen():
+        findings = [*loaded.findings, *run_checks(loaded.compendium)]
+    if strict:
+        findings = [
+            replace(f, level=Level.ERROR) if f.level == Level.WARNING else f for f in findings
+        ]
+    return Validation(loaded.compendium, tuple(sorted(findings, key=Finding.sort_key)))
