@@ -12,7 +12,7 @@ import pytest
 
 from rulepress.commands.validate import validate
 from rulepress.errors import Level
-from tests.conftest import build_tree
+from tests.helpers import build_tree
 
 RULESET = """\
 kind: ruleset

@@ -23,7 +23,7 @@ from rulepress.commands.validate import validate
 from rulepress.errors import Finding, Level
 from rulepress.validators import CHECKS
 from rulepress.validators.tables import _spans
-from tests.conftest import build_tree
+from tests.helpers import build_tree
 from tests.test_broken_inputs import RULESET, SECTION, SKILL, TRAITS, base_tree, weapon
 
 Files = dict[str, str | bytes | None]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import COMPENDIUM, REPO, build_tree
+from tests.helpers import COMPENDIUM, REPO, build_tree
 from tests.test_broken_inputs import base_tree
 
 

@@ -16,7 +16,7 @@ from rulepress.commands.new import new_skill, new_tc_source, new_weapon
 from rulepress.commands.validate import validate
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
-from tests.conftest import build_tree
+from tests.helpers import build_tree
 from tests.test_broken_inputs import SKILL, base_tree
 
 PISTOL = "demo/weapons/test-pistol.yaml"
@@ -132,7 +132,7 @@ def test_diff_between_folders_reports_new_and_removed_documents(tmp_path):
 def test_diff_reports_what_a_change_does_to_computed_odds(tmp_path, bundled):
     import shutil
 
-    from tests.conftest import COMPENDIUM
+    from tests.helpers import COMPENDIUM
 
     changed = tmp_path / "c"
     shutil.copytree(COMPENDIUM, changed)
@@ -221,7 +221,7 @@ def test_new_refuses_an_id_already_taken(tmp_path):
 
 
 def test_the_pre_commit_hooks_run_validate_and_fmt_check():
-    from tests.conftest import REPO
+    from tests.helpers import REPO
 
     hooks = {
         hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())

@@ -19,7 +19,7 @@ from rulepress.models import (
     SkillTest,
     WeaponProfile,
 )
-from tests.conftest import COMPENDIUM, SEEDS
+from tests.helpers import COMPENDIUM, SEEDS
 
 PAGE = SEEDS / "iris-wiki.txt"
 

@@ -20,7 +20,7 @@ from rulepress.models import (
     StepDice,
     TimeUnits,
 )
-from tests.conftest import COMPENDIUM
+from tests.helpers import COMPENDIUM
 
 SEED = "t2k4e.txt"
 TEXT_KINDS = (RuleText, StepDice, PushRule, ModifierRule, GroupRoll, OpposedRoll, TimeUnits)

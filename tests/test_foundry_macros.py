@@ -12,7 +12,7 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.commands.roll import cuf_check, iris_skill_test, t2k4e_roll
-from tests.conftest import COMPENDIUM
+from tests.helpers import COMPENDIUM
 
 HARNESS = Path(__file__).parent / "foundry" / "run_macro.mjs"
 

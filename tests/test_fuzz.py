@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulepress.commands.validate import validate
-from tests.conftest import COMPENDIUM
+from tests.helpers import COMPENDIUM
 from tests.test_broken_inputs import RULESET
 
 settings.register_profile(

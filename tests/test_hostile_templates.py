@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from tests.conftest import COMPENDIUM, build_tree
+from tests.helpers import COMPENDIUM, build_tree
 from tests.test_broken_inputs import base_tree
 from tests.test_cli import run
 

@@ -19,7 +19,7 @@ import pytest
 
 from rulepress.models import PushRule, SkillTest, StepDice
 from rulepress.rules import dice
-from tests.conftest import REPO
+from tests.helpers import REPO
 
 STEP_SIDES = {"d6": 6, "d8": 8, "d10": 10, "d12": 12}
 POOLS = [(a,) for a in STEP_SIDES] + list(itertools.product(STEP_SIDES, repeat=2))

@@ -12,8 +12,8 @@ from rulepress.commands.build import build
 from rulepress.commands.validate import validate
 from rulepress.exporters.site.pages import generate, nav_folders
 from rulepress.validators import CHECKS
-from tests.conftest import COMPENDIUM, build_tree
 from tests.golden import assert_golden
+from tests.helpers import COMPENDIUM, build_tree
 from tests.test_broken_inputs import base_tree
 
 GOLDEN_PAGES = (

@@ -13,7 +13,7 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from tests.conftest import ARTIFACTS
+from tests.helpers import ARTIFACTS
 from tests.test_site import site  # noqa: F401 - the built site fixture
 
 
