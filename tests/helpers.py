@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from rulepress.errors import Level
 
 # --- Where things are -------------------------------------------------------------------------
 
@@ -38,6 +41,85 @@ def build_tree(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return root
+
+
+RULESET_FILE = "demo/ruleset.yaml"
+"""Where the small demo tree keeps its ruleset."""
+ACUITY_FILE = "demo/traits/acuity.yaml"
+"""Where the small demo tree keeps the trait Acuity."""
+SKILL_FILE = "demo/skills/bio-lore.yaml"
+"""Where the small demo tree keeps its one skill."""
+SECTION_FILE = "demo/sections/pistols.yaml"
+"""Where the small demo tree keeps its one weapon section."""
+WEAPON_FILE = "demo/weapons/test-pistol.yaml"
+"""Where the small demo tree keeps its one weapon."""
+
+RULESET = """\
+kind: ruleset
+id: demo
+title: Demo
+version: "1.0.0"
+game: Demo
+system: iris-ap
+summary: A tiny ruleset for tests.
+sources:
+  - {title: Test page, author: Tests, credit: Written for the tests.}
+"""
+"""The demo tree's ruleset: the fewest fields a valid ruleset needs."""
+TRAITS = {
+    ACUITY_FILE: "kind: trait\nid: acuity\nname: Acuity\norder: 1\n",
+    "demo/traits/resolve.yaml": "kind: trait\nid: resolve\nname: Resolve\norder: 2\n",
+}
+"""The demo tree's two traits, by file."""
+SKILL = "kind: skill\nid: bio-lore\nname: Bio Lore\ncategory: academic\norder: 1\ntraits: [acuity, resolve]\n"
+"""The demo tree's skill, using both traits."""
+SECTION = "kind: weapon-section\nid: pistols\nname: Pistols\norder: 1\nskill: bio-lore\n"
+"""The demo tree's weapon section, for the skill."""
+
+
+def weapon(rows: list[str] | None = None, head: str = "") -> str:
+    """The demo weapon's file: `rows` instead of its full 30-row table, `head` before it."""
+    rows = (
+        rows
+        if rows is not None
+        else [
+            f"  - {{ap: {ap}, damage: {ap}, defense: {ap}, move: Base, range: 10}}"
+            for ap in range(1, 31)
+        ]
+    )
+    return (
+        "kind: weapon\nid: test-pistol\nname: Test Pistol\nheader: Test Pistol\ntier: 1\n"
+        "section: pistols\norder: 1\nmagazine: 3\nreload: 3\nweight: 2\ncost: 1\n"
+        f"rarity: Common\n{head}table:\n" + "\n".join(rows) + "\n"
+    )
+
+
+def base_tree() -> dict[str, str | bytes]:
+    """The smallest valid compendium (one ruleset, two traits, a skill, a section, a
+    weapon), for a test to change one file of."""
+    return {
+        RULESET_FILE: RULESET,
+        **TRAITS,
+        SKILL_FILE: SKILL,
+        SECTION_FILE: SECTION,
+        WEAPON_FILE: weapon(),
+    }
+
+
+# --- Cases ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    """A broken tree and the one finding it must give: code, file, line, column, level."""
+
+    name: str
+    files: dict[str, str | bytes]
+    code: str
+    file: str
+    line: int
+    col: int
+    level: Level = Level.ERROR
 
 
 # --- Outside tools ----------------------------------------------------------------------------

@@ -17,8 +17,7 @@ from rulepress.commands.build import build
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
 from rulepress.models import WeaponProfile
-from tests.helpers import REPO, build_tree
-from tests.test_broken_inputs import base_tree
+from tests.helpers import REPO, base_tree, build_tree
 
 PISTOL = "demo/weapons/test-pistol.yaml"
 

@@ -5,7 +5,7 @@ the findings listed for it (code, level, file, line and column), and one passing
 which must not produce it. A check registered without a failing and a passing case here
 fails `test_every_check_has_a_failing_and_a_passing_case`.
 
-Each input is a small compendium: the valid tree of `test_broken_inputs.base_tree()` with
+Each input is a small compendium: the valid tree of `helpers.base_tree()` with
 some files added, replaced or removed. Cases that show a bug in a check are marked
 `xfail(strict=True)` with the bug in the reason, so they stay visible until it is fixed.
 """
@@ -23,8 +23,7 @@ from rulepress.commands.validate import validate
 from rulepress.errors import Finding, Level
 from rulepress.validators import CHECKS
 from rulepress.validators.tables import _spans
-from tests.helpers import build_tree
-from tests.test_broken_inputs import RULESET, SECTION, SKILL, TRAITS, base_tree, weapon
+from tests.helpers import RULESET, SECTION, SKILL, TRAITS, base_tree, build_tree, weapon
 
 Files = dict[str, str | bytes | None]
 """Paths to write over `base_tree()`; None removes a file of the base tree."""

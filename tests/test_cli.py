@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import COMPENDIUM, REPO, build_tree
-from tests.test_broken_inputs import base_tree
+from tests.helpers import COMPENDIUM, REPO, base_tree, build_tree
 
 
 def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:

@@ -16,8 +16,7 @@ from rulepress.commands.new import new_skill, new_tc_source, new_weapon
 from rulepress.commands.validate import validate
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
-from tests.helpers import build_tree
-from tests.test_broken_inputs import SKILL, base_tree
+from tests.helpers import SKILL, base_tree, build_tree
 
 PISTOL = "demo/weapons/test-pistol.yaml"
 

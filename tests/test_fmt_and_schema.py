@@ -12,8 +12,7 @@ import pytest
 from rulepress.commands.fmt import canonical_text, format_paths
 from rulepress.commands.schema import render, schemas
 from rulepress.compendium.yaml_source import decode_utf8, parse_yaml
-from tests.helpers import COMPENDIUM, REPO, build_tree
-from tests.test_broken_inputs import SKILL
+from tests.helpers import COMPENDIUM, REPO, SKILL, build_tree
 
 MESSY_SKILL = """\
 # Bio Lore: a lore skill.

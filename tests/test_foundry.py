@@ -21,8 +21,7 @@ from rulepress.exporters import available_exporters
 from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
 from rulepress.exporters.foundry.leveldb import read_pack
 from rulepress.exporters.foundry.pack import Pack
-from tests.helpers import COMPENDIUM, REPO, build_tree, unpack_with_cli
-from tests.test_broken_inputs import base_tree
+from tests.helpers import COMPENDIUM, REPO, base_tree, build_tree, unpack_with_cli
 
 MODULES = ("rulepress-iris", "rulepress-t2k4e", "rulepress-t2k-cuf", "rulepress-cool")
 

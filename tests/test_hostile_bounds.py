@@ -25,8 +25,7 @@ import pytest
 
 from rulepress.api import load
 from rulepress.models import ModifierRule, SkillTest
-from tests.helpers import REPO, build_tree
-from tests.test_broken_inputs import SKILL, base_tree
+from tests.helpers import REPO, SKILL, base_tree, build_tree
 from tests.test_hostile_inputs import Hostile, make_tree, params, validate_within
 
 # --- the worst rule data the models accept ----------------------------------------------------

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.exporters.output import MARKER_NAME
-from tests.helpers import REPO, build_tree
-from tests.test_broken_inputs import SKILL, base_tree
+from tests.helpers import REPO, SKILL, base_tree, build_tree
 from tests.test_cli import run
 from tests.test_diff_and_new import git
 

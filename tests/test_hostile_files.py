@@ -31,8 +31,7 @@ from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
 from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
 from rulepress.exporters.memo import FORMAT as RENDERS_FORMAT
-from tests.helpers import build_tree
-from tests.test_broken_inputs import SKILL, base_tree
+from tests.helpers import SKILL, base_tree, build_tree
 from tests.test_cli import run
 from tests.test_fmt_and_schema import MESSY_SKILL
 from tests.test_hostile_inputs import (

@@ -32,8 +32,7 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.commands.validate import Validation, validate
 from rulepress.errors import Level
-from tests.helpers import build_tree
-from tests.test_broken_inputs import RULESET, SECTION, SKILL, TRAITS, Case, base_tree, weapon
+from tests.helpers import RULESET, SECTION, SKILL, TRAITS, Case, base_tree, build_tree, weapon
 from tests.test_cli import run
 
 SKILL_FILE = "demo/skills/bio-lore.yaml"

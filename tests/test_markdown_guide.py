@@ -10,8 +10,7 @@ from rulepress.commands.build import build
 from rulepress.commands.validate import validate
 from rulepress.exporters.markdown_guide import render_guide
 from tests.golden import assert_golden
-from tests.helpers import build_tree
-from tests.test_broken_inputs import base_tree
+from tests.helpers import base_tree, build_tree
 
 RULESETS = ("iris", "t2k4e", "t2k-cuf", "cool")
 

@@ -13,8 +13,7 @@ from rulepress.commands.validate import validate
 from rulepress.exporters.site.pages import generate, nav_folders
 from rulepress.validators import CHECKS
 from tests.golden import assert_golden
-from tests.helpers import COMPENDIUM, build_tree
-from tests.test_broken_inputs import base_tree
+from tests.helpers import COMPENDIUM, base_tree, build_tree
 
 GOLDEN_PAGES = (
     "iris/weapons/pistols.md",
