@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +29,8 @@ FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/
 """The official Foundry CLI, installed by `make test`, that reads packs as Foundry does."""
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium, so the browser tests download no browser."""
+HARNESS = Path(__file__).resolve().parent / "foundry" / "run_macro.mjs"
+"""Runs a generated macro in node against stand-ins for Foundry's Roll and ChatMessage."""
 
 
 # --- Throwaway compendium trees ---------------------------------------------------------------
@@ -77,6 +82,21 @@ SECTION = "kind: weapon-section\nid: pistols\nname: Pistols\norder: 1\nskill: bi
 """The demo tree's weapon section, for the skill."""
 
 
+MESSY_SKILL = """\
+# Bio Lore: a lore skill.
+id: bio-lore   # the slug
+kind: skill
+traits:
+- acuity
+- resolve
+order: 1
+name: 'Bio Lore'
+category: academic
+status: published
+"""
+"""The demo skill as a person might write it: keys out of order, comments, quotes."""
+
+
 def weapon(rows: list[str] | None = None, head: str = "") -> str:
     """The demo weapon's file: `rows` instead of its full 30-row table, `head` before it."""
     rows = (
@@ -120,6 +140,54 @@ class Case:
     line: int
     col: int
     level: Level = Level.ERROR
+
+
+# --- Commands run as a user runs them ---------------------------------------------------------
+
+
+def run(
+    *args: str,
+    cwd: Path = REPO,
+    env: dict[str, str] | None = None,
+    seconds: float = 120,
+    preexec_fn: Callable[[], None] | None = None,
+) -> subprocess.CompletedProcess:
+    """`python -m rulepress ARGS` in `cwd` (with `env` instead of this process's, if given),
+    failing the test if it runs past `seconds` or prints a traceback."""
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "rulepress", *args],
+            cwd=cwd,
+            env=env,
+            preexec_fn=preexec_fn,
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"rulepress {' '.join(args)} ran past {seconds} s")
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    return result
+
+
+def git(repo: Path, *args: str) -> str:
+    """`git ARGS` in `repo`, which must succeed; its output."""
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def run_macro(node: str, macro: Path, scope: dict, faces: list[int]) -> dict:
+    """Run a generated macro's JSON document in node with `scope` and the dice showing
+    `faces`; what it rolled and said."""
+    completed = subprocess.run(
+        [node, str(HARNESS), str(macro), json.dumps({"scope": scope, "faces": faces})],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
 
 
 # --- Outside tools ----------------------------------------------------------------------------

@@ -16,15 +16,9 @@ from rulepress.commands.new import new_skill, new_tc_source, new_weapon
 from rulepress.commands.validate import validate
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
-from tests.helpers import SKILL, base_tree, build_tree
+from tests.helpers import SKILL, base_tree, build_tree, git
 
 PISTOL = "demo/weapons/test-pistol.yaml"
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
-    ).stdout
 
 
 @pytest.fixture

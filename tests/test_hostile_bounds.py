@@ -13,19 +13,16 @@ Tables of cases, each asserting the exact outcome it expects:
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from rulepress.api import load
 from rulepress.models import ModifierRule, SkillTest
-from tests.helpers import REPO, SKILL, base_tree, build_tree
+from tests.helpers import REPO, SKILL, base_tree, build_tree, run
 from tests.test_hostile_inputs import Hostile, make_tree, params, validate_within
 
 # --- the worst rule data the models accept ----------------------------------------------------
@@ -385,29 +382,13 @@ COMMAND_CASES = [
 ]
 
 
-def rulepress_within(seconds: float, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    """`python -m rulepress ARGS` in `cwd`, failing the test if it runs past `seconds`."""
-    try:
-        result = subprocess.run(
-            [sys.executable, "-m", "rulepress", *args],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=seconds,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"rulepress {' '.join(args)} ran past {seconds} s")
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
-
-
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in COMMAND_CASES])
 def test_careless_arguments_get_a_clear_outcome(tmp_path, case: Command):
     cwd = REPO
     if case.tree is not None:
         build_tree(tmp_path / "c", case.tree())
         cwd = tmp_path
-    result = rulepress_within(case.seconds, case.args, cwd)
+    result = run(*case.args, cwd=cwd, seconds=case.seconds)
     output = result.stdout + result.stderr
     assert result.returncode == case.exit, output[-2000:]
     assert case.says in output, output[-2000:]

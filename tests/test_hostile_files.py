@@ -20,8 +20,6 @@ import pickle
 import resource
 import socket
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -31,9 +29,7 @@ from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
 from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
 from rulepress.exporters.memo import FORMAT as RENDERS_FORMAT
-from tests.helpers import SKILL, base_tree, build_tree
-from tests.test_cli import run
-from tests.test_fmt_and_schema import MESSY_SKILL
+from tests.helpers import MESSY_SKILL, SKILL, base_tree, build_tree, run
 from tests.test_hostile_inputs import (
     Hostile,
     params,
@@ -272,17 +268,7 @@ def rulepress(repo: Path, *args: str, seconds: float = 60, **env: str):
     environment = {k: v for k, v in os.environ.items() if not k.startswith("RULEPRESS_")}
     environment["XDG_CACHE_HOME"] = str(repo.parent / "user-cache")
     environment.update(env)
-    result = subprocess.run(
-        [sys.executable, "-m", "rulepress", *args],
-        cwd=repo,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=seconds,
-        preexec_fn=_limited,
-    )
-    assert "Traceback" not in result.stdout + result.stderr, result.stderr
-    return result
+    return run(*args, cwd=repo, env=environment, seconds=seconds, preexec_fn=_limited)
 
 
 @pytest.fixture

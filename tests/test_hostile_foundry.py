@@ -27,8 +27,7 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.exporters.foundry.documents import js_literal, macro_environment
-from tests.helpers import COMPENDIUM, build_tree
-from tests.test_foundry_macros import run_macro
+from tests.helpers import COMPENDIUM, build_tree, run_macro
 from tests.test_hostile_inputs import FIELDS, hostile_tree, payload, quoted
 
 # --- Foundry's enrichers, as enrichHTML applies them ----------------------------------------------

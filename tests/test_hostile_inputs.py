@@ -32,8 +32,7 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.commands.validate import Validation, validate
 from rulepress.errors import Level
-from tests.helpers import RULESET, SECTION, SKILL, TRAITS, Case, base_tree, build_tree, weapon
-from tests.test_cli import run
+from tests.helpers import RULESET, SECTION, SKILL, TRAITS, Case, base_tree, build_tree, run, weapon
 
 SKILL_FILE = "demo/skills/bio-lore.yaml"
 WEAPON_FILE = "demo/weapons/test-pistol.yaml"
@@ -1125,7 +1124,7 @@ def test_hostile_input_gives_its_finding_at_its_place(tmp_path, case: Hostile):
 )
 def test_the_command_line_gives_the_same_outcome(tmp_path, case: Hostile):
     """The real `python -m rulepress validate`, run where the user would run it; `run`
-    (from test_cli) also asserts that no traceback is printed."""
+    (from helpers) also asserts that no traceback is printed."""
     make_tree(tmp_path / "c", case)
     result = run("validate", "c", cwd=tmp_path)
     assert result.returncode == case.exit, result.stderr

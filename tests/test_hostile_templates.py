@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from tests.helpers import COMPENDIUM, base_tree, build_tree
-from tests.test_cli import run
+from tests.helpers import COMPENDIUM, base_tree, build_tree, run
 
 MARKER = "rulepress-template-pwned"
 

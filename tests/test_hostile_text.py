@@ -31,8 +31,7 @@ from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.guide import GENERATED_NAMES, chapters
 from rulepress.exporters.markdown_text import to_html
 from rulepress.exporters.site.pages import SiteProject
-from tests.helpers import SKILL, base_tree, build_tree
-from tests.test_cli import run
+from tests.helpers import SKILL, base_tree, build_tree, run
 from tests.test_hostile_inputs import (
     NO_FINDING,
     RULESET_FILE,
