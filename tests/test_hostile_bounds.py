@@ -13,7 +13,6 @@ Tables of cases, each asserting the exact outcome it expects:
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,8 +21,18 @@ import pytest
 
 from rulepress.api import load
 from rulepress.models import ModifierRule, SkillTest
-from tests.helpers import REPO, SKILL, base_tree, build_tree, run
-from tests.test_hostile_inputs import Hostile, make_tree, params, validate_within
+from tests.helpers import (
+    REPO,
+    SKILL,
+    Hostile,
+    base_tree,
+    build_tree,
+    make_tree,
+    params,
+    run,
+    validate_within,
+    within,
+)
 
 # --- the worst rule data the models accept ----------------------------------------------------
 
@@ -64,26 +73,6 @@ def worst_tree() -> dict[str, str | bytes]:
 def replaced(file: str, text: str, old: str, new: str) -> dict[str, str]:
     assert old in text, old
     return {file: text.replace(old, new, 1)}
-
-
-def within(seconds: float, work: Callable[[], object]) -> object:
-    """work(), failing the test (not hanging it) if it does not return in time."""
-    outcome: dict = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = work()
-        except BaseException as exc:  # re-raised in the test's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        pytest.fail(f"did not return within {seconds} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 # --- rule data the models refuse at its place -------------------------------------------------
