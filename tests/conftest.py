@@ -5,11 +5,22 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
+from rulepress.commands.build import build
 from rulepress.commands.validate import Validation, validate
-from tests.helpers import CHROMIUM, COMPENDIUM, FOUNDRY_CLI, SEEDS, require_tool
+from rulepress.models import ModifierRule, OpposedRoll, SkillTest, StepDice
+from tests.helpers import (
+    CHROMIUM,
+    COMPENDIUM,
+    FOUNDRY_CLI,
+    SEEDS,
+    base_tree,
+    build_tree,
+    require_tool,
+)
 
 # The CLI keeps a document cache and build stamps; tests (and the CLIs they start) keep
 # theirs in a throwaway folder, never in the working tree.
@@ -40,6 +51,30 @@ def cuf(bundled):
 @pytest.fixture(scope="session")
 def cool(bundled):
     return bundled.compendium.ruleset("cool")
+
+
+@pytest.fixture(scope="module")
+def skill_test(iris) -> SkillTest:
+    """Iris's skill test: how a rank and traits become AP."""
+    return iris.one(SkillTest)
+
+
+@pytest.fixture(scope="module")
+def step_dice(t2k) -> StepDice:
+    """Twilight 2000's step dice: what each die's faces count as."""
+    return t2k.one(StepDice)
+
+
+@pytest.fixture(scope="module")
+def modifiers(t2k) -> ModifierRule:
+    """Twilight 2000's modifier rule: how a modifier shifts the dice."""
+    return t2k.one(ModifierRule)
+
+
+@pytest.fixture(scope="module")
+def opposed(t2k) -> OpposedRoll:
+    """Twilight 2000's opposed roll."""
+    return t2k.one(OpposedRoll)
 
 
 @pytest.fixture(scope="session")
@@ -87,3 +122,18 @@ def chromium():
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def demo(tmp_path) -> Path:
+    """The small demo compendium written to a fresh folder."""
+    return build_tree(tmp_path / "c", base_tree())
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The built site (`mkdocs build --strict` passed, or the build raised)."""
+    out = tmp_path_factory.mktemp("site-dist")
+    validation, _ = build(COMPENDIUM, out, ["site"])
+    assert validation.ok
+    return out / "site"

@@ -145,6 +145,11 @@ class Case:
     level: Level = Level.ERROR
 
 
+def normal(text: str) -> str:
+    """`text` with each run of white space made one space, as a source text is compared."""
+    return " ".join(text.split())
+
+
 # --- Commands run as a user runs them ---------------------------------------------------------
 
 

@@ -47,11 +47,6 @@ def files_of(folder: Path) -> dict[str, bytes | str]:
 # --- build: a build replaces only what a build wrote ------------------------------------------
 
 
-@pytest.fixture
-def demo(tmp_path) -> Path:
-    return build_tree(tmp_path / "c", base_tree())
-
-
 def test_build_into_a_repository_root_keeps_its_own_site_sources(tmp_path):
     repo = tmp_path / "repo"
     build_tree(repo, {"compendium/" + k: v for k, v in base_tree().items()})

@@ -17,7 +17,7 @@ from functools import reduce
 
 import pytest
 
-from rulepress.models import PushRule, SkillTest, StepDice
+from rulepress.models import PushRule, StepDice
 from rulepress.rules import dice
 from tests.helpers import REPO
 
@@ -59,11 +59,6 @@ def t2k_face_successes(seed_text):
         return two if face >= two_at else 1 if face >= one else 0
 
     return successes
-
-
-@pytest.fixture(scope="module")
-def skill_test(bundled) -> SkillTest:
-    return bundled.compendium.ruleset("iris").one(SkillTest)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ from rulepress.models import (
     CorruptionTriggers,
     CpSpending,
     ObedienceConsequences,
-    SkillTest,
     WeaponProfile,
 )
 from rulepress.rules.examples import replay
@@ -26,11 +25,6 @@ from rulepress.rules.examples import replay
 @pytest.fixture(scope="module")
 def page(seed_text) -> str:
     return seed_text("iris-wiki.txt")
-
-
-@pytest.fixture(scope="module")
-def skill_test(iris) -> SkillTest:
-    return iris.one(SkillTest)
 
 
 @pytest.fixture(scope="module")

@@ -31,15 +31,6 @@ def project(bundled, tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The built site (`mkdocs build --strict` passed, or the build raised)."""
-    out = tmp_path_factory.mktemp("site-dist")
-    validation, _ = build(COMPENDIUM, out, ["site"])
-    assert validation.ok
-    return out / "site"
-
-
 @pytest.mark.parametrize("page", GOLDEN_PAGES)
 def test_generated_page_matches_its_golden_file(project, page):
     assert_golden(f"site/{page}", (project / "docs" / page).read_text(encoding="utf-8"))
