@@ -16,9 +16,7 @@ from rulepress.commands.new import new_skill, new_tc_source, new_weapon
 from rulepress.commands.validate import validate
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
-from tests.helpers import SKILL, base_tree, build_tree, git
-
-PISTOL = "demo/weapons/test-pistol.yaml"
+from tests.helpers import SKILL, WEAPON_FILE, base_tree, build_tree, git
 
 
 @pytest.fixture
@@ -36,7 +34,7 @@ def repo(tmp_path) -> Path:
     git(root, "init", "-q")
     git(root, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
     git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first")
-    weapon = root / "compendium" / PISTOL
+    weapon = root / "compendium" / WEAPON_FILE
     text = weapon.read_text().replace("{ap: 12, damage: 12,", "{ap: 12, damage: 14,")
     text = text.replace("id: test-pistol", "id: trusty-pistol\nprevious_ids: [test-pistol]")
     text = text.replace("name: Test Pistol", "name: Trusty Pistol")
@@ -148,7 +146,7 @@ def test_a_renamed_slug_keeps_its_old_foundry_id_and_old_anchor(tmp_path):
     from rulepress.exporters.foundry.ids import foundry_id
 
     tree = base_tree()
-    tree[PISTOL] = tree[PISTOL].replace(
+    tree[WEAPON_FILE] = tree[WEAPON_FILE].replace(
         "id: test-pistol", "id: trusty-pistol\nprevious_ids: [test-pistol]"
     )
     build_tree(tmp_path / "c", tree)
@@ -167,7 +165,7 @@ def test_a_renamed_weapon_section_page_redirects(tmp_path, bundled):
     tree["demo/sections/pistols.yaml"] = tree["demo/sections/pistols.yaml"].replace(
         "id: pistols", "id: handguns\nprevious_ids: [pistols]"
     )
-    tree[PISTOL] = tree[PISTOL].replace("section: pistols", "section: handguns")
+    tree[WEAPON_FILE] = tree[WEAPON_FILE].replace("section: pistols", "section: handguns")
     build_tree(tmp_path / "c", tree)
     generate(validate(tmp_path / "c").compendium, tmp_path / "site")
     redirect = (tmp_path / "site/docs/demo/weapons/pistols.md").read_text()
@@ -176,7 +174,7 @@ def test_a_renamed_weapon_section_page_redirects(tmp_path, bundled):
 
 def test_validation_refuses_a_slug_reused_for_another_document(tmp_path):
     tree = base_tree()
-    tree[PISTOL] = tree[PISTOL].replace(
+    tree[WEAPON_FILE] = tree[WEAPON_FILE].replace(
         "id: test-pistol", "id: trusty-pistol\nprevious_ids: [bio-lore]"
     )
     build_tree(tmp_path / "c", tree)

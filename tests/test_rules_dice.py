@@ -19,11 +19,10 @@ import pytest
 
 from rulepress.models import PushRule, StepDice
 from rulepress.rules import dice
-from tests.helpers import REPO
+from tests.helpers import READINGS, REPO
 
 STEP_SIDES = {"d6": 6, "d8": 8, "d10": 10, "d12": 12}
 POOLS = [(a,) for a in STEP_SIDES] + list(itertools.product(STEP_SIDES, repeat=2))
-READINGS = ("neither-one-nor-success", "every-non-success")
 
 
 # --- what the sources say a face is worth ---------------------------------------------------

@@ -12,8 +12,8 @@ from rulepress.models import CufRating
 from rulepress.models.cool import Duration
 from rulepress.models.step_dice import STEPS
 from rulepress.rules import dice
+from tests.helpers import READINGS
 
-READINGS = ("neither-one-nor-success", "every-non-success")
 step_die = st.sampled_from(STEPS)
 pools = st.lists(step_die, min_size=1, max_size=3)
 shift_pools = st.lists(step_die, min_size=1, max_size=2)
