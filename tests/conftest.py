@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from rulepress.commands.build import build
 from rulepress.commands.validate import Validation, validate
 from rulepress.models import ModifierRule, OpposedRoll, SkillTest, StepDice
 from tests.helpers import (
@@ -18,6 +17,7 @@ from tests.helpers import (
     FOUNDRY_CLI,
     SEEDS,
     base_tree,
+    build_bundled,
     build_tree,
     require_tool,
 )
@@ -133,7 +133,4 @@ def demo(tmp_path) -> Path:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The built site (`mkdocs build --strict` passed, or the build raised)."""
-    out = tmp_path_factory.mktemp("site-dist")
-    validation, _ = build(COMPENDIUM, out, ["site"])
-    assert validation.ok
-    return out / "site"
+    return build_bundled(tmp_path_factory.mktemp("site-dist"), "site")

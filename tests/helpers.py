@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from rulepress.commands.build import build
 from rulepress.commands.validate import Validation, validate
 from rulepress.errors import Level
 
@@ -145,6 +146,14 @@ class Case:
     line: int
     col: int
     level: Level = Level.ERROR
+
+
+def build_bundled(out: Path, target: str) -> Path:
+    """The bundled compendium built for one target under `out`, which must validate; the
+    target's folder."""
+    validation, _ = build(COMPENDIUM, out, [target])
+    assert validation.ok
+    return out / target
 
 
 def normal(text: str) -> str:
