@@ -85,6 +85,12 @@ def seed_text():
     return read
 
 
+@pytest.fixture(scope="module")
+def iris_page(seed_text) -> str:
+    """The Iris wiki page the Iris rules are transcribed from."""
+    return seed_text("iris-wiki.txt")
+
+
 @pytest.fixture(scope="session")
 def node() -> str:
     path = shutil.which("node")
