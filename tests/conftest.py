@@ -35,21 +35,25 @@ def bundled() -> Validation:
 
 @pytest.fixture(scope="session")
 def iris(bundled):
+    """The IRIS ruleset, from the bundled compendium."""
     return bundled.compendium.ruleset("iris")
 
 
 @pytest.fixture(scope="session")
 def t2k(bundled):
+    """Twilight 2000 (4th edition), from the bundled compendium."""
     return bundled.compendium.ruleset("t2k4e")
 
 
 @pytest.fixture(scope="session")
 def cuf(bundled):
+    """Coolness Under Fire for Twilight: 2000, from the bundled compendium."""
     return bundled.compendium.ruleset("t2k-cuf")
 
 
 @pytest.fixture(scope="session")
 def cool(bundled):
+    """The Cool ruleset (shock and fear rolls), from the bundled compendium."""
     return bundled.compendium.ruleset("cool")
 
 
@@ -79,6 +83,8 @@ def opposed(t2k) -> OpposedRoll:
 
 @pytest.fixture(scope="session")
 def seed_text():
+    """A reader of the source texts in fixtures/seeds/, by file name."""
+
     def read(name: str) -> str:
         return (SEEDS / name).read_text(encoding="utf-8")
 
@@ -93,6 +99,7 @@ def iris_page(seed_text) -> str:
 
 @pytest.fixture(scope="session")
 def node() -> str:
+    """The node executable, for the Foundry CLI and the macros."""
     path = shutil.which("node")
     require_tool(path is not None, "node")
     return path
