@@ -1,24 +1,30 @@
-"""Shared fixtures: the bundled compendium, the source texts, throwaway compendium trees."""
+"""Session setup and the fixtures every module may ask for; plain helpers live in helpers.py."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from rulepress.models import ModifierRule, OpposedRoll, SkillTest, StepDice
 from rulepress.validation import Validation, validate
+from tests.helpers import (
+    CHROMIUM,
+    COMPENDIUM,
+    FOUNDRY_CLI,
+    SEEDS,
+    base_tree,
+    build_bundled,
+    build_tree,
+    require_tool,
+)
 
 # The CLI keeps a document cache and build stamps; tests (and the CLIs they start) keep
 # theirs in a throwaway folder, never in the working tree.
 os.environ["RULEPRESS_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulepress-test-cache-")
-
-REPO = Path(__file__).resolve().parents[1]
-COMPENDIUM = REPO / "compendium"
-SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"
 
 
 @pytest.fixture(scope="session")
@@ -29,60 +35,71 @@ def bundled() -> Validation:
 
 @pytest.fixture(scope="session")
 def iris(bundled):
+    """The IRIS ruleset, from the bundled compendium."""
     return bundled.compendium.ruleset("iris")
 
 
 @pytest.fixture(scope="session")
 def t2k(bundled):
+    """Twilight 2000 (4th edition), from the bundled compendium."""
     return bundled.compendium.ruleset("t2k4e")
 
 
 @pytest.fixture(scope="session")
 def cuf(bundled):
+    """Coolness Under Fire for Twilight: 2000, from the bundled compendium."""
     return bundled.compendium.ruleset("t2k-cuf")
 
 
 @pytest.fixture(scope="session")
 def cool(bundled):
+    """The Cool ruleset (shock and fear rolls), from the bundled compendium."""
     return bundled.compendium.ruleset("cool")
+
+
+@pytest.fixture(scope="module")
+def skill_test(iris) -> SkillTest:
+    """Iris's skill test: how a rank and traits become AP."""
+    return iris.one(SkillTest)
+
+
+@pytest.fixture(scope="module")
+def step_dice(t2k) -> StepDice:
+    """Twilight 2000's step dice: what each die's faces count as."""
+    return t2k.one(StepDice)
+
+
+@pytest.fixture(scope="module")
+def modifiers(t2k) -> ModifierRule:
+    """Twilight 2000's modifier rule: how a modifier shifts the dice."""
+    return t2k.one(ModifierRule)
+
+
+@pytest.fixture(scope="module")
+def opposed(t2k) -> OpposedRoll:
+    """Twilight 2000's opposed roll."""
+    return t2k.one(OpposedRoll)
 
 
 @pytest.fixture(scope="session")
 def seed_text():
+    """A reader of the source texts in fixtures/seeds/, by file name."""
+
     def read(name: str) -> str:
         return (SEEDS / name).read_text(encoding="utf-8")
 
     return read
 
 
-def build_tree(root: Path, files: dict[str, str | bytes]) -> Path:
-    """Write `files` (relative path -> text or bytes) under `root`; return `root`."""
-    for relative, content in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
-
-
-FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs"
-
-
-def require_tool(available: bool, what: str) -> None:
-    """Tests that need an outside tool fail in CI when it is missing; on a developer
-    machine they skip, saying how to get it."""
-    if available:
-        return
-    message = f"{what} is missing; `make test` installs it (needs Node.js and npm)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+@pytest.fixture(scope="module")
+def iris_page(seed_text) -> str:
+    """The Iris wiki page the Iris rules are transcribed from."""
+    return seed_text("iris-wiki.txt")
 
 
 @pytest.fixture(scope="session")
 def node() -> str:
+    """The node executable, for the Foundry CLI and the macros."""
     path = shutil.which("node")
     require_tool(path is not None, "node")
     return path
@@ -93,10 +110,6 @@ def foundry_cli(node) -> list[str]:
     """The command that runs the official Foundry CLI."""
     require_tool(FOUNDRY_CLI.is_file(), "the official Foundry CLI (@foundryvtt/foundryvtt-cli)")
     return [node, str(FOUNDRY_CLI)]
-
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = REPO / "test-artifacts"
 
 
 @pytest.fixture(scope="session")
@@ -124,28 +137,13 @@ def chromium():
         browser.close()
 
 
-def unpack_with_cli(foundry_cli: list[str], pack: Path, tmp: Path) -> Path:
-    """Unpack a copy of `pack` with the official CLI (opening a LevelDB rewrites some of its
-    files, so the output itself is never opened); return the folder of unpacked sources."""
-    copy = tmp / f"copy-{pack.parent.parent.name}-{pack.name}"
-    suffix = 2
-    while copy.exists():
-        copy, suffix = (
-            copy.with_name(f"copy-{pack.parent.parent.name}-{pack.name}-{suffix}"),
-            suffix + 1,
-        )
-    shutil.copytree(pack, copy)
-    out = copy.with_name(f"{copy.name}-unpacked")
-    command = [
-        *foundry_cli,
-        "package",
-        "unpack",
-        "-n",
-        copy.name,
-        "--in",
-        str(copy.parent),
-        "--out",
-        str(out),
-    ]
-    subprocess.run(command, check=True, capture_output=True, timeout=120)
-    return out
+@pytest.fixture
+def demo(tmp_path) -> Path:
+    """The small demo compendium written to a fresh folder."""
+    return build_tree(tmp_path / "c", base_tree())
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The built site (`mkdocs build --strict` passed, or the build raised)."""
+    return build_bundled(tmp_path_factory.mktemp("site-dist"), "site")

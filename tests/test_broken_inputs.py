@@ -6,57 +6,11 @@ the code, the level and the `path:line:col` of the finding.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from rulepress.errors import Level
 from rulepress.validation import validate
-from tests.conftest import build_tree
-
-RULESET = """\
-kind: ruleset
-id: demo
-title: Demo
-version: "1.0.0"
-game: Demo
-system: iris-ap
-summary: A tiny ruleset for tests.
-sources:
-  - {title: Test page, author: Tests, credit: Written for the tests.}
-"""
-TRAITS = {
-    "demo/traits/acuity.yaml": "kind: trait\nid: acuity\nname: Acuity\norder: 1\n",
-    "demo/traits/resolve.yaml": "kind: trait\nid: resolve\nname: Resolve\norder: 2\n",
-}
-SKILL = "kind: skill\nid: bio-lore\nname: Bio Lore\ncategory: academic\norder: 1\ntraits: [acuity, resolve]\n"
-SECTION = "kind: weapon-section\nid: pistols\nname: Pistols\norder: 1\nskill: bio-lore\n"
-
-
-def weapon(rows: list[str] | None = None, head: str = "") -> str:
-    rows = (
-        rows
-        if rows is not None
-        else [
-            f"  - {{ap: {ap}, damage: {ap}, defense: {ap}, move: Base, range: 10}}"
-            for ap in range(1, 31)
-        ]
-    )
-    return (
-        "kind: weapon\nid: test-pistol\nname: Test Pistol\nheader: Test Pistol\ntier: 1\n"
-        "section: pistols\norder: 1\nmagazine: 3\nreload: 3\nweight: 2\ncost: 1\n"
-        f"rarity: Common\n{head}table:\n" + "\n".join(rows) + "\n"
-    )
-
-
-def base_tree() -> dict[str, str | bytes]:
-    return {
-        "demo/ruleset.yaml": RULESET,
-        **TRAITS,
-        "demo/skills/bio-lore.yaml": SKILL,
-        "demo/sections/pistols.yaml": SECTION,
-        "demo/weapons/test-pistol.yaml": weapon(),
-    }
+from tests.helpers import RULESET, SECTION, SKILL, TRAITS, Case, base_tree, build_tree, weapon
 
 
 def rows_without(ap: int) -> list[str]:
@@ -65,17 +19,6 @@ def rows_without(ap: int) -> list[str]:
         for n in range(1, 31)
         if n != ap
     ]
-
-
-@dataclass
-class Case:
-    name: str
-    files: dict[str, str | bytes]
-    code: str
-    file: str
-    line: int
-    col: int
-    level: Level = Level.ERROR
 
 
 CASES = [

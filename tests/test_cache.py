@@ -17,10 +17,7 @@ from rulepress.commands.build import build
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
 from rulepress.models import WeaponProfile
-from tests.conftest import REPO, build_tree
-from tests.test_broken_inputs import base_tree
-
-PISTOL = "demo/weapons/test-pistol.yaml"
+from tests.helpers import REPO, WEAPON_FILE, base_tree, build_tree
 
 
 @pytest.fixture
@@ -63,16 +60,16 @@ def test_a_cached_load_gives_the_same_documents_without_parsing(tree, tmp_path, 
 
 def test_an_edited_file_is_read_again_even_with_the_same_size_and_time(tree, tmp_path):
     assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 12
-    edit_keeping_size_and_time(tree / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 19,")
+    edit_keeping_size_and_time(tree / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 19,")
     assert pistol(load(tree, tmp_path / "cache")).row_at(12).damage == 19
 
 
 def test_a_file_made_invalid_is_reported_though_it_was_cached(tree, tmp_path):
     load(tree, tmp_path / "cache")
-    edit_keeping_size_and_time(tree / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: -1,")
+    edit_keeping_size_and_time(tree / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: -1,")
     (finding,) = load(tree, tmp_path / "cache").findings
-    lines = (tree / PISTOL).read_text().splitlines()
-    assert finding.code == "RP104" and finding.file == tree / PISTOL  # out of range
+    lines = (tree / WEAPON_FILE).read_text().splitlines()
+    assert finding.code == "RP104" and finding.file == tree / WEAPON_FILE  # out of range
     assert finding.line == next(n for n, line in enumerate(lines, 1) if "damage: -1" in line)
 
 
@@ -80,7 +77,7 @@ def test_positions_of_cached_documents_are_exact(tree, tmp_path):
     """A finding on a document taken from the cache still points at its line."""
     load(tree, tmp_path / "cache")
     entry = load(tree, tmp_path / "cache").compendium.ruleset("demo").entry("test-pistol")
-    lines = (tree / PISTOL).read_text().splitlines()
+    lines = (tree / WEAPON_FILE).read_text().splitlines()
     expected = next(n for n, line in enumerate(lines, 1) if line.startswith("tier:"))
     assert entry.position(("tier",)).line == expected
 
@@ -113,7 +110,7 @@ def test_an_edit_writes_only_the_small_file_of_new_documents(tree, tmp_path):
     load(tree, tmp_path / "cache")
     (full,) = (tmp_path / "cache").glob("documents-*[0-9a-f].pickle")
     before = full.stat().st_mtime_ns, full.read_bytes()
-    edit_keeping_size_and_time(tree / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 13,")
+    edit_keeping_size_and_time(tree / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 13,")
     load(tree, tmp_path / "cache")
     assert (full.stat().st_mtime_ns, full.read_bytes()) == before  # not rewritten
     cache = DocumentCache(tree, tmp_path / "cache")
@@ -125,7 +122,7 @@ def test_the_cache_does_not_grow_without_bound(tree, tmp_path):
     full write keeps only the documents of that load."""
     for damage in range(10, 90):
         edit_keeping_size_and_time(
-            tree / PISTOL,
+            tree / WEAPON_FILE,
             f"{{ap: 12, damage: {damage - 1 if damage > 10 else 12},",
             f"{{ap: 12, damage: {damage},",
         )
@@ -172,7 +169,7 @@ def test_an_edited_file_makes_the_next_build_build(project):
     args = ["build", "--target", "json"]
     run(args, project, project / "cache")
     edit_keeping_size_and_time(
-        project / "compendium" / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 17,"
+        project / "compendium" / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 17,"
     )
     again = run(args, project, project / "cache")
     assert "wrote dist/json" in again.stdout
@@ -317,7 +314,7 @@ def test_a_cache_file_that_cannot_be_replaced_does_not_fail_the_build(project):
     cache_file.unlink()
     cache_file.mkdir()  # a folder where the file goes
     edit_keeping_size_and_time(
-        project / "compendium" / PISTOL, "{ap: 12, damage: 12,", "{ap: 12, damage: 16,"
+        project / "compendium" / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 16,"
     )
     result = run(["build", "--target", "json"], project, project / "cache")
     assert result.returncode == 0 and "wrote dist/json" in result.stdout, result.stderr

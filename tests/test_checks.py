@@ -5,7 +5,7 @@ the findings listed for it (code, level, file, line and column), and one passing
 which must not produce it. A check registered without a failing and a passing case here
 fails `test_every_check_has_a_failing_and_a_passing_case`.
 
-Each input is a small compendium: the valid tree of `test_broken_inputs.base_tree()` with
+Each input is a small compendium: the valid tree of `helpers.base_tree()` with
 some files added, replaced or removed. Cases that show a bug in a check are marked
 `xfail(strict=True)` with the bug in the reason, so they stay visible until it is fixed.
 """
@@ -23,19 +23,26 @@ from rulepress.errors import Finding, Level
 from rulepress.validation import validate
 from rulepress.validators import CHECKS
 from rulepress.validators.tables import _spans
-from tests.conftest import build_tree
-from tests.test_broken_inputs import RULESET, SECTION, SKILL, TRAITS, base_tree, weapon
+from tests.helpers import (
+    ACUITY_FILE,
+    RULESET,
+    SECTION,
+    SECTION_FILE,
+    SKILL,
+    SKILL_FILE,
+    TRAITS,
+    WEAPON_FILE,
+    base_tree,
+    build_tree,
+    weapon,
+)
 
 Files = dict[str, str | bytes | None]
 """Paths to write over `base_tree()`; None removes a file of the base tree."""
 
 # -- small documents -------------------------------------------------------------------
 
-PISTOL = "demo/weapons/test-pistol.yaml"
-ACUITY = "demo/traits/acuity.yaml"
 RESOLVE = "demo/traits/resolve.yaml"
-BIO_LORE = "demo/skills/bio-lore.yaml"
-PISTOLS = "demo/sections/pistols.yaml"
 RULE_FILE = "demo/rules/reading-tables.yaml"
 
 RULE = """\
@@ -289,7 +296,7 @@ FAILING = [
         "a rule that takes a weapon's id",
         {"demo/rules/test-pistol.yaml": RULE.replace("reading-tables", "test-pistol")},
         "RP201",
-        PISTOL,
+        WEAPON_FILE,
         2,
         5,
         ERR,
@@ -308,7 +315,7 @@ FAILING = [
     Fails(
         "new document that takes a renamed trait's old id",
         {
-            ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
+            ACUITY_FILE: TRAITS[ACUITY_FILE] + "previous_ids: [wits]\n",
             RULE_FILE: RULE.replace("id: reading-tables", "id: wits"),
         },
         "RP202",
@@ -320,7 +327,7 @@ FAILING = [
     Fails(
         "two documents that claim the same previous id",
         {
-            ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n",
+            ACUITY_FILE: TRAITS[ACUITY_FILE] + "previous_ids: [wits]\n",
             RESOLVE: TRAITS[RESOLVE] + "previous_ids: [grit, wits]\n",
         },
         "RP202",
@@ -332,9 +339,9 @@ FAILING = [
     # RP203 dangling-reference
     Fails(
         "weapon whose section is misspelt",
-        {PISTOL: profile(section="pistol")},
+        {WEAPON_FILE: profile(section="pistol")},
         "RP203",
-        PISTOL,
+        WEAPON_FILE,
         6,
         10,
         ERR,
@@ -360,9 +367,9 @@ FAILING = [
     # RP204 draft-referenced
     Fails(
         "published section whose skill is a draft",
-        {BIO_LORE: draft(SKILL)},
+        {SKILL_FILE: draft(SKILL)},
         "RP204",
-        PISTOLS,
+        SECTION_FILE,
         5,
         8,
         ERR,
@@ -370,7 +377,7 @@ FAILING = [
     ),
     Fails(
         "published rule that sees also a draft weapon",
-        {PISTOL: draft(weapon()), RULE_FILE: RULE + "see_also: [test-pistol]\n"},
+        {WEAPON_FILE: draft(weapon()), RULE_FILE: RULE + "see_also: [test-pistol]\n"},
         "RP204",
         RULE_FILE,
         7,
@@ -391,18 +398,18 @@ FAILING = [
     # RP206 ap-row-missing
     Fails(
         "table that stops at AP 29",
-        {PISTOL: weapon(table(range(1, 30)))},
+        {WEAPON_FILE: weapon(table(range(1, 30)))},
         "RP206",
-        PISTOL,
+        WEAPON_FILE,
         13,
         1,
         ERR,
     ),
     Fails(
         "table of only the odd APs",
-        {PISTOL: weapon(table(range(1, 31, 2)))},
+        {WEAPON_FILE: weapon(table(range(1, 31, 2)))},
         "RP206",
-        PISTOL,
+        WEAPON_FILE,
         13,
         1,
         ERR,
@@ -410,18 +417,18 @@ FAILING = [
     # RP207 ap-row-repeated
     Fails(
         "table with AP 30 written twice",
-        {PISTOL: weapon(table() + table([30]))},
+        {WEAPON_FILE: weapon(table() + table([30]))},
         "RP207",
-        PISTOL,
+        WEAPON_FILE,
         44,
         10,
         ERR,
     ),
     Fails(
         "draft table with a repeated row",
-        {PISTOL: draft(weapon(table(range(1, 11)) + table([10])))},
+        {WEAPON_FILE: draft(weapon(table(range(1, 11)) + table([10])))},
         "RP207",
-        PISTOL,
+        WEAPON_FILE,
         25,
         10,
         ERR,
@@ -430,18 +437,22 @@ FAILING = [
     # RP208 ap-row-order
     Fails(
         "row for AP 13 after the row for AP 14",
-        {PISTOL: weapon(flat([*range(1, 13), 14, 13, *range(15, 31)]))},
+        {WEAPON_FILE: weapon(flat([*range(1, 13), 14, 13, *range(15, 31)]))},
         "RP208",
-        PISTOL,
+        WEAPON_FILE,
         27,
         10,
         ERR,
     ),
     Fails(
         "table out of order twice reports only the first place",
-        {PISTOL: weapon(flat([*range(1, 10), 11, 10, *range(12, 20), 21, 20, *range(22, 31)]))},
+        {
+            WEAPON_FILE: weapon(
+                flat([*range(1, 10), 11, 10, *range(12, 20), 21, 20, *range(22, 31)])
+            )
+        },
         "RP208",
-        PISTOL,
+        WEAPON_FILE,
         24,
         10,
         ERR,
@@ -449,18 +460,18 @@ FAILING = [
     # RP209 figure-falls
     Fails(
         "defense that falls at AP 20",
-        {PISTOL: weapon(table(defense=lambda ap: 1 if ap == 20 else ap))},
+        {WEAPON_FILE: weapon(table(defense=lambda ap: 1 if ap == 20 else ap))},
         "RP209",
-        PISTOL,
+        WEAPON_FILE,
         33,
         35,
         WARN,
     ),
     Fails(
         "damage that falls at the last row",
-        {PISTOL: weapon(table(damage=lambda ap: 3 if ap == 30 else ap))},
+        {WEAPON_FILE: weapon(table(damage=lambda ap: 3 if ap == 30 else ap))},
         "RP209",
-        PISTOL,
+        WEAPON_FILE,
         43,
         22,
         WARN,
@@ -469,7 +480,7 @@ FAILING = [
     Fails(
         "range that steps at AP 20 where no other table steps",
         {
-            PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+            WEAPON_FILE: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
             **second_weapon(rows=table(range=lambda ap: 10 if ap < 11 else 12 if ap < 20 else 14)),
         },
         "RP210",
@@ -481,7 +492,7 @@ FAILING = [
     Fails(
         "move that steps at AP 20 where no other table steps",
         {
-            PISTOL: weapon(table(move=lambda ap: "Base" if ap < 11 else 1)),
+            WEAPON_FILE: weapon(table(move=lambda ap: "Base" if ap < 11 else 1)),
             **second_weapon(rows=table(move=lambda ap: "Base" if ap < 11 else 1 if ap < 20 else 2)),
         },
         "RP210",
@@ -493,7 +504,7 @@ FAILING = [
     Fails(
         "off-band step after a repeated AP row is reported at the row that changes",
         {
-            PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+            WEAPON_FILE: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
             **second_weapon(
                 rows=table(range(1, 21), range=lambda ap: 10 if ap < 11 else 12)
                 + table(range(20, 31), range=lambda ap: 14)
@@ -510,9 +521,9 @@ FAILING = [
     Fails("rule marked as a draft", {RULE_FILE: draft(RULE)}, "RP211", RULE_FILE, 2, 9, WARN),
     Fails(
         "weapon placeholder marked as a draft",
-        {PISTOL: draft(profile(name=None, header="Tactical Railgun", rows=[]))},
+        {WEAPON_FILE: draft(profile(name=None, header="Tactical Railgun", rows=[]))},
         "RP211",
-        PISTOL,
+        WEAPON_FILE,
         2,
         9,
         WARN,
@@ -520,36 +531,36 @@ FAILING = [
     # RP212 incomplete-profile
     Fails(
         "published weapon with both magazine and attacks",
-        {PISTOL: profile(attacks=2)},
+        {WEAPON_FILE: profile(attacks=2)},
         "RP212",
-        PISTOL,
+        WEAPON_FILE,
         13,
         1,
         ERR,
     ),
     Fails(
         "published weapon with neither magazine nor attacks",
-        {PISTOL: profile(magazine=None)},
+        {WEAPON_FILE: profile(magazine=None)},
         "RP212",
-        PISTOL,
+        WEAPON_FILE,
         1,
         1,
         ERR,
     ),
     Fails(
         "published weapon without an AP table",
-        {PISTOL: weapon().split("table:")[0]},
+        {WEAPON_FILE: weapon().split("table:")[0]},
         "RP212",
-        PISTOL,
+        WEAPON_FILE,
         1,
         1,
         ERR,
     ),
     Fails(
         "published weapon without a name",
-        {PISTOL: profile(name=None, header="Test Pistol")},
+        {WEAPON_FILE: profile(name=None, header="Test Pistol")},
         "RP212",
-        PISTOL,
+        WEAPON_FILE,
         1,
         1,
         ERR,
@@ -557,18 +568,18 @@ FAILING = [
     # RP213 header-mismatch
     Fails(
         "header that names another weapon than the profile",
-        {PISTOL: profile(header="Scattergun")},
+        {WEAPON_FILE: profile(header="Scattergun")},
         "RP213",
-        PISTOL,
+        WEAPON_FILE,
         4,
         9,
         WARN,
     ),
     Fails(
         "header that is only longer than the name",
-        {PISTOL: profile(header="Test Pistol Mk II")},
+        {WEAPON_FILE: profile(header="Test Pistol Mk II")},
         "RP213",
-        PISTOL,
+        WEAPON_FILE,
         4,
         9,
         INFO,
@@ -636,7 +647,7 @@ FAILING = [
     # RP217 tier-order
     Fails(
         "tier 2 pistol that costs less than tier 1",
-        {PISTOL: profile(cost=10), **second_weapon(cost=8)},
+        {WEAPON_FILE: profile(cost=10), **second_weapon(cost=8)},
         "RP217",
         "demo/weapons/zip-gun.yaml",
         11,
@@ -654,7 +665,11 @@ FAILING = [
     ),
     Fails(
         "repeated tier 2 pistol cheaper than tier 1 is reported whatever the file order",
-        {PISTOL: profile(cost=10), **second_weapon("alpha-gun", cost=20), **second_weapon(cost=5)},
+        {
+            WEAPON_FILE: profile(cost=10),
+            **second_weapon("alpha-gun", cost=20),
+            **second_weapon(cost=5),
+        },
         "RP217",
         "demo/weapons/zip-gun.yaml",
         11,
@@ -841,7 +856,7 @@ FAILING = [
 
 OTHER_RULESET = {
     "other/ruleset.yaml": RULESET.replace("id: demo", "id: other"),
-    "other/traits/acuity.yaml": TRAITS[ACUITY],
+    "other/traits/acuity.yaml": TRAITS[ACUITY_FILE],
 }
 RIFLES = {
     "demo/sections/rifles.yaml": SECTION.replace("pistols", "rifles").replace("Pistols", "Rifles")
@@ -851,7 +866,7 @@ PASSING = [
     Passes("the same id in two rulesets", OTHER_RULESET, "RP201"),
     Passes(
         "renamed trait that keeps its old id",
-        {ACUITY: TRAITS[ACUITY] + "previous_ids: [wits]\n"},
+        {ACUITY_FILE: TRAITS[ACUITY_FILE] + "previous_ids: [wits]\n"},
         "RP202",
     ),
     Passes(
@@ -861,51 +876,51 @@ PASSING = [
     ),
     Passes(
         "draft weapon in a draft section",
-        {PISTOLS: draft(SECTION), PISTOL: draft(weapon())},
+        {SECTION_FILE: draft(SECTION), WEAPON_FILE: draft(weapon())},
         "RP204",
         also=("RP211",),
     ),
     Passes("skill test example that uses a listed skill", skill_test(), "RP205"),
     Passes(
         "draft placeholder with half a table",
-        {PISTOL: draft(weapon(table(range(1, 16))))},
+        {WEAPON_FILE: draft(weapon(table(range(1, 16))))},
         "RP206",
         also=("RP211",),
     ),
-    Passes("table with every AP once", {PISTOL: weapon(table())}, "RP207"),
-    Passes("table in AP order with flat figures", {PISTOL: weapon(flat())}, "RP208"),
+    Passes("table with every AP once", {WEAPON_FILE: weapon(table())}, "RP207"),
+    Passes("table in AP order with flat figures", {WEAPON_FILE: weapon(flat())}, "RP208"),
     Passes(
         "damage that holds level as AP rises",
-        {PISTOL: weapon(table(damage=lambda ap: 5 if ap < 20 else 6))},
+        {WEAPON_FILE: weapon(table(damage=lambda ap: 5 if ap < 20 else 6))},
         "RP209",
     ),
     Passes(
         "two tables that step range at AP 11",
         {
-            PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
+            WEAPON_FILE: weapon(table(range=lambda ap: 10 if ap < 11 else 12)),
             **second_weapon(rows=table(range=lambda ap: 20 if ap < 11 else 30)),
         },
         "RP210",
     ),
     Passes(
         "lone table whose range steps has no band to be off",
-        {PISTOL: weapon(table(range=lambda ap: 10 if ap < 11 else 12))},
+        {WEAPON_FILE: weapon(table(range=lambda ap: 10 if ap < 11 else 12))},
         "RP210",
     ),
     Passes("rule marked published", {RULE_FILE: RULE + "status: published\n"}, "RP211"),
     Passes(
         "published weapon that counts attacks instead of magazine rounds",
-        {PISTOL: profile(magazine=None, attacks=2)},
+        {WEAPON_FILE: profile(magazine=None, attacks=2)},
         "RP212",
     ),
     Passes(
         "header and name that differ only in case and punctuation",
-        {PISTOL: profile(header="TEST-PISTOL")},
+        {WEAPON_FILE: profile(header="TEST-PISTOL")},
         "RP213",
     ),
     Passes(
         "a trait and a skill with one name",
-        {BIO_LORE: SKILL.replace("Bio Lore", "Acuity")},
+        {SKILL_FILE: SKILL.replace("Bio Lore", "Acuity")},
         "RP214",
     ),
     Passes(
@@ -962,7 +977,7 @@ PASSING = [
     ),
     Passes(
         "two draft placeholders of one tier",
-        {PISTOL: draft(weapon()), **second_weapon(tier=1, status="draft")},
+        {WEAPON_FILE: draft(weapon()), **second_weapon(tier=1, status="draft")},
         "RP221",
         also=("RP211",),
     ),
@@ -1136,7 +1151,7 @@ def test_validate_reports_errors_before_warnings(tmp_path):
         {
             "demo/tc/attacked.yaml": tc_source("attacked", -1),
             RULE_FILE: draft(RULE),
-            PISTOL: profile(header="Test Pistol Mk II"),
+            WEAPON_FILE: profile(header="Test Pistol Mk II"),
         },
     )
     assert [(f.level, f.code) for f in findings] == [

@@ -4,26 +4,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import COMPENDIUM, REPO, build_tree
-from tests.test_broken_inputs import base_tree
-
-
-def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, "-m", "rulepress", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
+from tests.helpers import COMPENDIUM, base_tree, build_tree, run
 
 
 @pytest.fixture

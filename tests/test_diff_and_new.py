@@ -17,16 +17,7 @@ from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
 from rulepress.history import compare, load_side
 from rulepress.validation import validate
-from tests.conftest import build_tree
-from tests.test_broken_inputs import SKILL, base_tree
-
-PISTOL = "demo/weapons/test-pistol.yaml"
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
-    ).stdout
+from tests.helpers import SKILL, WEAPON_FILE, base_tree, build_tree, git
 
 
 @pytest.fixture
@@ -44,7 +35,7 @@ def repo(tmp_path) -> Path:
     git(root, "init", "-q")
     git(root, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
     git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first")
-    weapon = root / "compendium" / PISTOL
+    weapon = root / "compendium" / WEAPON_FILE
     text = weapon.read_text().replace("{ap: 12, damage: 12,", "{ap: 12, damage: 14,")
     text = text.replace("id: test-pistol", "id: trusty-pistol\nprevious_ids: [test-pistol]")
     text = text.replace("name: Test Pistol", "name: Trusty Pistol")
@@ -133,7 +124,7 @@ def test_diff_between_folders_reports_new_and_removed_documents(tmp_path):
 def test_diff_reports_what_a_change_does_to_computed_odds(tmp_path, bundled):
     import shutil
 
-    from tests.conftest import COMPENDIUM
+    from tests.helpers import COMPENDIUM
 
     changed = tmp_path / "c"
     shutil.copytree(COMPENDIUM, changed)
@@ -156,7 +147,7 @@ def test_a_renamed_slug_keeps_its_old_foundry_id_and_old_anchor(tmp_path):
     from rulepress.exporters.foundry.ids import foundry_id
 
     tree = base_tree()
-    tree[PISTOL] = tree[PISTOL].replace(
+    tree[WEAPON_FILE] = tree[WEAPON_FILE].replace(
         "id: test-pistol", "id: trusty-pistol\nprevious_ids: [test-pistol]"
     )
     build_tree(tmp_path / "c", tree)
@@ -175,7 +166,7 @@ def test_a_renamed_weapon_section_page_redirects(tmp_path, bundled):
     tree["demo/sections/pistols.yaml"] = tree["demo/sections/pistols.yaml"].replace(
         "id: pistols", "id: handguns\nprevious_ids: [pistols]"
     )
-    tree[PISTOL] = tree[PISTOL].replace("section: pistols", "section: handguns")
+    tree[WEAPON_FILE] = tree[WEAPON_FILE].replace("section: pistols", "section: handguns")
     build_tree(tmp_path / "c", tree)
     generate(validate(tmp_path / "c").compendium, tmp_path / "site")
     redirect = (tmp_path / "site/docs/demo/weapons/pistols.md").read_text()
@@ -184,7 +175,7 @@ def test_a_renamed_weapon_section_page_redirects(tmp_path, bundled):
 
 def test_validation_refuses_a_slug_reused_for_another_document(tmp_path):
     tree = base_tree()
-    tree[PISTOL] = tree[PISTOL].replace(
+    tree[WEAPON_FILE] = tree[WEAPON_FILE].replace(
         "id: test-pistol", "id: trusty-pistol\nprevious_ids: [bio-lore]"
     )
     build_tree(tmp_path / "c", tree)
@@ -222,7 +213,7 @@ def test_new_refuses_an_id_already_taken(tmp_path):
 
 
 def test_the_pre_commit_hooks_run_validate_and_fmt_check():
-    from tests.conftest import REPO
+    from tests.helpers import REPO
 
     hooks = {
         hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())

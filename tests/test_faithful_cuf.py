@@ -14,6 +14,7 @@ import pytest
 
 from rulepress.errors import Level
 from rulepress.models import CufRating, RuleText, TcLadder, TcSource, ThreatThreshold
+from tests.helpers import normal
 
 SEED = "cuf.txt"
 ADDS_HEADING = "THINGS THAT GENERATE THREAT CONDITIONS:"
@@ -57,10 +58,6 @@ SUPPRESSION_EXAMPLE = re.compile(r"(\d+) Tcs would equal (\d+) rounds on a CUF o
 @pytest.fixture(scope="module")
 def source(seed_text) -> str:
     return seed_text(SEED)
-
-
-def normal(text: str) -> str:
-    return " ".join(text.split())
 
 
 def printed_lines(source: str, heading: str) -> list[str]:

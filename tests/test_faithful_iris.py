@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 import shutil
 
-import pytest
-
 from rulepress.commands.import_wiki import import_wiki
 from rulepress.importers.wiki import parse_page
 from rulepress.models import (
@@ -19,18 +17,13 @@ from rulepress.models import (
     SkillTest,
     WeaponProfile,
 )
-from tests.conftest import COMPENDIUM, SEEDS
+from tests.helpers import COMPENDIUM, SEEDS
 
 PAGE = SEEDS / "iris-wiki.txt"
 
 
 def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
-
-
-@pytest.fixture(scope="module")
-def page(seed_text) -> str:
-    return seed_text("iris-wiki.txt")
 
 
 def test_reimporting_the_wiki_page_reproduces_every_weapon_file_byte_for_byte(tmp_path):
@@ -46,13 +39,13 @@ def test_reimporting_the_wiki_page_reproduces_every_weapon_file_byte_for_byte(tm
     )
 
 
-def test_every_table_row_printed_on_the_page_is_a_row_of_that_weapon(iris, page):
+def test_every_table_row_printed_on_the_page_is_a_row_of_that_weapon(iris, iris_page):
     profiles = iris.all(WeaponProfile, drafts=True)
     by_header = {}
     for profile in profiles:
         by_header.setdefault((profile.header, profile.tier), []).append(profile)
     checked = 0
-    for block in re.split(r"^Weapon Profile - ", page, flags=re.M)[1:]:
+    for block in re.split(r"^Weapon Profile - ", iris_page, flags=re.M)[1:]:
         header, tier = re.match(r"(.*?)\s*\(Tier (\d+)\)", block).groups()
         rows = re.findall(r"^(\d+)\t(\d+)\t(\d+)\t(-?\d+|Base)\t(\d+)$", block, flags=re.M)
         candidates = by_header[(header or None, int(tier))]
@@ -68,11 +61,11 @@ def test_every_table_row_printed_on_the_page_is_a_row_of_that_weapon(iris, page)
     assert checked == len(iris.all(WeaponProfile)) * 30  # every written profile has 30 rows
 
 
-def test_every_stats_line_on_the_page_matches_its_weapon(iris, page):
+def test_every_stats_line_on_the_page_matches_its_weapon(iris, iris_page):
     lines = re.findall(
         r"^(Magazine|Attacks): (\d+)\tReload: (\d+)\tWeight: (\d+)\t"
         r"Cost: (\d+)Bar\tRarity: (\w+)$",
-        page,
+        iris_page,
         flags=re.M,
     )
     stats = {
@@ -101,40 +94,40 @@ def test_the_page_lists_as_many_profiles_as_the_compendium_holds(iris):
     assert sum(not p.is_draft for p in profiles) == len(iris.all(WeaponProfile))
 
 
-def test_every_skill_line_names_the_same_two_traits(iris, page):
-    printed = re.findall(r"^([A-Z][\w -]+?)\t(\w+) or (\w+)$", page, flags=re.M)
+def test_every_skill_line_names_the_same_two_traits(iris, iris_page):
+    printed = re.findall(r"^([A-Z][\w -]+?)\t(\w+) or (\w+)$", iris_page, flags=re.M)
     skills = {s.name: s.traits for s in iris.all(Skill)}
     assert len(printed) == len(skills) == 17
     for name, first, second in printed:
         assert skills[name] == [first.lower(), second.lower()]
 
 
-def test_skill_categories_follow_the_page_headings(iris, page):
+def test_skill_categories_follow_the_page_headings(iris, iris_page):
     for heading, category in (
         ("Academic", "academic"),
         ("Weapon", "weapon"),
         ("Specialist", "specialist"),
         ("Talent", "talent"),
     ):
-        block = page.split(f"{heading} Skills\n")[1].split(" Skills\n")[0]
+        block = iris_page.split(f"{heading} Skills\n")[1].split(" Skills\n")[0]
         names = re.findall(r"^([A-Z][\w -]+?)\t\w+ or \w+$", block, flags=re.M)
         assert names
         assert all(iris.get(_slug(n)).category == category for n in names)
 
 
-def test_combat_notes_are_the_page_text(iris, page):
+def test_combat_notes_are_the_page_text(iris, iris_page):
     for skill_id in ("stealth", "endurance", "expertise"):
         note = iris.get(skill_id).combat_note
-        assert f"- {note}" in page
+        assert f"- {note}" in iris_page
 
 
-def test_skill_test_faces_and_example_come_from_the_page(iris, page):
+def test_skill_test_faces_and_example_come_from_the_page(iris, iris_page):
     rule = iris.one(SkillTest)
-    assert "result of 4 or 5 grants +1AP, while a 6 grants +2AP" in page
+    assert "result of 4 or 5 grants +1AP, while a 6 grants +2AP" in iris_page
     assert rule.ap_by_face == {4: 1, 5: 1, 6: 2}
-    assert _squash(rule.text) in _squash(page)
+    assert _squash(rule.text) in _squash(iris_page)
     example = rule.examples[0]
-    assert _squash(example.text) in _squash(page)
+    assert _squash(example.text) in _squash(iris_page)
     assert example.given["faces"] == [1, 2, 3, 4, 5, 6]
     assert (example.expect["dice-ap"], example.expect["trait-bonus"], example.expect["total"]) == (
         4,
@@ -143,15 +136,15 @@ def test_skill_test_faces_and_example_come_from_the_page(iris, page):
     )
 
 
-def test_every_corruption_trigger_row_is_in_the_yaml(iris, page):
-    table = page.split("Corruption Triggers\n")[1].split("Obedience Consequences")[0]
+def test_every_corruption_trigger_row_is_in_the_yaml(iris, iris_page):
+    table = iris_page.split("Corruption Triggers\n")[1].split("Obedience Consequences")[0]
     printed = re.findall(r"^(\d+)\t\t(.+)$", table, flags=re.M)
     rows = iris.one(CorruptionTriggers).rows
     assert [(str(r.level), r.events) for r in rows] == [(lvl, t.strip()) for lvl, t in printed]
 
 
-def test_every_obedience_consequence_is_in_the_yaml(iris, page):
-    table = page.split("Obedience Consequences\n")[1].split("Character Points")[0]
+def test_every_obedience_consequence_is_in_the_yaml(iris, iris_page):
+    table = iris_page.split("Obedience Consequences\n")[1].split("Character Points")[0]
     printed = re.findall(r"^(\d+)\t\t(.+)$", table, flags=re.M)
     rows = iris.one(ObedienceConsequences).rows
     assert [(str(r.level), " -or- ".join(r.options)) for r in rows] == [
@@ -159,21 +152,21 @@ def test_every_obedience_consequence_is_in_the_yaml(iris, page):
     ]
 
 
-def test_corruption_figures_and_target_raises_are_as_printed(iris, page):
+def test_corruption_figures_and_target_raises_are_as_printed(iris, iris_page):
     rules = iris.one(CorruptionRules)
-    assert f"Each Aug increases Corruption by +{rules.per_aug}" in page
-    assert f"Each Trait rank increases Corruption by +{rules.per_trait_rank}" in page
+    assert f"Each Aug increases Corruption by +{rules.per_aug}" in iris_page
+    assert f"Each Trait rank increases Corruption by +{rules.per_trait_rank}" in iris_page
     for raise_ in rules.target_raises:
-        assert raise_.text in page
+        assert raise_.text in iris_page
         assert f"(Corruption)+{raise_.to_corruption_plus}" in raise_.text
     for trigger in rules.presence_triggers:
-        assert f"- {trigger.text}" in page
+        assert f"- {trigger.text}" in iris_page
     for outcome in (rules.resist_pass, rules.resist_fail, rules.obey):
-        assert outcome.text in page
+        assert outcome.text in iris_page
 
 
-def test_every_cp_cost_is_in_the_yaml(iris, page):
-    printed = re.findall(r"^(\+1 \w+ rank|Unlock new \w+)\t(\d+) CP\t(.+)$", page, flags=re.M)
+def test_every_cp_cost_is_in_the_yaml(iris, iris_page):
+    printed = re.findall(r"^(\+1 \w+ rank|Unlock new \w+)\t(\d+) CP\t(.+)$", iris_page, flags=re.M)
     rows = {r.benefit: r for r in iris.one(CpSpending).rows}
     assert len(printed) == len(rows) == 4
     for benefit, cp, extra in printed:
@@ -182,8 +175,8 @@ def test_every_cp_cost_is_in_the_yaml(iris, page):
         assert rows[benefit].corruption == expected
 
 
-def test_every_cp_reward_is_in_the_yaml(iris, page):
-    printed = re.findall(r"^(\d+)(?:-(\d+))?CP\t(.+)$", page, flags=re.M)
+def test_every_cp_reward_is_in_the_yaml(iris, iris_page):
+    printed = re.findall(r"^(\d+)(?:-(\d+))?CP\t(.+)$", iris_page, flags=re.M)
     rows = {r.source: r.cp for r in iris.one(CpEarning).rows}
     assert len(printed) == len(rows) == 4
     for low, high, source in printed:

@@ -20,14 +20,10 @@ from rulepress.models import (
     StepDice,
     TimeUnits,
 )
-from tests.conftest import COMPENDIUM
+from tests.helpers import COMPENDIUM, normal
 
 SEED = "t2k4e.txt"
 TEXT_KINDS = (RuleText, StepDice, PushRule, ModifierRule, GroupRoll, OpposedRoll, TimeUnits)
-
-
-def normal(text: str) -> str:
-    return " ".join(text.split())
 
 
 def printed_table(source: str, heading: str) -> list[list[str]]:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from rulepress.exporters.output import output_lock
-from tests.conftest import COMPENDIUM, unpack_with_cli
+from tests.helpers import COMPENDIUM, unpack_with_cli
 
 TARGETS = ("foundry", "markdown", "json")
 

@@ -12,21 +12,7 @@ import pytest
 from rulepress.commands.fmt import canonical_text, format_paths
 from rulepress.commands.schema import render, schemas
 from rulepress.compendium.yaml_source import decode_utf8, parse_yaml
-from tests.conftest import COMPENDIUM, REPO, build_tree
-from tests.test_broken_inputs import SKILL
-
-MESSY_SKILL = """\
-# Bio Lore: a lore skill.
-id: bio-lore   # the slug
-kind: skill
-traits:
-- acuity
-- resolve
-order: 1
-name: 'Bio Lore'
-category: academic
-status: published
-"""
+from tests.helpers import COMPENDIUM, MESSY_SKILL, REPO, SKILL, build_tree
 
 
 def test_fmt_puts_keys_in_model_order_and_keeps_comments(tmp_path):

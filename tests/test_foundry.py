@@ -21,18 +21,14 @@ from rulepress.exporters import available_exporters
 from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
 from rulepress.exporters.foundry.leveldb import read_pack
 from rulepress.exporters.foundry.pack import Pack
-from tests.conftest import COMPENDIUM, REPO, build_tree, unpack_with_cli
-from tests.test_broken_inputs import base_tree
+from tests.helpers import COMPENDIUM, REPO, base_tree, build_bundled, build_tree, unpack_with_cli
 
 MODULES = ("rulepress-iris", "rulepress-t2k4e", "rulepress-t2k-cuf", "rulepress-cool")
 
 
 @pytest.fixture(scope="session")
 def dist(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    validation, _ = build(COMPENDIUM, out, ["foundry"])
-    assert validation.ok
-    return out / "foundry"
+    return build_bundled(tmp_path_factory.mktemp("dist"), "foundry")
 
 
 def packs_of(dist: Path) -> list[tuple[str, Path]]:

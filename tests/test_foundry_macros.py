@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from rulepress.commands.build import build
 from rulepress.commands.roll import cuf_check, iris_skill_test, t2k4e_roll
-from tests.conftest import COMPENDIUM
-
-HARNESS = Path(__file__).parent / "foundry" / "run_macro.mjs"
+from tests.helpers import COMPENDIUM, run_macro
 
 
 @pytest.fixture(scope="module")
@@ -25,17 +22,6 @@ def macros(tmp_path_factory) -> dict[str, Path]:
     for path in sorted((out / "foundry").glob("*/src/packs/macros/*.json")):
         found[json.loads(path.read_text())["name"]] = path
     return found
-
-
-def run_macro(node: str, macro: Path, scope: dict, faces: list[int]) -> dict:
-    completed = subprocess.run(
-        [node, str(HARNESS), str(macro), json.dumps({"scope": scope, "faces": faces})],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
 
 
 def test_there_is_a_macro_for_each_game_that_rolls(macros):

@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulepress.validation import validate
-from tests.conftest import COMPENDIUM
-from tests.test_broken_inputs import RULESET
+from tests.helpers import COMPENDIUM, RULESET
 
 settings.register_profile(
     "fast", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -13,21 +13,26 @@ Tables of cases, each asserting the exact outcome it expects:
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from rulepress.api import load
 from rulepress.models import ModifierRule, SkillTest
-from tests.conftest import REPO, build_tree
-from tests.test_broken_inputs import SKILL, base_tree
-from tests.test_hostile_inputs import Hostile, make_tree, params, validate_within
+from tests.helpers import (
+    REPO,
+    SKILL,
+    Hostile,
+    base_tree,
+    build_tree,
+    make_tree,
+    params,
+    run,
+    validate_within,
+    within,
+)
 
 # --- the worst rule data the models accept ----------------------------------------------------
 
@@ -68,26 +73,6 @@ def worst_tree() -> dict[str, str | bytes]:
 def replaced(file: str, text: str, old: str, new: str) -> dict[str, str]:
     assert old in text, old
     return {file: text.replace(old, new, 1)}
-
-
-def within(seconds: float, work: Callable[[], object]) -> object:
-    """work(), failing the test (not hanging it) if it does not return in time."""
-    outcome: dict = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = work()
-        except BaseException as exc:  # re-raised in the test's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        pytest.fail(f"did not return within {seconds} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 # --- rule data the models refuse at its place -------------------------------------------------
@@ -386,29 +371,13 @@ COMMAND_CASES = [
 ]
 
 
-def rulepress_within(seconds: float, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    """`python -m rulepress ARGS` in `cwd`, failing the test if it runs past `seconds`."""
-    try:
-        result = subprocess.run(
-            [sys.executable, "-m", "rulepress", *args],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=seconds,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"rulepress {' '.join(args)} ran past {seconds} s")
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
-
-
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in COMMAND_CASES])
 def test_careless_arguments_get_a_clear_outcome(tmp_path, case: Command):
     cwd = REPO
     if case.tree is not None:
         build_tree(tmp_path / "c", case.tree())
         cwd = tmp_path
-    result = rulepress_within(case.seconds, case.args, cwd)
+    result = run(*case.args, cwd=cwd, seconds=case.seconds)
     output = result.stdout + result.stderr
     assert result.returncode == case.exit, output[-2000:]
     assert case.says in output, output[-2000:]

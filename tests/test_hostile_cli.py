@@ -9,7 +9,6 @@ import os
 import resource
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.exporters.output import MARKER_NAME
-from tests.conftest import REPO, build_tree
-from tests.test_broken_inputs import SKILL, base_tree
-from tests.test_cli import run
-from tests.test_diff_and_new import git
+from tests.helpers import REPO, SKILL, base_tree, build_tree, git, run
 
 
 def run_with(*args: str, cwd: Path, env: dict | None = None, limit_file_size: int = 0):
@@ -30,17 +26,12 @@ def run_with(*args: str, cwd: Path, env: dict | None = None, limit_file_size: in
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
 
-    result = subprocess.run(
-        [sys.executable, "-m", "rulepress", *args],
+    return run(
+        *args,
         cwd=cwd,
         env={**os.environ, **(env or {})},
         preexec_fn=limit if limit_file_size else None,
-        capture_output=True,
-        text=True,
-        timeout=120,
     )
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
 
 
 def files_of(folder: Path) -> dict[str, bytes | str]:
@@ -54,11 +45,6 @@ def files_of(folder: Path) -> dict[str, bytes | str]:
 
 
 # --- build: a build replaces only what a build wrote ------------------------------------------
-
-
-@pytest.fixture
-def demo(tmp_path) -> Path:
-    return build_tree(tmp_path / "c", base_tree())
 
 
 def test_build_into_a_repository_root_keeps_its_own_site_sources(tmp_path):

@@ -7,7 +7,7 @@ nothing unpickled, nothing written outside, and no hang (commands run with a tim
 and an address-space limit, so a regression fails the test instead of the machine).
 
 - `CASES`: trees validated in process and by the command line (the hostile corpus's
-  runner, reused from tests/test_hostile_inputs.py).
+  runner, shared through tests/helpers.py).
 - Caches, the render memo and the build stamp: crafted, forged, linked or special.
 - Special files the build stamp digests, `fmt` and links, stamps of unexpected shapes.
 """
@@ -20,8 +20,6 @@ import pickle
 import resource
 import socket
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -31,20 +29,17 @@ from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
 from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
 from rulepress.exporters.memo import FORMAT as RENDERS_FORMAT
-from tests.conftest import build_tree
-from tests.test_broken_inputs import SKILL, base_tree
-from tests.test_cli import run
-from tests.test_fmt_and_schema import MESSY_SKILL
-from tests.test_hostile_inputs import (
+from tests.helpers import (
+    MESSY_SKILL,
+    SKILL,
     Hostile,
+    assert_command_line_outcome,
+    assert_finding_at_its_place,
+    base_tree,
+    build_tree,
     params,
+    run,
     symlink,
-)
-from tests.test_hostile_inputs import (
-    test_hostile_input_gives_its_finding_at_its_place as gives_its_finding_at_its_place,
-)
-from tests.test_hostile_inputs import (
-    test_the_command_line_gives_the_same_outcome as command_line_gives_the_same_outcome,
 )
 
 HUGE = 64 * 2**30
@@ -211,12 +206,12 @@ CASES = [
 
 @pytest.mark.parametrize("case", params(CASES))
 def test_hostile_file_gives_its_finding_at_its_place(tmp_path, case: Hostile):
-    gives_its_finding_at_its_place(tmp_path, case)
+    assert_finding_at_its_place(tmp_path, case)
 
 
 @pytest.mark.parametrize("case", params([c for c in CASES if c.cli]))
 def test_the_command_line_gives_the_same_outcome_for_a_hostile_file(tmp_path, case: Hostile):
-    command_line_gives_the_same_outcome(tmp_path, case)
+    assert_command_line_outcome(tmp_path, case)
 
 
 def test_a_ruleset_file_linking_out_is_refused_unread(tmp_path):
@@ -273,17 +268,7 @@ def rulepress(repo: Path, *args: str, seconds: float = 60, **env: str):
     environment = {k: v for k, v in os.environ.items() if not k.startswith("RULEPRESS_")}
     environment["XDG_CACHE_HOME"] = str(repo.parent / "user-cache")
     environment.update(env)
-    result = subprocess.run(
-        [sys.executable, "-m", "rulepress", *args],
-        cwd=repo,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=seconds,
-        preexec_fn=_limited,
-    )
-    assert "Traceback" not in result.stdout + result.stderr, result.stderr
-    return result
+    return run(*args, cwd=repo, env=environment, seconds=seconds, preexec_fn=_limited)
 
 
 @pytest.fixture

@@ -27,9 +27,15 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.exporters.foundry.documents import js_literal, macro_environment
-from tests.conftest import COMPENDIUM, build_tree
-from tests.test_foundry_macros import run_macro
-from tests.test_hostile_inputs import FIELDS, hostile_tree, payload, quoted
+from tests.helpers import (
+    COMPENDIUM,
+    FIELDS,
+    build_tree,
+    hostile_tree,
+    payload,
+    quoted,
+    run_macro,
+)
 
 # --- Foundry's enrichers, as enrichHTML applies them ----------------------------------------------
 

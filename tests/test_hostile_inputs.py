@@ -17,12 +17,9 @@ Cases that make rulepress crash, hang or give a wrong outcome are marked
 
 from __future__ import annotations
 
-import contextlib
 import html
-import json
 import os
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,31 +27,38 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.errors import Level
-from rulepress.validation import Validation, validate
-from tests.conftest import build_tree
-from tests.test_broken_inputs import RULESET, SECTION, SKILL, TRAITS, Case, base_tree, weapon
-from tests.test_cli import run
-
-SKILL_FILE = "demo/skills/bio-lore.yaml"
-WEAPON_FILE = "demo/weapons/test-pistol.yaml"
-RULESET_FILE = "demo/ruleset.yaml"
-SECTION_FILE = "demo/sections/pistols.yaml"
-ACUITY_FILE = "demo/traits/acuity.yaml"
-NO_FINDING = ""
-"""A case whose code is NO_FINDING expects no finding at all (and exit 0)."""
+from tests.helpers import (
+    ACUITY_FILE,
+    FIELDS,
+    NO_FINDING,
+    RULE,
+    RULESET,
+    RULESET_FILE,
+    SECTION,
+    SECTION_FILE,
+    SKILL,
+    SKILL_FILE,
+    TRAITS,
+    UNICODE_CASES,
+    WEAPON_FILE,
+    Hostile,
+    UnicodeCase,
+    assert_command_line_outcome,
+    assert_finding_at_its_place,
+    base_tree,
+    build_tree,
+    foundry_sources,
+    hostile_tree,
+    params,
+    run,
+    skill,
+    symlink,
+    weapon,
+    weapon_with,
+)
 
 TC_SOURCE = "kind: tc-source\nid: shot-at\nname: Shot at\neffect: adds\norder: 1\ntc: 1\n"
-RULE = "kind: rule\nid: intro\ntitle: Intro\nchapter: Introduction\norder: 1\ntext: Hello.\n"
 RULING = "rulings:\n  - {id: r, question: q, ruling: r, alternative: a, why: w}\n"
-
-
-def skill(old: str, new: str) -> dict[str, str]:
-    return {SKILL_FILE: SKILL.replace(old, new, 1)}
-
-
-def weapon_with(old: str, new: str) -> dict[str, str]:
-    return {WEAPON_FILE: weapon().replace(old, new, 1)}
 
 
 def billion_laughs() -> str:
@@ -63,17 +67,6 @@ def billion_laughs() -> str:
     for level in range(1, 10):
         lines.append(f"lol{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * 9) + "]")
     return SKILL + "\n".join(lines) + "\n"
-
-
-def symlink(link: str, target: str | Callable[[Path], Path]) -> Callable[[Path], None]:
-    """A setup step: make `link` (relative to the tree) a symbolic link to `target`
-    (a path as written in the link, or a function of the tree's root)."""
-
-    def setup(root: Path) -> None:
-        destination = target(root) if callable(target) else target
-        os.symlink(destination, root / link)
-
-    return setup
 
 
 def outside_file(root: Path) -> Path:
@@ -100,26 +93,6 @@ def ruleset_file_is_a_folder(root: Path) -> None:
 
 def named_pipe(root: Path) -> None:
     os.mkfifo(root / "demo/skills/pipe.yaml")
-
-
-@dataclass
-class Hostile(Case):
-    """A broken-input case (file, code, place) plus how it is run and what it must not do."""
-
-    setup: Callable[[Path], None] | None = None
-    """Changes to the tree that files cannot express (links, pipes, folders)."""
-    cli: bool = False
-    """Also run `python -m rulepress validate` on the tree in a subprocess."""
-    seconds: float = 10.0
-    """Validation must finish within this time (an alias bomb, a symlink loop)."""
-    xfail: str = ""
-    """Why this case fails today: a crash, a hang or a wrong outcome to fix."""
-    cli_xfail: str = ""
-    """Why the command line fails on it today, where only the command line does."""
-
-    @property
-    def exit(self) -> int:
-        return 1 if self.code != NO_FINDING and self.level == Level.ERROR else 0
 
 
 CASES = [
@@ -1055,86 +1028,16 @@ CASES = [
 ]
 
 
-def _release_pipes(root: Path) -> None:
-    """Open each named pipe for writing and close it, so a blocked reader sees EOF."""
-    for path in root.rglob("*"):
-        if path.is_fifo():
-            with contextlib.suppress(OSError):
-                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-
-
-def validate_within(root: Path, seconds: float) -> Validation:
-    """validate(root), failing the test (not hanging it) if it does not return in time."""
-    outcome: dict = {}
-
-    def work() -> None:
-        try:
-            outcome["validation"] = validate(root)
-        except BaseException as exc:  # re-raised in the test's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        _release_pipes(root)
-        thread.join(5)
-        pytest.fail(f"validate did not return within {seconds} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["validation"]
-
-
-def make_tree(root: Path, case: Hostile) -> Path:
-    build_tree(root, {**base_tree(), **case.files})
-    if case.setup is not None:
-        case.setup(root)
-    return root
-
-
-def params(cases: list, reason: Callable = lambda case: case.xfail) -> list:
-    """One pytest param per case, named by the case; a case with a reason is an xfail."""
-    return [
-        pytest.param(
-            case,
-            id=case.name,
-            marks=[pytest.mark.xfail(strict=True, reason=reason(case))] if reason(case) else [],
-        )
-        for case in cases
-    ]
-
-
 @pytest.mark.parametrize("case", params(CASES))
 def test_hostile_input_gives_its_finding_at_its_place(tmp_path, case: Hostile):
-    root = make_tree(tmp_path / "c", case)
-    validation = validate_within(root, case.seconds)
-    exit_code = 0 if validation.ok else 1
-    assert exit_code == case.exit, [(f.code, f.where(), f.message) for f in validation.findings]
-    if case.code == NO_FINDING:
-        assert validation.findings == ()
-        return
-    wanted = [f for f in validation.findings if f.code == case.code]
-    assert wanted, f"no {case.code} in {[(f.code, f.message) for f in validation.findings]}"
-    finding = wanted[0]
-    assert finding.level == case.level
-    assert finding.file == root / case.file
-    assert (finding.line, finding.col) == (case.line, case.col), finding.message
+    assert_finding_at_its_place(tmp_path, case)
 
 
 @pytest.mark.parametrize(
     "case", params([c for c in CASES if c.cli], lambda case: case.cli_xfail or case.xfail)
 )
 def test_the_command_line_gives_the_same_outcome(tmp_path, case: Hostile):
-    """The real `python -m rulepress validate`, run where the user would run it; `run`
-    (from test_cli) also asserts that no traceback is printed."""
-    make_tree(tmp_path / "c", case)
-    result = run("validate", "c", cwd=tmp_path)
-    assert result.returncode == case.exit, result.stderr
-    if case.code == NO_FINDING:
-        assert result.stdout.strip() == "0 errors, 0 warnings, 0 info"
-    else:
-        place = f"c/{case.file}:{case.line}:{case.col}: {case.level} {case.code}: "
-        assert place in result.stdout, result.stdout[-2000:]
+    assert_command_line_outcome(tmp_path, case)
 
 
 # --- Paths the command line refuses --------------------------------------------------------
@@ -1275,11 +1178,6 @@ def test_valid_data_builds(tmp_path, case: BuildCase):
 # --- Output safety: hostile text in every built output -------------------------------------------
 
 
-def payload(n: int) -> str:
-    """HTML, a table break, Markdown pipe and backticks, and Jinja, tagged by `n`."""
-    return f"<script>alert({n})</script></table> a | b `c` {{{{ 7*7 }}}} {{% raw %}}"
-
-
 def md_shown(n: int) -> str:
     """How payload(n) reads in Markdown source when escaped."""
     return rf"&lt;script&gt;alert({n})&lt;/script&gt;&lt;/table&gt; a \| b \`c\` {{{{ 7\*7 }}}} {{% raw %}}"
@@ -1292,103 +1190,6 @@ def html_shown(n: int) -> str:
     )
 
 
-def quoted(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-FIELDS = {
-    "weapon name": 1,
-    "weapon description": 2,
-    "weapon section name": 3,
-    "skill name": 4,
-    "trait name": 5,
-    "rule title": 6,
-    "rule chapter": 7,
-    "rule text": 8,
-    "ruleset title": 9,
-    "source credit": 10,
-    "source publication": 11,
-    "ruling question": 12,
-    "skill combat note": 13,
-    "ruleset summary": 14,
-    "source author": 15,
-    "glossary definition": 16,
-}
-
-
-@dataclass(frozen=True)
-class UnicodeCase:
-    name: str
-    weapon_id: str
-    text: str
-    """The weapon's name."""
-    markdown: str
-    """How the name reads in the Markdown guide."""
-
-
-UNICODE_CASES = [
-    UnicodeCase("accents", "u-accents", "Épée bâtarde de l'Œil", "Épée bâtarde de l'Œil"),
-    UnicodeCase("Cyrillic", "u-cyrillic", "Пистолет Макарова", "Пистолет Макарова"),
-    UnicodeCase("Hebrew, right to left", "u-hebrew", "אקדח שירות", "אקדח שירות"),
-    UnicodeCase("Arabic, right to left", "u-arabic", "مسدس الخدمة", "مسدس الخدمة"),
-    UnicodeCase("emoji", "u-emoji", "Blaster 🔫💥 Mk II", "Blaster 🔫💥 Mk II"),
-    UnicodeCase("CJK", "u-cjk", "南部十四年式拳銃", "南部十四年式拳銃"),
-    UnicodeCase(
-        "path separators and a right-to-left mark",
-        "u-path",
-        "../../etc/passwd C:\\Win \u200fgnp.exe",
-        "../../etc/passwd C:\\\\Win \u200fgnp.exe",
-    ),
-]
-
-
-def hostile_tree() -> dict[str, str]:
-    """One tree with a tagged payload in every text field, plus the Unicode weapons."""
-    p = {name: quoted(payload(n)) for name, n in FIELDS.items()}
-    credit = (
-        f"  - {{title: Test page, author: {p['source author']}, credit: {p['source credit']}, "
-        f"published: {p['source publication']}}}\n"
-    )
-    tree = base_tree()
-    tree[RULESET_FILE] = (
-        RULESET.split("sources:")[0]
-        .replace("title: Demo", f"title: {p['ruleset title']}")
-        .replace("summary: A tiny ruleset for tests.", f"summary: {p['ruleset summary']}")
-        + "sources:\n"
-        + credit
-        + f"glossary:\n  AP: {p['glossary definition']}\n"
-    )
-    tree[ACUITY_FILE] = TRAITS[ACUITY_FILE].replace("name: Acuity", f"name: {p['trait name']}")
-    tree[SKILL_FILE] = SKILL.replace("name: Bio Lore", f"name: {p['skill name']}") + (
-        f"combat_note: {p['skill combat note']}\n"
-    )
-    tree[SECTION_FILE] = SECTION.replace("name: Pistols", f"name: {p['weapon section name']}")
-    tree[WEAPON_FILE] = (
-        weapon(head=f"description: {p['weapon description']}\n")
-        .replace("name: Test Pistol", f"name: {p['weapon name']}")
-        .replace("header: Test Pistol", f"header: {p['weapon name']}")
-    )
-    tree["demo/rules/intro.yaml"] = (
-        f"kind: rule\nid: intro\ntitle: {p['rule title']}\nchapter: {p['rule chapter']}\n"
-        f"order: 1\ntext: {p['rule text']}\nsee_also: [bio-lore]\n"
-        f"rulings:\n  - {{id: r1, question: {p['ruling question']}, ruling: R, "
-        "alternative: A, why: W}\n"
-    )
-    tree["demo/rules/attributes.yaml"] = (
-        "kind: rule\nid: attributes\ntitle: 'Plain {: onclick=\"alert(17)\" }'\n"
-        "chapter: Introduction\norder: 2\ntext: Nothing else.\n"
-    )
-    for order, case in enumerate(UNICODE_CASES, 2):
-        tree[f"demo/weapons/{case.weapon_id}.yaml"] = (
-            weapon()
-            .replace("id: test-pistol", f"id: {case.weapon_id}")
-            .replace("name: Test Pistol", f"name: {quoted(case.text)}")
-            .replace("header: Test Pistol", f"header: {quoted(case.text)}")
-            .replace("order: 1", f"order: {order}")
-        )
-    return tree
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """The hostile tree built once for the markdown, foundry and site targets."""
@@ -1397,11 +1198,6 @@ def built(tmp_path_factory) -> Path:
     validation, _ = build(root / "c", root / "out", ["markdown", "foundry", "site"])
     assert validation.ok, [(f.code, f.message) for f in validation.findings]
     return root / "out"
-
-
-def foundry_sources(out: Path, pack: str) -> dict[Path, dict]:
-    folder = out / "foundry/rulepress-demo/src/packs" / pack
-    return {path: json.loads(path.read_text(encoding="utf-8")) for path in folder.iterdir()}
 
 
 def journal_html(out: Path) -> str:

@@ -15,8 +15,7 @@ import pytest
 import yaml
 
 from rulepress.exporters.site import build_epoch
-from tests.conftest import REPO, build_tree
-from tests.test_broken_inputs import base_tree
+from tests.helpers import REPO, base_tree, build_tree
 
 WORKFLOW = REPO / ".github" / "workflows" / "compendium.yml"
 

@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from tests.conftest import COMPENDIUM, build_tree
-from tests.test_broken_inputs import base_tree
-from tests.test_cli import run
+from tests.helpers import COMPENDIUM, build_tree, run
 
 MARKER = "rulepress-template-pwned"
 
@@ -25,11 +23,6 @@ ESCAPES = {
     "a format string": "{{ '{0.__class__.__init__.__globals__}'.format(cycler) }}",
     "a mutating list method": "{% set seen = [] %}{{ seen.append(1) }}",
 }
-
-
-@pytest.fixture
-def demo(tmp_path) -> Path:
-    return build_tree(tmp_path / "c", base_tree())
 
 
 def override(tmp_path: Path, name: str, text: str) -> Path:

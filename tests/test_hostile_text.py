@@ -33,36 +33,34 @@ from rulepress.exporters.markdown_text import to_html
 from rulepress.exporters.site.pages import SiteProject
 from rulepress.history import Change, compare, load_side
 from rulepress.output_names import GENERATED_NAMES
-from tests.conftest import build_tree
-from tests.test_broken_inputs import SKILL, base_tree
-from tests.test_cli import run
-from tests.test_hostile_inputs import (
+from tests.helpers import (
     NO_FINDING,
+    RULE,
     RULESET_FILE,
     SECTION_FILE,
+    SKILL,
     SKILL_FILE,
     WEAPON_FILE,
     Hostile,
+    base_tree,
+    build_tree,
     foundry_sources,
     make_tree,
     params,
     quoted,
+    run,
+    skill,
     validate_within,
     weapon_with,
 )
 
 RULE_FILE = "demo/rules/intro.yaml"
-RULE = "kind: rule\nid: intro\ntitle: Intro\nchapter: Introduction\norder: 1\ntext: Hello.\n"
 TIME_FILE = "demo/time.yaml"
 TIME_UNITS = (
     "kind: time-units\nid: time\nname: Time\ntext: Time passes.\n"
     "headers: [Unit, Duration, Primary Use]\n"
     "rows:\n  - {unit: Turn, duration: {min: 5, max: 5}, per: minutes, use: Moving}\n"
 )
-
-
-def skill(old: str, new: str) -> dict[str, str]:
-    return {SKILL_FILE: SKILL.replace(old, new, 1)}
 
 
 def rule(old: str, new: str) -> dict[str, str]:

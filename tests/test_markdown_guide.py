@@ -9,9 +9,8 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.exporters.markdown_guide import render_guide
 from rulepress.validation import validate
-from tests.conftest import build_tree
 from tests.golden import assert_golden
-from tests.test_broken_inputs import base_tree
+from tests.helpers import base_tree, build_tree
 
 RULESETS = ("iris", "t2k4e", "t2k-cuf", "cool")
 
@@ -65,7 +64,7 @@ def test_markdown_and_html_in_the_data_cannot_break_a_table(tmp_path):
 
 
 def test_build_writes_a_guide_per_ruleset(tmp_path):
-    from tests.conftest import COMPENDIUM
+    from tests.helpers import COMPENDIUM
 
     build(COMPENDIUM, tmp_path, ["markdown"])
     assert sorted(p.name for p in (tmp_path / "markdown").iterdir()) == sorted(

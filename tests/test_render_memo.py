@@ -14,7 +14,7 @@ from rulepress import sealed
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
 from rulepress.exporters.memo import FILES_RECORD, FORMAT, RenderMemo, record, records
-from tests.conftest import COMPENDIUM
+from tests.helpers import COMPENDIUM
 
 TARGETS = ["foundry", "markdown"]
 CANNON = "weapons/pistols/hand-cannon.yaml"

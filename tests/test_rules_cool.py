@@ -264,8 +264,7 @@ def test_a_fear_example_without_a_critical_failure_rule_cannot_be_replayed(tmp_p
     import shutil
 
     from rulepress.validation import validate
-    from tests.conftest import COMPENDIUM, build_tree
-    from tests.test_broken_inputs import RULESET
+    from tests.helpers import COMPENDIUM, RULESET, build_tree
 
     build_tree(tmp_path, {"demo/ruleset.yaml": RULESET})
     shutil.copy(COMPENDIUM / "cool" / "fear-roll.yaml", tmp_path / "demo" / "fear-roll.yaml")

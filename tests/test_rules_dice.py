@@ -18,12 +18,11 @@ from functools import reduce
 import pytest
 
 from rulepress import dice
-from rulepress.models import PushRule, SkillTest, StepDice
-from tests.conftest import REPO
+from rulepress.models import PushRule, StepDice
+from tests.helpers import READINGS, REPO
 
 STEP_SIDES = {"d6": 6, "d8": 8, "d10": 10, "d12": 12}
 POOLS = [(a,) for a in STEP_SIDES] + list(itertools.product(STEP_SIDES, repeat=2))
-READINGS = ("neither-one-nor-success", "every-non-success")
 
 
 # --- what the sources say a face is worth ---------------------------------------------------
@@ -59,11 +58,6 @@ def t2k_face_successes(seed_text):
         return two if face >= two_at else 1 if face >= one else 0
 
     return successes
-
-
-@pytest.fixture(scope="module")
-def skill_test(bundled) -> SkillTest:
-    return bundled.compendium.ruleset("iris").one(SkillTest)
 
 
 @pytest.fixture(scope="module")

@@ -17,20 +17,9 @@ from rulepress.models import (
     CorruptionTriggers,
     CpSpending,
     ObedienceConsequences,
-    SkillTest,
     WeaponProfile,
 )
 from rulepress.rules.examples import replay
-
-
-@pytest.fixture(scope="module")
-def page(seed_text) -> str:
-    return seed_text("iris-wiki.txt")
-
-
-@pytest.fixture(scope="module")
-def skill_test(iris) -> SkillTest:
-    return iris.one(SkillTest)
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +50,13 @@ def pistol(iris) -> WeaponProfile:
 # --- the skill test ---------------------------------------------------------------------------
 
 
-def test_steve_repairs_his_truck_for_nine_ap(skill_test, page):
-    faces = [int(f) for f in re.search(r"gets the results: ([\d, ]+)\.", page).group(1).split(",")]
-    dice_ap = int(re.search(r"for a total of \+(\d+)AP", page).group(1))
-    acuity = int(re.search(r"Acuity Trait is higher at rank (\d+)", page).group(1))
-    total = int(re.search(r"final total of (\d+)AP", page).group(1))
+def test_steve_repairs_his_truck_for_nine_ap(skill_test, iris_page):
+    faces = [
+        int(f) for f in re.search(r"gets the results: ([\d, ]+)\.", iris_page).group(1).split(",")
+    ]
+    dice_ap = int(re.search(r"for a total of \+(\d+)AP", iris_page).group(1))
+    acuity = int(re.search(r"Acuity Trait is higher at rank (\d+)", iris_page).group(1))
+    total = int(re.search(r"final total of (\d+)AP", iris_page).group(1))
     resolve_rank = acuity - 2  # the page only says Acuity is the higher of the two
     result = skill_test.resolve(faces, [acuity, resolve_rank])
     assert (result.dice_ap, result.trait_bonus, result.total) == (dice_ap, acuity, total)
@@ -76,9 +67,9 @@ def test_the_truck_repair_example_replays_through_the_rule(skill_test, iris):
     assert replay(skill_test, example, iris) == example.expect
 
 
-def test_steve_rolls_one_die_per_rank_of_mech_lore(skill_test, page):
+def test_steve_rolls_one_die_per_rank_of_mech_lore(skill_test, iris_page):
     rank, rolled = map(
-        int, re.search(r"rank in Mech Lore is (\d+), so he rolls (\d+) dice", page).groups()
+        int, re.search(r"rank in Mech Lore is (\d+), so he rolls (\d+) dice", iris_page).groups()
     )
     assert skill_test.dice_for(rank) == rolled
 
@@ -148,8 +139,8 @@ def test_a_rolled_test_rolls_rank_dice_and_resolves_them(skill_test):
 # --- weapon tables: which row a score uses ----------------------------------------------------
 
 
-def printed_rows(page: str, name: str) -> dict[int, tuple[int, int, int | str, int]]:
-    after = page.split(f"\n{name}\n", 1)[1]
+def printed_rows(iris_page: str, name: str) -> dict[int, tuple[int, int, int | str, int]]:
+    after = iris_page.split(f"\n{name}\n", 1)[1]
     block = after.split("AP\tDamage\tDefense\tMove\tRange\n", 1)[1].split("\n\n", 1)[0]
     rows = {}
     for line in block.splitlines():
@@ -162,15 +153,15 @@ def as_printed(row) -> tuple:
     return (row.damage, row.defense, row.move, row.range)
 
 
-def test_the_salvaged_pistol_rows_are_the_printed_rows(pistol, page):
-    rows = printed_rows(page, "Salvaged Pistol")
+def test_the_salvaged_pistol_rows_are_the_printed_rows(pistol, iris_page):
+    rows = printed_rows(iris_page, "Salvaged Pistol")
     assert sorted(rows) == list(range(1, 31))
     for ap, printed in rows.items():
         assert as_printed(pistol.row_at(ap)) == printed
 
 
-def test_one_ap_uses_the_first_row(pistol, page):
-    assert as_printed(pistol.row_for(1)) == printed_rows(page, "Salvaged Pistol")[1]
+def test_one_ap_uses_the_first_row(pistol, iris_page):
+    assert as_printed(pistol.row_for(1)) == printed_rows(iris_page, "Salvaged Pistol")[1]
 
 
 @pytest.mark.parametrize("ap", [0, -1, -30])
@@ -179,8 +170,8 @@ def test_below_one_ap_the_weapon_does_nothing(pistol, ap):
 
 
 @pytest.mark.parametrize("ap", [31, 45, 200])
-def test_above_thirty_ap_the_thirtieth_row_applies(pistol, page, ap):
-    assert as_printed(pistol.row_for(ap)) == printed_rows(page, "Salvaged Pistol")[30]
+def test_above_thirty_ap_the_thirtieth_row_applies(pistol, iris_page, ap):
+    assert as_printed(pistol.row_for(ap)) == printed_rows(iris_page, "Salvaged Pistol")[30]
 
 
 def test_within_the_table_a_score_uses_its_own_row(pistol):
@@ -216,14 +207,16 @@ def test_every_published_weapon_scores_its_last_row_above_thirty(iris):
 # --- corruption -------------------------------------------------------------------------------
 
 
-def printed_per_aug_and_rank(page: str) -> tuple[int, int]:
-    per_aug = int(re.search(r"Each Aug increases Corruption by \+(\d+)", page).group(1))
-    per_rank = int(re.search(r"Each Trait rank increases Corruption by \+(\d+)", page).group(1))
+def printed_per_aug_and_rank(iris_page: str) -> tuple[int, int]:
+    per_aug = int(re.search(r"Each Aug increases Corruption by \+(\d+)", iris_page).group(1))
+    per_rank = int(
+        re.search(r"Each Trait rank increases Corruption by \+(\d+)", iris_page).group(1)
+    )
     return per_aug, per_rank
 
 
-def test_three_augs_and_two_trait_ranks_are_eight_corruption(corruption, page):
-    per_aug, per_rank = printed_per_aug_and_rank(page)
+def test_three_augs_and_two_trait_ranks_are_eight_corruption(corruption, iris_page):
+    per_aug, per_rank = printed_per_aug_and_rank(iris_page)
     assert (per_aug, per_rank) == (2, 1)
     assert corruption.level(3, 2) == 3 * per_aug + 2 * per_rank == 8
 
@@ -232,10 +225,10 @@ def test_director_given_ranks_are_not_counted_so_a_new_character_has_none(corrup
     assert corruption.level(0, 0) == 0
 
 
-def test_the_cp_tables_figures_can_be_passed_to_the_level(corruption, spending, page):
+def test_the_cp_tables_figures_can_be_passed_to_the_level(corruption, spending, iris_page):
     row = {r.buys: r for r in spending.rows}
-    aug_corr = int(re.search(r"Unlock new Aug\t\d+ CP\t\+(\d+) Corruption", page).group(1))
-    rank_corr = int(re.search(r"\+1 Trait rank\t\d+ CP\t\+(\d+) Corruption", page).group(1))
+    aug_corr = int(re.search(r"Unlock new Aug\t\d+ CP\t\+(\d+) Corruption", iris_page).group(1))
+    rank_corr = int(re.search(r"\+1 Trait rank\t\d+ CP\t\+(\d+) Corruption", iris_page).group(1))
     assert (row["new-aug"].corruption, row["trait-rank"].corruption) == (aug_corr, rank_corr)
     assert corruption.level(3, 2, per_aug=aug_corr, per_trait_rank=rank_corr) == 13
 
@@ -255,9 +248,11 @@ def test_the_willpower_target_is_the_corruption_level(corruption):
     ["exhausted", "corruption-above-max-stamina", "entering-death-coma", "iris-extraction"],
 )
 def test_each_circumstance_raises_the_target_to_corruption_plus_five(
-    corruption, page, circumstance
+    corruption, iris_page, circumstance
 ):
-    plus = set(map(int, re.findall(r"increase the target number to \(Corruption\)\+(\d+)", page)))
+    plus = set(
+        map(int, re.findall(r"increase the target number to \(Corruption\)\+(\d+)", iris_page))
+    )
     assert plus == {5}
     assert corruption.target(12, {circumstance}) == 17
 
@@ -291,13 +286,13 @@ def test_one_ap_short_fails_adds_one_corruption_and_must_obey(corruption):
     assert outcome.stamina == 0
 
 
-def test_obeying_gains_five_stamina_and_one_corruption(corruption, page):
+def test_obeying_gains_five_stamina_and_one_corruption(corruption, iris_page):
     stamina, corr = map(
         int,
         re.search(
             r"If obeying, the Character immediately gains (\d+) Stamina, but Corruption increases "
             r"by \+(\d+)",
-            page,
+            iris_page,
         ).groups(),
     )
     assert (corruption.obey.stamina, corruption.obey.corruption) == (stamina, corr)
@@ -351,8 +346,8 @@ def test_corruption_twenty_five_obeys_by_the_twenty_row(consequences):
 # --- character points -------------------------------------------------------------------------
 
 
-def printed_spending(page: str) -> dict[str, tuple[int, int]]:
-    table = page.split("Spending CP\n")[1].split("\n\n")[0]
+def printed_spending(iris_page: str) -> dict[str, tuple[int, int]]:
+    table = iris_page.split("Spending CP\n")[1].split("\n\n")[0]
     found = {}
     for benefit, cp, extra in re.findall(r"^(.+?)\t(\d+) CP\t(.+)$", table, flags=re.M):
         corr = re.match(r"\+(\d+) Corruption", extra)
@@ -369,8 +364,8 @@ def printed_spending(page: str) -> dict[str, tuple[int, int]]:
         ("Unlock new Aug", "new-aug"),
     ],
 )
-def test_each_benefit_costs_its_printed_cp_and_corruption(spending, page, benefit, buys):
-    assert spending.cost({buys: 1}) == printed_spending(page)[benefit]
+def test_each_benefit_costs_its_printed_cp_and_corruption(spending, iris_page, benefit, buys):
+    assert spending.cost({buys: 1}) == printed_spending(iris_page)[benefit]
 
 
 def test_a_trait_rank_costs_two_cp_and_two_corruption(spending):

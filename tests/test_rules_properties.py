@@ -9,35 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulepress import dice
-from rulepress.models import CufRating, ModifierRule, OpposedRoll, SkillTest, StepDice
+from rulepress.models import CufRating
 from rulepress.models.cool import Duration
 from rulepress.models.step_dice import STEPS
+from tests.helpers import READINGS
 
-READINGS = ("neither-one-nor-success", "every-non-success")
 step_die = st.sampled_from(STEPS)
 pools = st.lists(step_die, min_size=1, max_size=3)
 shift_pools = st.lists(step_die, min_size=1, max_size=2)
 readings = st.sampled_from(READINGS)
-
-
-@pytest.fixture(scope="module")
-def skill_test(iris) -> SkillTest:
-    return iris.one(SkillTest)
-
-
-@pytest.fixture(scope="module")
-def step_dice(t2k) -> StepDice:
-    return t2k.one(StepDice)
-
-
-@pytest.fixture(scope="module")
-def modifiers(t2k) -> ModifierRule:
-    return t2k.one(ModifierRule)
-
-
-@pytest.fixture(scope="module")
-def opposed(t2k) -> OpposedRoll:
-    return t2k.one(OpposedRoll)
 
 
 @pytest.fixture(scope="module")

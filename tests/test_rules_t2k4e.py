@@ -14,11 +14,8 @@ import pytest
 
 from rulepress.models import (
     GroupRoll,
-    ModifierRule,
     OddsTable,
-    OpposedRoll,
     PushRule,
-    StepDice,
 )
 from rulepress.models.step_dice import PushPrice
 
@@ -29,28 +26,13 @@ def text(seed_text) -> str:
 
 
 @pytest.fixture(scope="module")
-def step_dice(t2k) -> StepDice:
-    return t2k.one(StepDice)
-
-
-@pytest.fixture(scope="module")
 def push(t2k) -> PushRule:
     return t2k.one(PushRule)
 
 
 @pytest.fixture(scope="module")
-def modifiers(t2k) -> ModifierRule:
-    return t2k.one(ModifierRule)
-
-
-@pytest.fixture(scope="module")
 def group(t2k) -> GroupRoll:
     return t2k.one(GroupRoll)
-
-
-@pytest.fixture(scope="module")
-def opposed(t2k) -> OpposedRoll:
-    return t2k.one(OpposedRoll)
 
 
 # --- successes from faces ---------------------------------------------------------------------

@@ -12,9 +12,8 @@ from rulepress.commands.build import build
 from rulepress.exporters.site.pages import generate, nav_folders
 from rulepress.validation import validate
 from rulepress.validators import CHECKS
-from tests.conftest import COMPENDIUM, build_tree
 from tests.golden import assert_golden
-from tests.test_broken_inputs import base_tree
+from tests.helpers import COMPENDIUM, base_tree, build_tree
 
 GOLDEN_PAGES = (
     "iris/weapons/pistols.md",
@@ -30,15 +29,6 @@ def project(bundled, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("site-project")
     generate(bundled.compendium, folder)
     return folder
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The built site (`mkdocs build --strict` passed, or the build raised)."""
-    out = tmp_path_factory.mktemp("site-dist")
-    validation, _ = build(COMPENDIUM, out, ["site"])
-    assert validation.ok
-    return out / "site"
 
 
 @pytest.mark.parametrize("page", GOLDEN_PAGES)

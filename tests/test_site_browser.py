@@ -13,8 +13,7 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from tests.conftest import ARTIFACTS
-from tests.test_site import site  # noqa: F401 - the built site fixture
+from tests.helpers import ARTIFACTS
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -23,7 +22,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base_url(site) -> str:  # noqa: F811 - the fixture imported above
+def base_url(site) -> str:
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
     )
@@ -115,7 +114,7 @@ def test_a_glossary_term_shows_its_definition_on_hover(page, base_url):
     assert "Action Points" in tooltip.inner_text()
 
 
-def test_the_site_works_from_file_without_a_server(page, site):  # noqa: F811
+def test_the_site_works_from_file_without_a_server(page, site):
     page.goto((site / "iris" / "index.html").as_uri())
     page.wait_for_load_state("networkidle")
     assert page.locator("h1").first.inner_text().startswith("IRIS Quick Reference")
@@ -145,7 +144,7 @@ def _parse(url: str) -> _Links:
     return parser
 
 
-def test_every_internal_link_resolves(site, base_url):  # noqa: F811
+def test_every_internal_link_resolves(site, base_url):
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     parsed = {page: _parse(base_url + page) for page in pages}
     checked = 0
