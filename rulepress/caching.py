@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from rulepress.files import open_regular
+from rulepress.files import read_regular
 from rulepress.sealed import blake2b  # hashlib's, without loading OpenSSL (2 ms)
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -42,8 +42,7 @@ def file_digests(folder: str) -> Iterator[tuple[str, str]]:
                 yield below + name, f"link to {os.readlink(path)}"
         for name in files:
             try:
-                with open_regular(os.path.join(parent, name)) as handle:
-                    found = digest(handle.read())
+                found = digest(read_regular(os.path.join(parent, name)))
             except OSError as problem:
                 found = f"unreadable: {problem}"
             yield below + name, found
