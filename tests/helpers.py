@@ -33,8 +33,6 @@ FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/
 """The official Foundry CLI, installed by `make test`, that reads packs as Foundry does."""
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium, so the browser tests download no browser."""
-READINGS = ("neither-one-nor-success", "every-non-success")
-"""The two readings of Twilight 2000's push rule that the dice tests hold side by side."""
 HARNESS = Path(__file__).resolve().parent / "foundry" / "run_macro.mjs"
 """Runs a generated macro in node against stand-ins for Foundry's Roll and ChatMessage."""
 

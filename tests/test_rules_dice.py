@@ -19,7 +19,8 @@ import pytest
 
 from rulepress import dice
 from rulepress.models import PushRule, StepDice
-from tests.helpers import READINGS, REPO
+from rulepress.rules.odds import READINGS
+from tests.helpers import REPO
 
 STEP_SIDES = {"d6": 6, "d8": 8, "d10": 10, "d12": 12}
 POOLS = [(a,) for a in STEP_SIDES] + list(itertools.product(STEP_SIDES, repeat=2))

@@ -12,7 +12,7 @@ from rulepress import dice
 from rulepress.models import CufRating
 from rulepress.models.cool import Duration
 from rulepress.models.step_dice import STEPS
-from tests.helpers import READINGS
+from rulepress.rules.odds import READINGS
 
 step_die = st.sampled_from(STEPS)
 pools = st.lists(step_die, min_size=1, max_size=3)

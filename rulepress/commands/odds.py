@@ -13,8 +13,6 @@ from rulepress.compendium.model import Ruleset
 from rulepress.models import OddsTable, PushRule, SkillTest, StepDice
 from rulepress.rules.odds import exact_percent, within_rounding
 
-READINGS = ("neither-one-nor-success", "every-non-success")
-
 
 def chance_json(chance: Fraction) -> dict:
     return {
