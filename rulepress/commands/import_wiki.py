@@ -7,15 +7,13 @@ stay an authoring source beside the YAML.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from rulepress.compendium.loader import load_compendium
-from rulepress.compendium.writer import dump_document
+from rulepress.compendium.writer import dump_document, write_all
 from rulepress.errors import RulepressError
 from rulepress.files import read_regular
 from rulepress.importers.wiki import (
@@ -30,13 +28,12 @@ from rulepress.output_names import safe_child
 
 COST = re.compile(r"^(?P<amount>[0-9]+)\s*(?P<unit>[A-Za-z]*)$")
 KEPT_FIELDS = ("description", "rulings", "previous_ids")
+MAX_PAGE_BYTES = 64 << 20
+"""The most a wiki page may hold (the IRIS page is 21 KB)."""
 
 
 def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-MAX_PAGE_BYTES = 64 << 20
 
 
 def import_wiki(page: Path, ruleset_folder: Path) -> list[Path]:
@@ -62,7 +59,10 @@ def import_wiki(page: Path, ruleset_folder: Path) -> list[Path]:
         doc = _weapon(page, profile, weapon_id, section_id, order, existing)
         files.append((("weapons", section_id, f"{weapon_id}.yaml"), doc))
     planned = [(safe_child(ruleset_folder, *parts), dump_document(doc)) for parts, doc in files]
-    return write_all(planned)
+    try:
+        return write_all(planned)
+    except OSError as exc:
+        raise RulepressError(f"cannot write {exc.filename}: {exc.strerror or exc}") from None
 
 
 def _read_page(page: Path) -> str:
@@ -74,27 +74,6 @@ def _read_page(page: Path) -> str:
         raise RulepressError(f"cannot read wiki page {page}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise RulepressError(f"cannot read wiki page {page}: not UTF-8 ({exc.reason})") from None
-
-
-def write_all(planned: list[tuple[Path, str]]) -> list[Path]:
-    """Write every (path, text) or none: each goes to a temporary file beside its path
-    first, and only when all are written are they renamed into place."""
-    temporaries: list[tuple[Path, Path]] = []
-    try:
-        for path, text in planned:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-            temporaries.append((Path(name), path))
-            with open(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-        for temporary, path in temporaries:
-            os.replace(temporary, path)
-    except OSError as exc:
-        raise RulepressError(f"cannot write {exc.filename}: {exc.strerror or exc}") from None
-    finally:
-        for temporary, _ in temporaries:
-            temporary.unlink(missing_ok=True)
-    return [path for path, _ in planned]
 
 
 def _existing(folder: Path) -> dict[str, object]:

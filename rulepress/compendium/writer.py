@@ -54,6 +54,19 @@ def dump_data(data: dict, original: object = None) -> str:
     return stream.getvalue()
 
 
+def _beside(path: Path, text: str) -> Path:
+    """`text` written whole to a new temporary file beside `path` (never through a link:
+    mkstemp makes the file itself); the caller renames it into place."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return Path(temporary)
+
+
 def write_in_place(path: Path, text: str) -> None:
     """Replace the file at `path` with `text`, whole or not at all, and never through a
     link: written beside it under another name, then renamed over it, keeping its
@@ -64,15 +77,30 @@ def write_in_place(path: Path, text: str) -> None:
         mode = stat.S_IFREG | 0o644
     if not stat.S_ISREG(mode):
         raise OSError(f"{path} is not a regular file; not written")
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temporary = _beside(path, text)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
         os.chmod(temporary, stat.S_IMODE(mode))
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def write_all(planned: list[tuple[Path, str]]) -> list[Path]:
+    """Write every (path, text) or none: each goes to a temporary file beside its path
+    first, and only when all are written are they renamed into place. An OSError says
+    which file failed; no temporary file is left behind."""
+    temporaries: list[tuple[Path, Path]] = []
+    try:
+        for path, text in planned:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporaries.append((_beside(path, text), path))
+        for temporary, path in temporaries:
+            os.replace(temporary, path)
+    finally:
+        for temporary, _ in temporaries:
+            temporary.unlink(missing_ok=True)
+    return [path for path, _ in planned]
 
 
 def load_round_trip(text: str) -> object:
