@@ -458,10 +458,10 @@ def _only_literals(value: object) -> JsLiteral:
 
 
 def macro_environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES / "foundry" / "macros")),
+    """The shipped macro templates (never overridden: they are code), writing literals only."""
+    return templating.environment(
+        TEMPLATES / "foundry" / "macros",
         autoescape=False,
-        undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         finalize=_only_literals,
     )
