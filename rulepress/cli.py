@@ -3,30 +3,16 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from pathlib import Path
 
 import click
 
 from rulepress import __version__
+from rulepress.commands.options import DEFAULT_COMPENDIUM, FilePath, compendium_option
 from rulepress.errors import RulepressError, printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-DEFAULT_COMPENDIUM = "compendium"
-
-COMPENDIUM_HELP = "Compendium folder (one folder per ruleset, or a single ruleset folder)."
-
-
-class FilePath(click.Path):
-    """A path that may not be empty: `Path("")` is the working folder, so an unset shell
-    variable (`rulepress validate "$DIR"`) would check, or build into, whatever folder the
-    command runs in."""
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and not value.strip():
-            self.fail("an empty path", param, ctx)
-        return super().convert(value, param, ctx)
 
 
 def compendium_argument(function):
@@ -240,22 +226,12 @@ def new_group() -> None:
     """Write a valid skeleton document in the right folder."""
 
 
-def _compendium_option(function):
-    return click.option(
-        "--compendium",
-        type=FilePath(path_type=Path, file_okay=False),
-        default=Path(DEFAULT_COMPENDIUM),
-        show_default=True,
-        help=COMPENDIUM_HELP,
-    )(function)
-
-
 @new_group.command("weapon")
 @click.argument("name")
 @click.option("--section", required=True, help="Weapon section id (pistols, shotguns...).")
 @click.option("--tier", type=click.IntRange(1, 10), default=1, show_default=True)
 @click.option("--ruleset", "ruleset_id", default="iris", show_default=True)
-@_compendium_option
+@compendium_option
 def new_weapon_command(name, section, tier, ruleset_id, compendium):
     """A draft weapon profile NAME, to fill in with its stats and AP table."""
     from rulepress.commands.new import new_weapon
@@ -270,7 +246,7 @@ def new_weapon_command(name, section, tier, ruleset_id, compendium):
 )
 @click.option("--traits", required=True, help="The two trait ids: agility,acuity.")
 @click.option("--ruleset", "ruleset_id", default="iris", show_default=True)
-@_compendium_option
+@compendium_option
 def new_skill_command(name, category, traits, ruleset_id, compendium):
     """A skill NAME with its category and two traits."""
     from rulepress.commands.new import new_skill
@@ -283,7 +259,7 @@ def new_skill_command(name, category, traits, ruleset_id, compendium):
 @click.argument("name")
 @click.option("--tc", type=int, required=True, help="TCs it adds (negative: reduces).")
 @click.option("--ruleset", "ruleset_id", default="t2k-cuf", show_default=True)
-@_compendium_option
+@compendium_option
 def new_tc_source_command(name, tc, ruleset_id, compendium):
     """A threat-condition source NAME that adds (or with a negative --tc reduces) TCs."""
     from rulepress.commands.new import new_tc_source
@@ -334,267 +310,41 @@ def import_wiki_command(page: Path, ruleset_folder: Path) -> None:
         click.echo(f"wrote {path}")
 
 
-class IntList(click.ParamType):
-    """A comma-separated list of whole numbers: `1,2,6`."""
+class KindCommands(click.Group):
+    """`roll` and `odds`: a subcommand per kind whose registry entry names one
+    (rulepress.kinds), loaded only when this group is used, so `rulepress --help`
+    imports no model."""
 
-    name = "N,N,..."
+    def __init__(self, *args, hook: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.hook = hook
 
-    def convert(self, value, param, ctx):
-        if isinstance(value, list):
-            return value
-        parts = [part.strip() for part in str(value).split(",") if part.strip()]
-        # ASCII digits only (int() would also read '٣' and '1_000'), and not a thousand of them
-        if not all(re.fullmatch(r"[+-]?[0-9]{1,9}", part) for part in parts):
-            self.fail(
-                f"{value!r} is not a comma-separated list of whole numbers (of at most 9 digits)",
-                param,
-                ctx,
-            )
-        return [int(part) for part in parts]
+    def _kind_commands(self) -> dict[str, click.Command]:
+        from rulepress import kinds
 
+        found = {}
+        for kind in kinds.registry().values():
+            reference = getattr(kind, self.hook)
+            if reference:
+                command = kinds.load_hook(reference)
+                found.setdefault(command.name, command)
+        return found
 
-STEP_DIE = click.Choice(["d6", "d8", "d10", "d12"])
-READING = click.Choice(["neither-one-nor-success", "every-non-success"])
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self._kind_commands())
 
-
-def ruleset_options(default_ruleset: str):
-    def decorate(function):
-        function = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
-        function = click.option(
-            "--ruleset",
-            "ruleset_id",
-            default=default_ruleset,
-            show_default=True,
-            help="Ruleset id in the compendium.",
-        )(function)
-        return click.option(
-            "--compendium",
-            type=FilePath(path_type=Path),
-            default=Path(DEFAULT_COMPENDIUM),
-            show_default=True,
-            help=COMPENDIUM_HELP,
-        )(function)
-
-    return decorate
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        return self._kind_commands().get(name)
 
 
-def load_ruleset(compendium: Path, ruleset_id: str):
-    from rulepress.api import InvalidCompendium, load
-
-    try:
-        return load(compendium).ruleset(ruleset_id)
-    except InvalidCompendium as exc:
-        raise RulepressError(f"{exc}; run `rulepress validate` for every finding") from None
-    except KeyError as exc:
-        raise RulepressError(exc.args[0]) from None
-
-
-def emit(data: dict, as_json: bool, text: str) -> None:
-    import json
-
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
-
-
-def _lines(data: dict) -> str:
-    return "\n".join(f"{key}: {value}" for key, value in data.items() if key != "ruleset")
-
-
-@cli.group("roll")
+@cli.group("roll", cls=KindCommands, hook="roll")
 def roll_group() -> None:
     """Resolve a test: give the faces rolled, or a --seed to roll them."""
 
 
-@roll_group.command("iris")
-# 60: SkillTest's MAX_RANK (not imported here, to keep `--help` quick)
-@click.option("--rank", type=click.IntRange(0, 60), required=True, help="Skill rank (dice rolled).")
-@click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
-@click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed instead.")
-@ruleset_options("iris")
-def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
-    """An IRIS skill test: AP from the dice plus the higher trait."""
-    from rulepress.commands.roll import iris_skill_test
-
-    data = iris_skill_test(load_ruleset(compendium, ruleset_id), rank, traits, faces, seed)
-    emit(data, as_json, _lines(data))
-
-
-@roll_group.command("t2k4e")
-@click.option("--attribute", "attribute_die", type=STEP_DIE, required=True, help="Attribute die.")
-@click.option("--skill", "skill_die", type=STEP_DIE, default=None, help="Skill die, if any.")
-@click.option(
-    "--modifier",
-    "modifiers",
-    type=click.IntRange(-10, 10),
-    multiple=True,
-    help="A bonus or penalty, -10 to +10 (repeatable; the net shifts the dice at most to "
-    "the rules' highest or lowest pool).",
-)
-@click.option(
-    "--helpers", type=click.IntRange(0, 20), default=0, help="Characters helping (group roll)."
-)
-@click.option(
-    "--faces", type=IntList(), default=None, help="The faces rolled, attribute die first."
-)
-@click.option("--push", is_flag=True, help="Push the roll.")
-@click.option("--push-faces", type=IntList(), default=None, help="Faces of the re-rolled dice.")
-@click.option(
-    "--for",
-    "attribute",
-    type=click.Choice(["STR", "AGL", "INT", "EMP"]),
-    default=None,
-    help="The attribute rolled, to price the push.",
-)
-@click.option("--gear", is_flag=True, help="The push uses a piece of gear.")
-@click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
-@ruleset_options("t2k4e")
-def roll_t2k4e(
-    attribute_die,
-    skill_die,
-    modifiers,
-    helpers,
-    faces,
-    push,
-    push_faces,
-    attribute,
-    gear,
-    reading,
-    seed,
-    compendium,
-    ruleset_id,
-    as_json,
-):
-    """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
-    from rulepress.commands.roll import t2k4e_roll
-
-    pool = [attribute_die, *([skill_die] if skill_die else [])]
-    data = t2k4e_roll(
-        load_ruleset(compendium, ruleset_id),
-        pool,
-        modifiers,
-        helpers,
-        faces,
-        push,
-        push_faces,
-        attribute,
-        gear,
-        reading,
-        seed,
-    )
-    emit(data, as_json, _lines(data))
-
-
-@roll_group.command("cuf")
-@click.option("--cuf", type=click.IntRange(0, 40), required=True, help="The character's CUF.")
-@click.option("--willpower", type=click.IntRange(0, 40), required=True, help="Willpower.")
-@click.option(
-    "--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round."
-)
-@click.option("--d20", type=click.IntRange(1, 20), default=None, help="The check's d20 roll.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
-@ruleset_options("t2k-cuf")
-def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
-    """A CUF threat check: the state the TCs reach and the check it calls for."""
-    from rulepress.commands.roll import cuf_check
-
-    data = cuf_check(load_ruleset(compendium, ruleset_id), cuf, willpower, tcs, d20, seed)
-    emit(data, as_json, _lines(data))
-
-
-@roll_group.command("cool")
-@click.argument("kind", type=click.Choice(["shock", "fear"]))
-@click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
-@click.option(
-    "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
-)
-@click.option(
-    "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
-)
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
-@ruleset_options("cool")
-def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
-    """A Cool shock or fear roll."""
-    from rulepress.commands.roll import cool_roll
-
-    data = cool_roll(load_ruleset(compendium, ruleset_id), kind, cool, penalty, roll_, seed)
-    emit(data, as_json, _lines(data))
-
-
-@cli.group("odds")
+@cli.group("odds", cls=KindCommands, hook="odds")
 def odds_group() -> None:
     """Exact odds computed from the rules."""
-
-
-@odds_group.command("iris")
-@click.option(
-    "--rank",
-    type=click.IntRange(0, 60),
-    default=None,
-    help="One rank's full distribution; default: the P(AP >= k) table by rank.",
-)
-@click.option("--max-rank", type=click.IntRange(1, 60), default=10, show_default=True)
-@click.option(
-    "--up-to",
-    type=click.IntRange(1, 120),
-    default=20,
-    show_default=True,
-    help="Largest k in the table.",
-)
-@click.option("--trait-bonus", type=click.IntRange(0, 60), default=0, show_default=True)
-@ruleset_options("iris")
-def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_json):
-    """IRIS skill test odds: P(AP >= k) by rank, or one rank's distribution."""
-    from rulepress.commands import odds
-
-    ruleset = load_ruleset(compendium, ruleset_id)
-    if rank is not None:
-        data = odds.iris_distribution(ruleset, rank, trait_bonus)
-        text = odds.format_distribution(
-            [(f"{o['ap']} AP", o["exactly"]) for o in data["outcomes"]],
-            f"rank {rank}, trait bonus {trait_bonus}: P(AP = n)",
-        )
-    else:
-        data = odds.iris_table(ruleset, range(1, max_rank + 1), up_to, trait_bonus)
-        text = odds.format_iris_table(data)
-    emit(data, as_json, text)
-
-
-@odds_group.command("t2k4e")
-@click.option(
-    "--attribute",
-    "attribute_die",
-    type=STEP_DIE,
-    default=None,
-    help="With --skill: one pool's full distribution; default: the odds tables.",
-)
-@click.option("--skill", "skill_die", type=STEP_DIE, default=None)
-@click.option(
-    "--reading",
-    type=READING,
-    default=None,
-    help="Which dice a push re-rolls (default: the rule text's).",
-)
-@ruleset_options("t2k4e")
-def odds_t2k4e(attribute_die, skill_die, reading, compendium, ruleset_id, as_json):
-    """T2K4e success odds: the printed tables beside the computed ones, or one pool."""
-    from rulepress.commands import odds
-
-    ruleset = load_ruleset(compendium, ruleset_id)
-    if attribute_die:
-        pool = [attribute_die, *([skill_die] if skill_die else [])]
-        data = odds.t2k4e_pool(ruleset, pool, reading)
-        text = "\n\n".join(
-            odds.format_distribution(
-                [(f"{s['successes']}", s["chance"]) for s in data[name]["successes"]],
-                f"{'+'.join(pool)} {name} ({data['reading']}): successes",
-            )
-            for name in ("initial", "pushed")
-        )
-    else:
-        data = odds.t2k4e_tables(ruleset, reading)
-        text = odds.format_t2k4e_tables(data)
-    emit(data, as_json, text)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.roll import cuf_check, iris_skill_test, t2k4e_roll
+from rulepress.commands.roll import T2k4eRoll, cuf_check, iris_skill_test, t2k4e_roll
 from tests.helpers import COMPENDIUM, run_macro
 
 
@@ -49,22 +49,11 @@ def test_the_t2k4e_macro_shifts_rolls_and_pushes_like_the_rules(node, macros, bu
         modifiers = [generator.randint(-3, 3) for _ in range(generator.randint(0, 2))]
         helpers = generator.randint(0, 4)
         pool = [attribute, *([skill] if skill else [])]
-        plan = t2k4e_roll(
-            ruleset,
-            pool,
-            modifiers,
-            helpers,
-            None,
-            False,
-            None,
-            None,
-            False,
-            None,
-            generator.randint(0, 10**6),
-        )
+        seed = generator.randint(0, 10**6)
+        plan = t2k4e_roll(ruleset, T2k4eRoll(pool, modifiers, helpers, seed=seed))
         faces = plan["faces"]
         expected = t2k4e_roll(
-            ruleset, pool, modifiers, helpers, faces, True, None, None, False, None, 7
+            ruleset, T2k4eRoll(pool, modifiers, helpers, faces=faces, push=True, seed=7)
         )
         push_faces = expected["pushed"]["faces"]
         rerolled = [push_faces[i] for i in expected["pushed"]["rerolled"]]

@@ -389,7 +389,7 @@ def test_the_command_line_takes_exactly_the_ranks_the_rules_are_worked_for():
     from rulepress.models.skill_test import MAX_RANK
 
     for group, option in (("roll", "rank"), ("odds", "rank"), ("odds", "max_rank")):
-        params = cli.commands[group].commands["iris"].params
+        params = cli.commands[group].get_command(None, "iris").params
         assert next(p for p in params if p.name == option).type.max == MAX_RANK
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.exporters.foundry.documents import js_literal, macro_environment
+from rulepress.exporters.foundry.packs.macros import js_literal, macro_environment
 from tests.helpers import (
     COMPENDIUM,
     FIELDS,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from rulepress import kinds
 from rulepress.compendium.loader import YAML_SUFFIXES, resolves_inside
 from rulepress.compendium.writer import (
     document_data,
@@ -29,7 +30,6 @@ from rulepress.compendium.writer import (
 from rulepress.compendium.yaml_source import YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import RulepressError
 from rulepress.files import read_regular
-from rulepress.models import DOCUMENT_KINDS
 
 
 @dataclass
@@ -49,7 +49,7 @@ def canonical_text(text: str, path: Path) -> str:
         raise ValueError(
             f"{problem.position.line}:{problem.position.col}: {problem.message}"
         ) from None
-    model = DOCUMENT_KINDS.get(data.get("kind")) if isinstance(data, dict) else None
+    model = kinds.models().get(data.get("kind")) if isinstance(data, dict) else None
     if model is None:
         raise ValueError("not a compendium document (no known `kind`)")
     try:

@@ -13,12 +13,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from rulepress import kinds
 from rulepress.compendium.loader import load_compendium, schema_findings
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
 from rulepress.compendium.yaml_source import parse_yaml
 from rulepress.errors import Level, RulepressError
-from rulepress.models import DOCUMENT_KINDS, Skill, TcSource, WeaponProfile, WeaponSection
+from rulepress.models import Skill, TcSource, WeaponProfile, WeaponSection
 from rulepress.output_names import safe_child, slug
 from rulepress.validators import run_checks
 
@@ -39,7 +40,7 @@ def _create(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
     text = dump_data(data)
     parsed, source = parse_yaml(text, path)
     try:
-        document = DOCUMENT_KINDS[data["kind"]].model_validate(parsed)
+        document = kinds.models()[data["kind"]].model_validate(parsed)
     except ValidationError as exc:
         raise _refusal(schema_findings(exc, source)) from None
     joined = dataclasses.replace(ruleset, entries=(*ruleset.entries, Entry(document, source)))

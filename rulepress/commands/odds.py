@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import click
+
 from rulepress import dice
+from rulepress.commands.options import READING, STEP_DIE, emit, load_ruleset, ruleset_options
 from rulepress.compendium.model import Ruleset
 from rulepress.models import OddsTable, PushRule, SkillTest, StepDice
+from rulepress.models.skill_test import MAX_RANK
 from rulepress.rules.odds import exact_percent, within_rounding
 
 
@@ -130,3 +134,73 @@ def format_distribution(rows: list[tuple[str, dict]], title: str) -> str:
         f"{label:>8}  {chance['percent']:8.4f}%  ({chance['fraction']})" for label, chance in rows
     ]
     return "\n".join(lines)
+
+
+# The kinds' `odds` commands (rulepress.kinds.builtin names them; cli.py loads them).
+
+
+@click.command("iris")
+@click.option(
+    "--rank",
+    type=click.IntRange(0, MAX_RANK),
+    default=None,
+    help="One rank's full distribution; default: the P(AP >= k) table by rank.",
+)
+@click.option("--max-rank", type=click.IntRange(1, MAX_RANK), default=10, show_default=True)
+@click.option(
+    "--up-to",
+    type=click.IntRange(1, 120),
+    default=20,
+    show_default=True,
+    help="Largest k in the table.",
+)
+@click.option("--trait-bonus", type=click.IntRange(0, MAX_RANK), default=0, show_default=True)
+@ruleset_options("iris")
+def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_json):
+    """IRIS skill test odds: P(AP >= k) by rank, or one rank's distribution."""
+    ruleset = load_ruleset(compendium, ruleset_id)
+    if rank is not None:
+        data = iris_distribution(ruleset, rank, trait_bonus)
+        text = format_distribution(
+            [(f"{o['ap']} AP", o["exactly"]) for o in data["outcomes"]],
+            f"rank {rank}, trait bonus {trait_bonus}: P(AP = n)",
+        )
+    else:
+        data = iris_table(ruleset, range(1, max_rank + 1), up_to, trait_bonus)
+        text = format_iris_table(data)
+    emit(data, as_json, text)
+
+
+@click.command("t2k4e")
+@click.option(
+    "--attribute",
+    "attribute_die",
+    type=STEP_DIE,
+    default=None,
+    help="With --skill: one pool's full distribution; default: the odds tables.",
+)
+@click.option("--skill", "skill_die", type=STEP_DIE, default=None)
+@click.option(
+    "--reading",
+    type=READING,
+    default=None,
+    help="Which dice a push re-rolls (default: the rule text's).",
+)
+@ruleset_options("t2k4e")
+def odds_t2k4e(attribute_die, skill_die, reading, compendium, ruleset_id, as_json):
+    """T2K4e success odds: the printed tables beside the computed ones, or one pool."""
+    ruleset = load_ruleset(compendium, ruleset_id)
+    if attribute_die:
+        pool = [attribute_die, *([skill_die] if skill_die else [])]
+        data = t2k4e_pool(ruleset, pool, reading)
+        text = "\n\n".join(
+            format_distribution(
+                [(f"{s['successes']}", s["chance"]) for s in data[name]["successes"]],
+                f"{'+'.join(pool)} {name} ({data['reading']}): successes",
+            )
+            for name in ("initial", "pushed")
+        )
+    else:
+        data = t2k4e_tables(ruleset, reading)
+        text = format_t2k4e_tables(data)
+    emit(data, as_json, text)

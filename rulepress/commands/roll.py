@@ -9,8 +9,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import click
 
 from rulepress import dice
+from rulepress.commands.options import (
+    READING,
+    STEP_DIE,
+    IntList,
+    emit,
+    load_ruleset,
+    ruleset_options,
+)
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.models import (
@@ -25,6 +36,7 @@ from rulepress.models import (
 )
 from rulepress.models.common import DIE_SIDES
 from rulepress.models.skill_test import MAX_RANK
+from rulepress.models.step_dice import Reading
 from rulepress.rules import cuf as cuf_rules
 
 
@@ -80,25 +92,36 @@ def iris_skill_test(
     }
 
 
-def t2k4e_roll(
-    ruleset: Ruleset,
-    pool: list[str],
-    modifiers: Sequence[int],
-    helpers: int,
-    faces: Sequence[int] | None,
-    push: bool,
-    push_faces: Sequence[int] | None,
-    attribute: str | None,
-    with_gear: bool,
-    reading: str | None,
-    seed: int | None,
-) -> dict:
+@dataclass(frozen=True)
+class T2k4eRoll:
+    """What a Twilight: 2000 4e roll asks: the pool and everything that changes it."""
+
+    pool: list[str]
+    """The attribute die, then the skill die if any."""
+    modifiers: Sequence[int] = ()
+    helpers: int = 0
+    faces: Sequence[int] | None = None
+    """The faces rolled, attribute die first; None rolls them."""
+    push: bool = False
+    push_faces: Sequence[int] | None = None
+    """Faces of the re-rolled dice (implies a push); None rolls them."""
+    attribute: str | None = None
+    """The attribute rolled (STR, AGL...), to price the push."""
+    with_gear: bool = False
+    reading: Reading | None = None
+    """Which dice a push re-rolls; None: the push rule's."""
+    seed: int | None = None
+
+
+def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
+    pool, modifiers, helpers = request.pool, request.modifiers, request.helpers
+    faces, push_faces, reading = request.faces, request.push_faces, request.reading
     step_dice: StepDice = ruleset.require(StepDice)
     modifier_rule: ModifierRule = ruleset.require(ModifierRule)
     bonus = ruleset.require(GroupRoll).bonus(helpers) if helpers else 0
     net = modifier_rule.net([*modifiers, bonus])
     shifted = modifier_rule.shift(pool, net)
-    rng = random.Random(seed)
+    rng = random.Random(request.seed)
     if faces is None:
         faces = step_dice.roll(shifted, rng)
     else:
@@ -112,7 +135,7 @@ def t2k4e_roll(
         "faces": list(faces),
         "successes": step_dice.count(faces),
     }
-    if push or push_faces is not None:
+    if request.push or push_faces is not None:
         rule: PushRule = ruleset.require(PushRule)
         picked = rule.rerolled(faces, step_dice, reading)
         sides = [DIE_SIDES[shifted[i]] for i in picked]
@@ -123,8 +146,8 @@ def t2k4e_roll(
             _check_faces("--push-faces", push_faces, sides, needs)
         pushed = rule.push(faces, push_faces, step_dice, reading)
         data["pushed"] = {"rerolled": picked, "faces": pushed, "successes": step_dice.count(pushed)}
-        if attribute:
-            price = rule.price(attribute, with_gear)
+        if request.attribute:
+            price = rule.price(request.attribute, request.with_gear)
             data["pushed"]["price"] = {
                 "character": price.character,
                 "gear_damage": price.gear_damage,
@@ -192,3 +215,89 @@ def cool_roll(
         "outcome": result.state,
         "penalty": result.penalty,
     }
+
+
+# The kinds' `roll` commands (rulepress.kinds.builtin names them; cli.py loads them).
+
+
+@click.command("iris")
+@click.option(
+    "--rank", type=click.IntRange(0, MAX_RANK), required=True, help="Skill rank (dice rolled)."
+)
+@click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
+@click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
+@click.option("--seed", type=int, default=None, help="Roll with this seed instead.")
+@ruleset_options("iris")
+def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
+    """An IRIS skill test: AP from the dice plus the higher trait."""
+    data = iris_skill_test(load_ruleset(compendium, ruleset_id), rank, traits, faces, seed)
+    emit(data, as_json)
+
+
+@click.command("t2k4e")
+@click.option("--attribute", "attribute_die", type=STEP_DIE, required=True, help="Attribute die.")
+@click.option("--skill", "skill_die", type=STEP_DIE, default=None, help="Skill die, if any.")
+@click.option(
+    "--modifier",
+    "modifiers",
+    type=click.IntRange(-10, 10),
+    multiple=True,
+    help="A bonus or penalty, -10 to +10 (repeatable; the net shifts the dice at most to "
+    "the rules' highest or lowest pool).",
+)
+@click.option(
+    "--helpers", type=click.IntRange(0, 20), default=0, help="Characters helping (group roll)."
+)
+@click.option(
+    "--faces", type=IntList(), default=None, help="The faces rolled, attribute die first."
+)
+@click.option("--push", is_flag=True, help="Push the roll.")
+@click.option("--push-faces", type=IntList(), default=None, help="Faces of the re-rolled dice.")
+@click.option(
+    "--for",
+    "attribute",
+    type=click.Choice(["STR", "AGL", "INT", "EMP"]),
+    default=None,
+    help="The attribute rolled, to price the push.",
+)
+@click.option("--gear", "with_gear", is_flag=True, help="The push uses a piece of gear.")
+@click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
+@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@ruleset_options("t2k4e")
+def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **request):
+    """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
+    pool = [attribute_die, *([skill_die] if skill_die else [])]
+    data = t2k4e_roll(load_ruleset(compendium, ruleset_id), T2k4eRoll(pool, **request))
+    emit(data, as_json)
+
+
+@click.command("cuf")
+@click.option("--cuf", type=click.IntRange(0, 40), required=True, help="The character's CUF.")
+@click.option("--willpower", type=click.IntRange(0, 40), required=True, help="Willpower.")
+@click.option(
+    "--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round."
+)
+@click.option("--d20", type=click.IntRange(1, 20), default=None, help="The check's d20 roll.")
+@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@ruleset_options("t2k-cuf")
+def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
+    """A CUF threat check: the state the TCs reach and the check it calls for."""
+    data = cuf_check(load_ruleset(compendium, ruleset_id), cuf, willpower, tcs, d20, seed)
+    emit(data, as_json)
+
+
+@click.command("cool")
+@click.argument("kind", type=click.Choice(["shock", "fear"]))
+@click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
+@click.option(
+    "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
+)
+@click.option(
+    "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
+)
+@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@ruleset_options("cool")
+def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
+    """A Cool shock or fear roll."""
+    data = cool_roll(load_ruleset(compendium, ruleset_id), kind, cool, penalty, roll_, seed)
+    emit(data, as_json)

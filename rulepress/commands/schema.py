@@ -13,27 +13,27 @@ from typing import Annotated, Union
 
 from pydantic import Field, TypeAdapter
 
+from rulepress import kinds
 from rulepress.errors import RulepressError
-from rulepress.models import DOCUMENT_KINDS
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 
 
 def kind_schema(kind: str) -> dict:
-    schema = DOCUMENT_KINDS[kind].model_json_schema(mode="validation")
+    schema = kinds.models()[kind].model_json_schema(mode="validation")
     return {"$schema": SCHEMA_URI, **schema}
 
 
 def compendium_schema() -> dict:
     """One schema for any compendium file: the document kind chosen by `kind`."""
-    union = Annotated[Union[tuple(DOCUMENT_KINDS.values())], Field(discriminator="kind")]  # noqa: UP007
+    union = Annotated[Union[tuple(kinds.models().values())], Field(discriminator="kind")]  # noqa: UP007
     schema = TypeAdapter(union).json_schema(mode="validation")
     return {"$schema": SCHEMA_URI, "title": "rulepress compendium document", **schema}
 
 
 def schemas() -> dict[str, dict]:
     """File name -> schema, for every kind and the compendium-wide union."""
-    files = {f"{kind}.schema.json": kind_schema(kind) for kind in sorted(DOCUMENT_KINDS)}
+    files = {f"{kind}.schema.json": kind_schema(kind) for kind in sorted(kinds.models())}
     files["compendium.schema.json"] = compendium_schema()
     return files
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import gc
 import os
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from types import MappingProxyType
 
 from pydantic import ValidationError
 
+from rulepress import kinds
 from rulepress.caching import digest
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.model import Compendium, Entry, Ruleset
@@ -30,7 +32,7 @@ from rulepress.compendium.yaml_source import (
 )
 from rulepress.errors import Code, Finding, Level, RulepressError
 from rulepress.files import read_regular
-from rulepress.models import DOCUMENT_KINDS, RulesetInfo
+from rulepress.models import RulesetInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
 RULESET_FILE = "ruleset.yaml"
@@ -272,7 +274,7 @@ def _load_document(
         )
         return None
     kind = data.get("kind")
-    model = DOCUMENT_KINDS.get(kind) if isinstance(kind, str) else None
+    model = kinds.models().get(kind) if isinstance(kind, str) else None
     if model is None:
         findings.append(_unknown_kind(source, kind))
         return None
@@ -293,8 +295,8 @@ def _problem(path: Path, code: Code, message: str, position: Position = FILE_STA
 def _unknown_kind(source: SourceMap, kind: object) -> Finding:
     if kind is None:
         return _at(source, Code.MISSING_FIELD, Level.ERROR, "missing field 'kind'")
-    hint = _suggest(str(kind), DOCUMENT_KINDS)
-    known = ", ".join(sorted(DOCUMENT_KINDS))
+    hint = _suggest(str(kind), kinds.models())
+    known = ", ".join(sorted(kinds.models()))
     return _at(
         source,
         Code.UNKNOWN_KIND,
@@ -362,14 +364,16 @@ def _code_for(error_type: str) -> Code:
     return Code.INVALID_VALUE
 
 
-_ALL_FIELDS = sorted({name for model in DOCUMENT_KINDS.values() for name in model.model_fields})
+@functools.cache
+def _all_fields() -> list[str]:
+    return sorted({name for model in kinds.models().values() for name in model.model_fields})
 
 
 def _message(error: dict, path: tuple) -> str:
     kind = error["type"]
     value = error.get("input")
     if kind in UNKNOWN_FIELD_ERRORS:
-        return f"unknown field{_suggest(str(path[-1]) if path else '', _ALL_FIELDS)}"
+        return f"unknown field{_suggest(str(path[-1]) if path else '', _all_fields())}"
     if kind == "missing":
         return "required field is missing"
     if kind == "string_pattern_mismatch" and path and path[-1] in {"id", "section", "skill"}:

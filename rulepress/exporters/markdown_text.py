@@ -23,6 +23,7 @@ from rulepress.exporters import templating
 from rulepress.exporters.guide import Section
 from rulepress.exporters.memo import RenderMemo, reused, templates_key
 from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
+from rulepress.models.step_dice import push_reading
 from rulepress.rules.odds import best_reading, exact_percent, within_rounding
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -91,6 +92,7 @@ def environment(
     env = templating.environment(
         TEMPLATES / "markdown",
         user_templates,
+        plugins="markdown",
         autoescape=False,  # Markdown, not HTML: values are escaped by the md/prose/cell filters
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -165,7 +167,7 @@ def _helpers(ruleset: Ruleset) -> dict[str, Callable]:
     """Figures the templates show that the rules compute, never typed by hand."""
     step_dice = ruleset.one(StepDice)
     push = ruleset.one(PushRule)
-    text_reading = push.rerolls if push else "neither-one-nor-success"
+    text_reading = push_reading(push)
     other_reading = (
         "every-non-success" if text_reading != "every-non-success" else "neither-one-nor-success"
     )

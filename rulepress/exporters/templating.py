@@ -19,6 +19,7 @@ import jinja2
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from rulepress import kinds
 from rulepress.files import read_regular
 
 MAX_TEMPLATE_BYTES = 1 << 20
@@ -66,11 +67,20 @@ def _mtime(path: str) -> float | None:
         return None
 
 
-def environment(shipped: Path, user_templates: Path | None = None, **options) -> jinja2.Environment:
-    """An environment over the `shipped` folder; `user_templates`, if given, overrides
-    its templates by name and puts the whole environment in the sandbox."""
+def environment(
+    shipped: Path, user_templates: Path | None = None, plugins: str | None = None, **options
+) -> jinja2.Environment:
+    """An environment over the `shipped` folder, then the `plugins` subfolder of each
+    installed kind plugin's templates (rulepress.kinds: a plugin adds templates, it
+    never replaces rulepress's). `user_templates`, if given, overrides them by name and
+    puts the whole environment in the sandbox."""
     options.setdefault("undefined", jinja2.StrictUndefined)
+    folders = [shipped]
+    if plugins is not None:
+        folders += [folder / plugins for folder in kinds.template_folders()]
     if user_templates is None:
-        return jinja2.Environment(loader=jinja2.FileSystemLoader(str(shipped)), **options)
-    loader = ConfinedLoader([user_templates, shipped])
+        return jinja2.Environment(
+            loader=jinja2.FileSystemLoader([str(f) for f in folders]), **options
+        )
+    loader = ConfinedLoader([user_templates, *folders])
     return ImmutableSandboxedEnvironment(loader=loader, **options)

@@ -1,4 +1,4 @@
-"""Pydantic models of every compendium document kind, and the registry by `kind`."""
+"""Pydantic models of every compendium document kind (rulepress.kinds registers them)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from rulepress.models.corruption import CorruptionRules, CorruptionTriggers, Obe
 from rulepress.models.cuf import CufRating, ThreatThreshold
 from rulepress.models.odds_table import OddsTable
 from rulepress.models.rule import RuleText
-from rulepress.models.ruleset import RulesetInfo, SourceCredit
+from rulepress.models.ruleset import ChapterPlan, RulesetInfo, SourceCredit
 from rulepress.models.skill import Skill
 from rulepress.models.skill_test import SkillTest
 from rulepress.models.step_dice import GroupRoll, ModifierRule, OpposedRoll, PushRule, StepDice
@@ -18,41 +18,9 @@ from rulepress.models.time_units import TimeUnits
 from rulepress.models.trait import Trait
 from rulepress.models.weapon import ApRow, WeaponProfile, WeaponSection
 
-DOCUMENT_KINDS: dict[str, type[Document]] = {
-    model.KIND: model
-    for model in (
-        RulesetInfo,
-        RuleText,
-        Trait,
-        Skill,
-        SkillTest,
-        WeaponSection,
-        WeaponProfile,
-        CorruptionRules,
-        CorruptionTriggers,
-        ObedienceConsequences,
-        CpSpending,
-        CpEarning,
-        StepDice,
-        PushRule,
-        ModifierRule,
-        GroupRoll,
-        OpposedRoll,
-        OddsTable,
-        TimeUnits,
-        CufRating,
-        ThreatThreshold,
-        TcSource,
-        TcLadder,
-        ShockRoll,
-        FearRoll,
-        CriticalFailure,
-    )
-}
-
 __all__ = [
-    "DOCUMENT_KINDS",
     "ApRow",
+    "ChapterPlan",
     "CorruptionRules",
     "CorruptionTriggers",
     "CpEarning",

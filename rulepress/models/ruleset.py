@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from rulepress.models.base import Document, Model, Name, Text
+from rulepress.models.base import Document, Model, Name, Slug, Text
 
 Version = Annotated[str, StringConstraints(pattern=r"^\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?$")]
 
@@ -23,6 +23,15 @@ class SourceCredit(Model):
     published: Name | None = None
 
 
+class ChapterPlan(Model):
+    """One chapter of the ruleset's guide, and the kinds whose sections it holds."""
+
+    title: Name
+    kinds: list[Slug] = []
+    """Document kinds placed in this chapter (`weapon-section`, `step-dice`...); a kind
+    placed in no chapter goes to the chapter its registry entry names."""
+
+
 class RulesetInfo(Document):
     """A game's rules: the folder's `ruleset.yaml`."""
 
@@ -32,11 +41,14 @@ class RulesetInfo(Document):
     version: Version
     """Semantic version of this ruleset's data (quote it: `"1.10"`, not 1.10)."""
     game: Name
-    system: Literal["iris-ap", "t2k4e-step-dice", "t2k-cuf", "percentile-cool"]
-    """Which dice mechanics the ruleset's rules use."""
+    system: Slug
+    """Which dice mechanics the ruleset's rules use (`iris-ap`, `t2k4e-step-dice`...)."""
     summary: Text
     sources: Annotated[list[SourceCredit], Field(min_length=1)]
     currency: Name | None = None
     """Unit of weapon costs, where the ruleset prices gear."""
+    chapters: list[ChapterPlan] = []
+    """The guide's chapters in reading order. A chapter a rule text names but this list
+    does not comes after these, in alphabetical order."""
     glossary: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")], Text] = {}
     """Rule terms and their definitions; the site shows a term's definition on hover."""

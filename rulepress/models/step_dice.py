@@ -114,6 +114,15 @@ class PushPrice:
     gear_reliability_loss: int
 
 
+DEFAULT_READING: Reading = "neither-one-nor-success"
+"""Which dice a push re-rolls where a ruleset states no push rule: the T2K4e text's."""
+
+
+def push_reading(push: PushRule | None) -> Reading:
+    """The reading a ruleset's push rule states, or DEFAULT_READING without one."""
+    return push.rerolls if push is not None else DEFAULT_READING
+
+
 class PushRule(Document):
     """Re-roll some dice once, at a cost to the character or the gear used."""
 

@@ -86,6 +86,13 @@ class WeaponProfile(Document):
     table: Annotated[list[ApRow], Field(max_length=60)] = []
     """One row per AP from 1 to 30, in order."""
 
+    @property
+    def capacity(self) -> tuple[str, str, int | None]:
+        """(key, label, value) of what the stats line prints: Magazine, or else Attacks."""
+        if self.magazine is not None:
+            return "magazine", "Magazine", self.magazine
+        return "attacks", "Attacks", self.attacks
+
     def row_at(self, ap: int) -> ApRow | None:
         """The row for exactly `ap`, if the table has one."""
         return next((row for row in self.table if row.ap == ap), None)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
-from rulepress.models import DOCUMENT_KINDS, iter_references
+from rulepress.models import iter_references
 from rulepress.validators.registry import Report, check
 
 
@@ -86,7 +87,11 @@ def example_reference(ruleset: Ruleset):
     for entry in ruleset.entries:
         for index, example in enumerate(getattr(entry.document, "examples", ())):
             for key, value in example.given.items():
-                if key in DOCUMENT_KINDS and isinstance(value, str) and ruleset.get(value) is None:
+                if (
+                    key in kinds.registry()
+                    and isinstance(value, str)
+                    and ruleset.get(value) is None
+                ):
                     yield Report(
                         entry,
                         f"example '{example.id}' uses {key} '{value}', "

@@ -11,16 +11,12 @@ import json
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
-from rulepress.exporters.foundry.documents import (
-    ModuleOptions,
-    OpenPack,
-    build_packs,
-    html_environment,
-)
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
 from rulepress.exporters.foundry.manifest import manifest
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
+from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
+from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.memo import RenderMemo
 from rulepress.output_names import safe_child

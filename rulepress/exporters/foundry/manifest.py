@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 
 from rulepress.compendium.model import Ruleset
-from rulepress.exporters.foundry.documents import ModuleOptions
 from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.packs.common import ModuleOptions
 
 PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
 

@@ -1,12 +1,14 @@
-"""Game systems the weapon Items can target. Each maps a weapon profile to an Item's
-`type` and `system` data; add a system by adding a mapping to SYSTEMS."""
+"""Game systems the Items can target. Each maps a kind's attributes (rulepress.kinds:
+FoundryItems) to an Item's `type` and `system` data; add a system by adding a mapping to
+SYSTEMS."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from rulepress.models import WeaponProfile
+from rulepress.kinds import Attribute
 
 
 class ItemSystem(Protocol):
@@ -14,10 +16,10 @@ class ItemSystem(Protocol):
     """The Foundry system id packs of these Items require."""
     title: str
 
-    def weapon(
-        self, weapon: WeaponProfile, skill_name: str, currency: str, description: str
+    def item(
+        self, attributes: Sequence[Attribute], weight: object, description: str
     ) -> tuple[str, dict]:
-        """(Item type, system data) for a weapon profile."""
+        """(Item type, system data) for a document's attributes."""
 
 
 def _attribute(key: str, label: str, value: object) -> dict:
@@ -32,26 +34,13 @@ class SimpleWorldbuilding:
     id: str = "worldbuilding"
     title: str = "Simple Worldbuilding"
 
-    def weapon(
-        self, weapon: WeaponProfile, skill_name: str, currency: str, description: str
+    def item(
+        self, attributes: Sequence[Attribute], weight: object, description: str
     ) -> tuple[str, dict]:
-        capacity = (
-            ("magazine", "Magazine", weapon.magazine)
-            if weapon.magazine is not None
-            else ("attacks", "Attacks", weapon.attacks)
-        )
-        attributes = [
-            ("tier", "Tier", weapon.tier),
-            capacity,
-            ("reload", "Reload", weapon.reload),
-            ("cost", f"Cost ({currency})" if currency else "Cost", weapon.cost),
-            ("rarity", "Rarity", weapon.rarity),
-            ("skill", "Skill", skill_name),
-        ]
         return "item", {
             "description": description,
             "quantity": 1,
-            "weight": weapon.weight,
+            "weight": weight,
             "attributes": {key: _attribute(key, label, value) for key, label, value in attributes},
             "groups": {},
         }

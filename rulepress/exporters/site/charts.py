@@ -9,7 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from html import escape
 
+from rulepress import kinds
 from rulepress.models import PushRule, SkillTest, StepDice
+from rulepress.models.step_dice import push_reading
 
 WIDTH, HEIGHT = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 20, 48
@@ -88,7 +90,7 @@ def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 
 
 def t2k4e_chart(step_dice: StepDice, push: PushRule | None) -> str:
     """P(at least one success) for single dice and matched pairs, initial and pushed."""
-    reading = push.rerolls if push else "neither-one-nor-success"
+    reading = push_reading(push)
     pools = [[d] for d in ("d6", "d8", "d10", "d12")] + [[d, d] for d in ("d6", "d8", "d10", "d12")]
     plot_w = WIDTH - LEFT - RIGHT
     group = plot_w / len(pools)
@@ -122,19 +124,32 @@ def t2k4e_chart(step_dice: StepDice, push: PushRule | None) -> str:
     )
 
 
-def charts_for(ruleset) -> dict[str, tuple[str, str]]:
-    """file name -> (alt text, SVG) for the charts a ruleset has rules for."""
-    charts = {}
-    skill_test = ruleset.one(SkillTest)
-    if skill_test is not None:
-        charts[f"{ruleset.id}-skill-test-odds.svg"] = (
+def skill_test_charts(ruleset) -> dict[str, tuple[str, str]]:
+    """The skill test's chart (the kind's `chart` hook): file name -> (alt text, SVG)."""
+    return {
+        f"{ruleset.id}-skill-test-odds.svg": (
             "Chance of at least k AP by skill rank",
-            iris_chart(skill_test),
+            iris_chart(ruleset.one(SkillTest)),
         )
-    step_dice = ruleset.one(StepDice)
-    if step_dice is not None:
-        charts[f"{ruleset.id}-success-odds.svg"] = (
+    }
+
+
+def step_dice_charts(ruleset) -> dict[str, tuple[str, str]]:
+    """The step dice's chart (the kind's `chart` hook): file name -> (alt text, SVG)."""
+    return {
+        f"{ruleset.id}-success-odds.svg": (
             "Chance of at least one success by dice pool, initial and pushed",
-            t2k4e_chart(step_dice, ruleset.one(PushRule)),
+            t2k4e_chart(ruleset.one(StepDice), ruleset.one(PushRule)),
         )
-    return charts
+    }
+
+
+def charts_for(ruleset) -> dict[str, tuple[str, str]]:
+    """file name -> (alt text, SVG) for the charts of the kinds the ruleset has (each
+    kind's `chart` hook in the registry)."""
+    return {
+        name: chart
+        for kind in kinds.registry().values()
+        if kind.chart and ruleset.one(kind.model) is not None
+        for name, chart in kinds.load_hook(kind.chart)(ruleset).items()
+    }

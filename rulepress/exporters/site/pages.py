@@ -32,7 +32,6 @@ REDIRECT = """# {title}
 
 This page has moved to [{title}]({target_md}).
 """
-WEAPONS = "Weapons"
 # Material writes the whole visible navigation into every page: 1,000 weapon-section
 # pages listed flat made nine tenths of each page navigation and the build quadratic.
 NAV_FOLDER_SIZE = 50
@@ -43,9 +42,10 @@ RULINGS_PER_PAGE = 100
 
 
 def page_of(ruleset: Ruleset, chapter: Chapter, section: Section) -> str:
-    """The page (path below docs/) that shows a section."""
-    if chapter.title == WEAPONS:
-        return f"{ruleset.id}/weapons/{section.id}.md"
+    """The page (path below docs/) that shows a section: its chapter's page, or its own
+    in the chapter's folder (a weapon section's)."""
+    if chapter.page_per_section:
+        return f"{ruleset.id}/{chapter.id}/{section.id}.md"
     return f"{ruleset.id}/{chapter.id}.md"
 
 
@@ -56,9 +56,7 @@ def site_places(ruleset: Ruleset, parts: list[Chapter]) -> dict[str, str]:
         for section in chapter.sections:
             for doc in section.documents:
                 anchor = (
-                    doc.id
-                    if section.template == "weapon-section" and doc.id != section.id
-                    else section.id
+                    doc.id if section.anchor_per_document and doc.id != section.id else section.id
                 )
                 where.setdefault(doc.id, f"{page_of(ruleset, chapter, section)}#{anchor}")
     return where
@@ -202,23 +200,23 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
     )
     nav: list = [{"Overview": f"{base}/index.md"}]
     for chapter in parts:
-        if chapter.title == WEAPONS:
-            weapon_nav = []
+        if chapter.page_per_section:
+            pages_nav = []
             for section in chapter.sections:
                 page = page_of(ruleset, chapter, section)
                 body = render_section(env, section, ruleset, site_link(places, page), heading=1)
                 project.write(page, f"# {md(section.title)}\n\n{body}")
-                weapon_nav.append({nav_title(section.title): page})
+                pages_nav.append({nav_title(section.title): page})
                 for old in section.document.previous_ids:  # links to a renamed page still land
                     project.write(
-                        f"{base}/weapons/{old}.md",
+                        f"{base}/{chapter.id}/{old}.md",
                         REDIRECT.format(
                             target=f"{section.id}.html",
                             target_md=f"{section.id}.md",
                             title=md(section.title),
                         ),
                     )
-            nav.append({WEAPONS: nav_folders(weapon_nav)})
+            nav.append({nav_title(chapter.title): nav_folders(pages_nav)})
             continue
         page = page_of(ruleset, chapter, chapter.sections[0])
         link = site_link(places, page)

@@ -1,0 +1,99 @@
+"""The command line's shared option types and decorators, for `cli.py` and for the
+kinds' own `roll` and `odds` commands (which the registry names and `cli.py` loads only
+when they are used). Nothing heavy is imported here: `--help` stays quick."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from rulepress.errors import RulepressError
+
+DEFAULT_COMPENDIUM = "compendium"
+COMPENDIUM_HELP = "Compendium folder (one folder per ruleset, or a single ruleset folder)."
+
+
+class FilePath(click.Path):
+    """A path that may not be empty: `Path("")` is the working folder, so an unset shell
+    variable (`rulepress validate "$DIR"`) would check, or build into, whatever folder the
+    command runs in."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class IntList(click.ParamType):
+    """A comma-separated list of whole numbers: `1,2,6`."""
+
+    name = "N,N,..."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, list):
+            return value
+        parts = [part.strip() for part in str(value).split(",") if part.strip()]
+        # ASCII digits only (int() would also read '٣' and '1_000'), and not a thousand of them
+        if not all(re.fullmatch(r"[+-]?[0-9]{1,9}", part) for part in parts):
+            self.fail(
+                f"{value!r} is not a comma-separated list of whole numbers (of at most 9 digits)",
+                param,
+                ctx,
+            )
+        return [int(part) for part in parts]
+
+
+STEP_DIE = click.Choice(["d6", "d8", "d10", "d12"])
+READING = click.Choice(["neither-one-nor-success", "every-non-success"])
+
+
+def compendium_option(function):
+    return click.option(
+        "--compendium",
+        type=FilePath(path_type=Path, file_okay=False),
+        default=Path(DEFAULT_COMPENDIUM),
+        show_default=True,
+        help=COMPENDIUM_HELP,
+    )(function)
+
+
+def ruleset_options(default_ruleset: str):
+    """--compendium, --ruleset (defaulting to `default_ruleset`) and --json."""
+
+    def decorate(function):
+        function = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
+        function = click.option(
+            "--ruleset",
+            "ruleset_id",
+            default=default_ruleset,
+            show_default=True,
+            help="Ruleset id in the compendium.",
+        )(function)
+        return compendium_option(function)
+
+    return decorate
+
+
+def load_ruleset(compendium: Path, ruleset_id: str):
+    from rulepress.api import InvalidCompendium, load
+
+    try:
+        return load(compendium).ruleset(ruleset_id)
+    except InvalidCompendium as exc:
+        raise RulepressError(f"{exc}; run `rulepress validate` for every finding") from None
+    except KeyError as exc:
+        raise RulepressError(exc.args[0]) from None
+
+
+def emit(data: dict, as_json: bool, text: str | None = None) -> None:
+    """Print `data` as JSON, or as `text` (default: a `key: value` line per key)."""
+    import json
+
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif text is None:
+        click.echo("\n".join(f"{key}: {value}" for key, value in data.items() if key != "ruleset"))
+    else:
+        click.echo(text)

@@ -1,0 +1,50 @@
+"""Build the Foundry documents of one ruleset's module, as data (never as text).
+
+Each pack is a list of source documents in the official CLI's source shape: `_id`,
+`_key`, embedded documents inline. The LevelDB writer and the JSON source files are both
+made from these lists. One module per pack: the rules journal (`journal`), the Items of
+kinds mapped to Items (`items`), the RollTables (`tables`) and the macros (`macros`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import jinja2
+
+from rulepress.compendium.model import Ruleset
+from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.packs.common import ModuleOptions, OpenPack, WeaponTables
+from rulepress.exporters.foundry.packs.items import item_packs
+from rulepress.exporters.foundry.packs.journal import rules_pack
+from rulepress.exporters.foundry.packs.macros import macros_pack
+from rulepress.exporters.foundry.packs.tables import table_packs
+from rulepress.exporters.memo import RenderMemo
+
+__all__ = ["ModuleOptions", "OpenPack", "build_packs"]
+
+
+def build_packs(
+    ruleset: Ruleset,
+    options: ModuleOptions,
+    env: jinja2.Environment,
+    html: jinja2.Environment,
+    memo: RenderMemo | None = None,
+    open_pack: OpenPack = Pack,
+) -> Iterator[Pack]:
+    """The module's packs, one at a time (a large ruleset's packs need not all be held at
+    once), empty ones left out. `env` renders the Markdown section templates, `html` the
+    HTML ones; each weapon's tables are rendered once, for its item and its journal page.
+    With a `memo`, weapon items and pages the previous export rendered from the same
+    inputs are taken from it (its packs then need SourceFolders, from `open_pack`)."""
+    tables = WeaponTables(html, ruleset.info.currency or "")
+
+    def every_pack() -> Iterator[Pack]:
+        yield rules_pack(open_pack, ruleset, options, env, tables, memo)
+        yield from item_packs(open_pack, ruleset, options, env, tables, memo)
+        yield from table_packs(open_pack, ruleset, options)
+        yield macros_pack(open_pack, ruleset)
+
+    for pack in every_pack():
+        if pack.documents:
+            yield pack

@@ -1,0 +1,110 @@
+"""What every pack module shares: the module's options, ids and keys, escaping for
+Foundry, and the weapon tables that a weapon's Item and its journal page both show."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup, escape
+
+from rulepress.compendium.model import Ruleset
+from rulepress.exporters import templating
+from rulepress.exporters.foundry.enrichers import inert
+from rulepress.exporters.foundry.ids import foundry_id
+from rulepress.exporters.foundry.pack import Pack, Ready
+from rulepress.exporters.markdown_text import TEMPLATES
+from rulepress.exporters.memo import RenderMemo, Written, templates_key
+from rulepress.models import WeaponProfile
+
+SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
+
+
+@dataclass(frozen=True)
+class ModuleOptions:
+    module_id: str
+    foundry_version: int
+    system: str
+
+
+OpenPack = Callable[..., Pack]
+"""open_pack(name, label, type, system=None): a new, empty Pack."""
+
+
+def key(collection: str, *ids: str) -> str:
+    """A source document's `_key`: `!collection!id` (embedded: `!parent.child!a.b`)."""
+    return f"!{collection}!{'.'.join(ids)}"
+
+
+def document_id(ruleset: Ruleset, kind: str, slug: str) -> str:
+    return foundry_id(ruleset.id, kind, slug)
+
+
+def foundry_text(text: str) -> str:
+    """Data text as Foundry HTML: inert for the enrichers, escaped."""
+    return str(escape(inert(text)))
+
+
+def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
+    """Templates that write HTML directly (autoescaped). Weapons are rendered this way,
+    not through Markdown: converting their tables was nearly all of a large export's time.
+    A user folder, if given, overrides shipped templates by name. Every text a template
+    writes is made inert for Foundry's enrichers before it is escaped; markup made by the
+    exporter (a weapon's tables, its skill's link) is written as it is."""
+    return templating.environment(
+        TEMPLATES / "foundry",
+        user_templates,
+        plugins="foundry",
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_inert_text,
+    )
+
+
+def _inert_text(value: object) -> object:
+    return inert(value) if isinstance(value, str) and not isinstance(value, Markup) else value
+
+
+class WeaponTables:
+    """Each weapon's stats and AP tables as HTML, rendered on first use (for its item or
+    its journal page) and then shared by both."""
+
+    def __init__(self, html: jinja2.Environment, currency: str) -> None:
+        self.html, self.currency = html, currency
+        self.template = html.get_template("weapon-tables.html.j2")
+        self.rendered: dict[int, Markup] = {}
+
+    def __getitem__(self, weapon: WeaponProfile) -> Markup:
+        found = self.rendered.get(id(weapon))
+        if found is None:
+            found = Markup(self.template.render(weapon=weapon, currency=self.currency))
+            self.rendered[id(weapon)] = found
+        return found
+
+    def memo_key(self) -> str:
+        """What the HTML depends on besides the weapon (the templates' bytes are in the
+        memo's salt)."""
+        return templates_key(self.html, self.currency)
+
+
+def add_reused(
+    pack: Pack, memo: RenderMemo | None, render: Callable[..., dict], *inputs: object
+) -> None:
+    """Add render(*inputs) to the pack; or, when the previous export rendered the same
+    inputs into a file that its output still holds as written, that file and the
+    entries stored with it."""
+    if memo is None or pack.sources is None:
+        pack.add(render(*inputs))
+        return
+    memo_key = memo.key(render, *inputs)
+    piece = memo.recall(memo_key)
+    if isinstance(piece, Written):
+        name = piece.file.rsplit("/", 1)[-1]
+        pack.add_ready(Ready(name, piece.value, linked=os.path.join(memo.previous, piece.file)))
+        return
+    ready = pack.add(render(*inputs))
+    memo.keep(memo_key, Written(f"{pack.sources.place}/{ready.file_name}", ready.entries))

@@ -1,0 +1,193 @@
+"""Item packs: each kind whose registry entry maps it to Foundry Items (the weapons)
+becomes Items with the kind's attributes, in folders where the entry names one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import jinja2
+
+from rulepress import kinds
+from rulepress.compendium.model import Ruleset
+from rulepress.errors import RulepressError
+from rulepress.exporters.foundry.ids import document_slug
+from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.packs.common import (
+    SORT_STEP,
+    ModuleOptions,
+    OpenPack,
+    WeaponTables,
+    add_reused,
+    document_id,
+    key,
+)
+from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
+from rulepress.exporters.guide import Section
+from rulepress.exporters.markdown_text import md, render_section, to_html
+from rulepress.exporters.memo import RenderMemo
+from rulepress.models import Document
+
+RESERVED_PACKS = ("rules", "macros")
+
+
+def item_packs(
+    open_pack: OpenPack,
+    ruleset: Ruleset,
+    options: ModuleOptions,
+    env: jinja2.Environment,
+    tables: WeaponTables,
+    memo: RenderMemo | None,
+) -> Iterator[Pack]:
+    """A pack per pack name the kinds map Items to, in the registry's order."""
+    by_pack: dict[str, list[kinds.Kind]] = {}
+    for kind in kinds.registry().values():
+        if isinstance(kind.foundry, kinds.FoundryItems):
+            by_pack.setdefault(kind.foundry.pack, []).append(kind)
+    if not by_pack:
+        return
+    system = _system(options.system)
+    for name, members in by_pack.items():
+        if name in RESERVED_PACKS:
+            raise RulepressError(f"kind {members[0].name!r}: pack name {name!r} is rulepress's own")
+        pack = open_pack(
+            name, f"{ruleset.info.title}: {members[0].foundry.label}", "Item", system=system.id
+        )
+        for kind in members:
+            _add_items(pack, kind, ruleset, system, env, tables, memo)
+        yield pack
+
+
+def _system(name: str) -> ItemSystem:
+    system = SYSTEMS.get(name)
+    if system is None:
+        raise RulepressError(f"unknown Foundry system {name!r}; known: {', '.join(SYSTEMS)}")
+    return system
+
+
+def _add_items(
+    pack: Pack,
+    kind: kinds.Kind,
+    ruleset: Ruleset,
+    system: ItemSystem,
+    env: jinja2.Environment,
+    tables: WeaponTables,
+    memo: RenderMemo | None,
+) -> None:
+    """The kind's Items, grouped by folder; folders in the order of their documents."""
+    mapping: kinds.FoundryItems = kind.foundry
+    by_folder: dict[str | None, tuple[Document | None, list[Document]]] = {}
+    for document in ruleset.all(kind.model):
+        folder = mapping.folder(document, ruleset) if mapping.folder else None
+        if folder is not None and folder.is_draft:
+            continue  # a draft section is not published, nor are the Items in it
+        by_folder.setdefault(folder.id if folder else None, (folder, []))[1].append(document)
+    groups = sorted(by_folder.values(), key=_folder_order(ruleset))
+    for position, (folder, documents) in enumerate(groups, 1):
+        folder_id = None
+        if folder is not None:
+            folder_id = document_id(ruleset, "folder", document_slug(folder))
+            add_reused(
+                pack, memo, item_folder, folder.display_name, folder_id, position * SORT_STEP
+            )
+        for number, document in enumerate(documents, 1):
+            item_id = document_id(ruleset, kind.name, document_slug(document))
+            where = (ruleset.id, folder_id, item_id, number * SORT_STEP)
+            attributes = tuple(tuple(a) for a in mapping.attributes(document, ruleset))
+            weight = getattr(document, mapping.weight) if mapping.weight else None
+            look = (mapping.icon, weight)
+            if mapping.description:  # an HTML template; the weapons' shares their tables
+                description = Description(tables, mapping.description)
+                add_reused(pack, memo, item, document, attributes, where, look, system, description)
+            else:
+                text = _section_html(env, kind, document, ruleset)
+                pack.add(item(document, attributes, where, look, system, text))
+
+
+def _folder_order(ruleset: Ruleset):
+    """Sort key of a (folder, documents) group: the folder's place among the ruleset's
+    documents of its kind (by their `order`); Items without a folder first."""
+    ranks: dict[type, dict[str, int]] = {}
+
+    def rank(group: tuple[Document | None, list[Document]]) -> int:
+        folder = group[0]
+        if folder is None:
+            return -1
+        if type(folder) not in ranks:
+            ranks[type(folder)] = {
+                doc.id: number for number, doc in enumerate(ruleset.all(type(folder)))
+            }
+        return ranks[type(folder)][folder.id]
+
+    return rank
+
+
+class Description:
+    """An Item's description from an HTML template that sees the document and its
+    weapon tables (rendered once, shared with the journal page)."""
+
+    def __init__(self, tables: WeaponTables, template: str) -> None:
+        self.tables, self.template = tables, template
+
+    def render(self, document: Document) -> str:
+        template = self.tables.html.get_template(f"{self.template}.html.j2")
+        return template.render(weapon=document, document=document, tables=self.tables[document])
+
+    def memo_key(self) -> str:
+        return f"{self.template} {self.tables.memo_key()}"
+
+
+def _section_html(env: jinja2.Environment, kind: kinds.Kind, document, ruleset) -> str:
+    """A document's own guide section, as HTML: the description of a plugin's Item."""
+    section = Section(document.id, document.display_name, kind.guide.template, (document,))
+    return to_html(render_section(env, section, ruleset, lambda _target, label: md(label)))
+
+
+def item_folder(name: str, folder_id: str, sort: int) -> dict:
+    """The Item folder holding a group of Items (a weapon section's)."""
+    return {
+        "_id": folder_id,
+        "_key": key("folders", folder_id),
+        "name": name,
+        "type": "Item",
+        "folder": None,
+        "description": "",
+        "sorting": "m",
+        "sort": sort,
+        "color": None,
+        "flags": {},
+    }
+
+
+def item(
+    document: Document,
+    attributes: tuple,
+    where: tuple[str, str | None, str, int],
+    look: tuple[str, object],
+    system: ItemSystem,
+    description: Description | str,
+) -> dict:
+    """A document's Item; `where` is (ruleset id, folder id, item id, sort), `look` is
+    (icon, weight)."""
+    ruleset_id, folder_id, item_id, sort = where
+    icon, weight = look
+    html = description if isinstance(description, str) else description.render(document)
+    item_type, data = system.item(attributes, weight, html.strip())
+    return {
+        "_id": item_id,
+        "_key": key("items", item_id),
+        "name": document.display_name,
+        "type": item_type,
+        "img": icon,
+        "system": data,
+        "effects": [],
+        "folder": folder_id,
+        "sort": sort,
+        "ownership": {"default": 0},
+        "flags": {
+            "rulepress": {
+                "ruleset": ruleset_id,
+                "id": document.id,
+                "profile": document.model_dump(mode="json"),
+            }
+        },
+    }

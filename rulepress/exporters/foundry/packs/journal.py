@@ -1,0 +1,166 @@
+"""The `rules` pack: a JournalEntry per chapter of the guide, a page per section, and a
+last entry with the sources' credits and every ruling taken."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import jinja2
+from markupsafe import Markup, escape
+
+from rulepress.compendium.model import Ruleset
+from rulepress.exporters.foundry.enrichers import inert
+from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.packs.common import (
+    SORT_STEP,
+    ModuleOptions,
+    OpenPack,
+    WeaponTables,
+    document_id,
+    key,
+)
+from rulepress.exporters.guide import Chapter, Section, chapters, section_of
+from rulepress.exporters.markdown_text import md, render_section, to_html
+from rulepress.exporters.memo import RenderMemo, reused
+from rulepress.models import WeaponProfile
+
+
+def journal_pages(
+    ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]
+) -> Callable[[str], str | None]:
+    """uuid(document id): the `@UUID[...]` of the journal page showing that document."""
+    where = section_of(parts)
+
+    def uuid(target_id: str) -> str | None:
+        found = where.get(target_id)
+        if found is None:
+            return None
+        chapter, section = found
+        entry = document_id(ruleset, "journal", chapter.id)
+        page = document_id(ruleset, "journal-page", section.id)
+        return (
+            f"@UUID[Compendium.{options.module_id}.rules.JournalEntry.{entry}"
+            f".JournalEntryPage.{page}]"
+        )
+
+    return uuid
+
+
+def _link_label(label: str) -> str:
+    """A content link's label ends at `}`; `]` would end the link early in some parsers."""
+    return label.replace("]", "").replace("}", "")
+
+
+def journal_page(entry_id: str, page_id: str, name: str, html: str, number: int) -> dict:
+    return {
+        "_id": page_id,
+        "_key": key("journal.pages", entry_id, page_id),
+        "name": name,
+        "type": "text",
+        "title": {"show": True, "level": 1},
+        "text": {"content": html, "format": 1},
+        "sort": number * SORT_STEP,
+        "ownership": {"default": -1},
+        "flags": {},
+    }
+
+
+def journal_entry(entry_id: str, name: str, pages: list[dict], position: int) -> dict:
+    return {
+        "_id": entry_id,
+        "_key": key("journal", entry_id),
+        "name": name,
+        "pages": pages,
+        "categories": [],
+        "folder": None,
+        "sort": position * SORT_STEP,
+        "ownership": {"default": 0},
+        "flags": {},
+    }
+
+
+class Links:
+    """Our own links to where a document is shown, written around its label (data, so
+    made inert): in Markdown for the section templates, in HTML for the HTML ones."""
+
+    def __init__(self, ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]):
+        self.uuid = journal_pages(ruleset, options, parts)
+
+    def markdown(self, target_id: str, label: str) -> str:
+        target = self.uuid(target_id)
+        text = inert(label if target is None else _link_label(label))
+        return md(text) if target is None else f"{target}{{{md(text)}}}"
+
+    def html(self, target_id: str, label: str) -> Markup:
+        target = self.uuid(target_id)
+        if target is None:
+            return escape(inert(label))
+        return Markup("{}{{{}}}").format(Markup(target), inert(_link_label(label)))
+
+
+def rules_pack(
+    open_pack: OpenPack,
+    ruleset: Ruleset,
+    options: ModuleOptions,
+    env: jinja2.Environment,
+    tables: WeaponTables,
+    memo: RenderMemo | None,
+) -> Pack:
+    pack = open_pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
+    parts = chapters(ruleset)
+    links = Links(ruleset, options, parts)
+
+    def page_html(section: Section) -> str:
+        weapons = tuple(doc for doc in section.documents if isinstance(doc, WeaponProfile))
+        if not weapons:
+            return to_html(render_section(env, section, ruleset, links.markdown))
+        # A weapon section is written as HTML: its tables are the weapons' Items' own.
+        skill = ruleset.get(section.document.skill)
+        link = links.html(section.document.skill, skill.name)
+        return reused(memo, weapon_section_page, weapons, link, tables)
+
+    for position, chapter in enumerate(parts, 1):
+        entry_id = document_id(ruleset, "journal", chapter.id)
+        pages = [
+            journal_page(
+                entry_id,
+                document_id(ruleset, "journal-page", section.id),
+                section.title,
+                page_html(section),
+                number,
+            )
+            for number, section in enumerate(chapter.sections, 1)
+        ]
+        pack.add(journal_entry(entry_id, chapter.title, pages, position))
+    pack.add(_credits_entry(ruleset, tables.html, len(pack.documents) + 1))
+    return pack
+
+
+def weapon_section_page(
+    weapons: tuple[WeaponProfile, ...], skill_link: Markup, tables: WeaponTables
+) -> str:
+    """The journal page of a weapon section: its skill, then each weapon's tables."""
+    page = tables.html.get_template("weapon-section.html.j2").render(
+        skill_link=skill_link, weapons=[(weapon, tables[weapon]) for weapon in weapons]
+    )
+    return page.strip()
+
+
+def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int) -> dict:
+    """A last journal entry: the sources' credits and every ruling taken."""
+    entry_id = document_id(ruleset, "journal", "about-these-rules")
+    parts = (
+        ("sources", "Sources", "credits.html.j2", {"info": ruleset.info}),
+        ("rulings", "Rulings", "rulings.html.j2", {"rulings": ruleset.rulings()}),
+    )
+    pages = [
+        journal_page(
+            entry_id,
+            document_id(ruleset, "journal-page", f"about-{slug}"),
+            name,
+            env.get_template(template).render(**context).strip(),
+            number,
+        )
+        for number, (slug, name, template, context) in enumerate(parts, 1)
+    ]
+    return journal_entry(entry_id, "About These Rules", pages, position)

@@ -1,0 +1,83 @@
+"""The `macros` pack: a script macro per kind whose registry entry has one, when the
+ruleset has a document of that kind. A macro's script is rulepress's (or a plugin's)
+code; the compendium reaches it only as JSON literals."""
+
+from __future__ import annotations
+
+import json
+
+import jinja2
+
+from rulepress import kinds
+from rulepress.compendium.model import Ruleset
+from rulepress.exporters import templating
+from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.packs.common import SORT_STEP, OpenPack, document_id, key
+from rulepress.exporters.markdown_text import TEMPLATES
+
+
+class JsLiteral(str):
+    """A value written as a JavaScript literal by js_literal: the only thing a macro
+    template may write."""
+
+
+# JSON is JavaScript, but for these: U+2028 and U+2029 end a line (so a `//` comment) in
+# a script, and `<`, `>`, `&` can close a <script> or open an HTML comment around it.
+_JS_UNSAFE = {ord(ch): f"\\u{ord(ch):04x}" for ch in "\u2028\u2029<>&"}
+
+
+def js_literal(value: object) -> JsLiteral:
+    """`value` as JSON that is the same value in any JavaScript or HTML script context."""
+    return JsLiteral(json.dumps(value, sort_keys=True, ensure_ascii=False).translate(_JS_UNSAFE))
+
+
+def _only_literals(value: object) -> JsLiteral:
+    """A macro template's every `{{ ... }}` is data: data reaches a script only as a
+    literal, never as its source text or inside a comment."""
+    if not isinstance(value, JsLiteral):
+        raise TypeError(f"a macro template wrote {value!r}, not a js_literal()")
+    return value
+
+
+def macro_environment() -> jinja2.Environment:
+    """The installed macro templates (never a user's `--templates`: they are code),
+    writing literals only."""
+    return templating.environment(
+        TEMPLATES / "foundry" / "macros",
+        plugins="foundry/macros",
+        autoescape=False,
+        keep_trailing_newline=True,
+        finalize=_only_literals,
+    )
+
+
+def macros_pack(open_pack: OpenPack, ruleset: Ruleset) -> Pack:
+    pack = open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
+    env = macro_environment()
+    with_macros = [kind for kind in kinds.registry().values() if kind.macro is not None]
+    for position, kind in enumerate(with_macros, 1):
+        macro = kind.macro
+        if ruleset.one(kind.model) is None:
+            continue
+        macro_id = document_id(ruleset, "macro", macro.template)
+        command = env.get_template(f"{macro.template}.js.j2").render(
+            rules=js_literal(macro.rules(ruleset)),
+            title=js_literal(f"{ruleset.info.title}: {macro.title}"),
+        )
+        pack.add(
+            {
+                "_id": macro_id,
+                "_key": key("macros", macro_id),
+                "name": macro.title,
+                "type": "script",
+                "author": None,
+                "img": "icons/svg/dice-target.svg",
+                "scope": "global",
+                "command": command,
+                "folder": None,
+                "sort": position * SORT_STEP,
+                "ownership": {"default": 0},
+                "flags": {},
+            }
+        )
+    return pack

@@ -1,0 +1,84 @@
+"""Table packs: each kind whose registry entry maps it to RollTables (the corruption
+tables) becomes a RollTable per document, with a result per row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rulepress import kinds
+from rulepress.compendium.model import Ruleset
+from rulepress.exporters.foundry.ids import document_slug
+from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.packs.common import (
+    SORT_STEP,
+    ModuleOptions,
+    OpenPack,
+    document_id,
+    foundry_text,
+    key,
+)
+
+
+def table_packs(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Iterator[Pack]:
+    """A pack per pack name the kinds map RollTables to, in the registry's order."""
+    by_pack: dict[str, list[kinds.Kind]] = {}
+    for kind in kinds.registry().values():
+        if isinstance(kind.foundry, kinds.FoundryTable):
+            by_pack.setdefault(kind.foundry.pack, []).append(kind)
+    for name, members in by_pack.items():
+        pack = open_pack(name, f"{ruleset.info.title}: {members[0].foundry.label}", "RollTable")
+        documents = [(kind, doc) for kind in members for doc in ruleset.all(kind.model)]
+        for position, (kind, document) in enumerate(documents, 1):
+            pack.add(roll_table(ruleset, kind.foundry, document, position, options.foundry_version))
+        yield pack
+
+
+def roll_table(
+    ruleset: Ruleset, mapping: kinds.FoundryTable, document, position: int, version: int
+) -> dict:
+    table_id = document_id(ruleset, "roll-table", document_slug(document))
+    rows = mapping.rows(document)
+    results = [
+        table_result(
+            table_id,
+            document_id(ruleset, "table-result", f"{document.id}-{row.low}"),
+            row,
+            version,
+        )
+        for row in rows
+    ]
+    low, high = rows[0].low, rows[-1].high
+    return {
+        "_id": table_id,
+        "_key": key("tables", table_id),
+        "name": document.display_name,
+        "img": "icons/svg/d20-grey.svg",
+        "description": foundry_text(mapping.description(document)),
+        "results": results,
+        "formula": f"1d{high - low + 1}+{low - 1}",
+        "replacement": True,
+        "displayRoll": True,
+        "folder": None,
+        "sort": position * SORT_STEP,
+        "ownership": {"default": 0},
+        "flags": {},
+    }
+
+
+def table_result(table_id: str, result_id: str, row: kinds.TableRow, version: int) -> dict:
+    """A TableResult in the shape of the target version (v13 split `text` into `name` and
+    `description`, foundryvtt#12049)."""
+    common = {
+        "_id": result_id,
+        "_key": key("tables.results", table_id, result_id),
+        "type": "text",
+        "img": "icons/svg/d20-black.svg",
+        "weight": row.high - row.low + 1,
+        "range": [row.low, row.high],
+        "drawn": False,
+        "flags": {},
+    }
+    if version >= 13:
+        text = foundry_text(row.text)
+        return {**common, "name": row.name, "description": text, "documentUuid": None}
+    return {**common, "text": foundry_text(row.text), "documentCollection": "", "documentId": None}

@@ -1,0 +1,196 @@
+"""The kind registry: one entry declares everything rulepress does with a document kind.
+
+An entry (`Kind`) names the kind's model and, where the kind has them: where it sits in
+the guide and which section template renders it, its Foundry mapping (Items with
+attributes, or a RollTable), its macro, its chart on the site, and its `roll` and `odds`
+subcommands. The loader, the exporters and the CLI iterate the registry; none of them
+names a kind. Hooks that live in higher layers (a chart, a click command) are named as
+`"module:attribute"` and imported only when used, so this layer imports no exporter.
+
+rulepress's own kinds are in `rulepress.kinds.builtin`; other packages add theirs under
+the `rulepress.kinds` entry-point group, each entry point naming a sequence of `Kind`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from rulepress.errors import RulepressError
+from rulepress.models.base import Document
+
+GROUP = "rulepress.kinds"
+
+
+@dataclass(frozen=True)
+class Part:
+    """A section a kind's documents make in the guide, before the guide numbers it."""
+
+    id: str
+    title: str
+    documents: tuple[Document, ...]
+    order: int = 0
+    """Added to the kind's own order: spaces several parts of one kind."""
+    chapter: str | None = None
+    """The chapter's title, where the document says (a rule text names its chapter)."""
+
+
+def one_part_per_document(documents: Sequence[Document], ruleset: Any) -> list[Part]:
+    """The default grouping: each document is a section of its own, in its `order`."""
+    return [
+        Part(doc.id, doc.display_name, (doc,), getattr(doc, "order", position))
+        for position, doc in enumerate(documents)
+    ]
+
+
+@dataclass(frozen=True)
+class Guide:
+    """Where a kind's documents sit in the guide (and so the journal and the site)."""
+
+    chapter: str
+    """The chapter's title, unless the ruleset's `ruleset.yaml` places the kind elsewhere."""
+    template: str
+    """The Markdown section template: `markdown/sections/<template>.md.j2`."""
+    order: int = 100
+    """Sections sort by order within a chapter; rule texts use their own `order`, so a
+    rule text can sit before, between or after a kind's sections."""
+    parts: Callable[[Sequence[Document], Any], list[Part]] = one_part_per_document
+    """parts(published documents of the kind, ruleset): the sections they make."""
+    page_per_section: bool = False
+    """On the site, each section is a page of its own (the weapon sections)."""
+    anchor_per_document: bool = False
+    """Each document of a section has its own anchor (links land on one weapon)."""
+
+
+Attribute = tuple[str, str, object]
+"""(key, label, value) of a Foundry Item's attribute."""
+
+
+@dataclass(frozen=True)
+class FoundryItems:
+    """Each published document is an Item in the pack `pack`."""
+
+    pack: str
+    label: str
+    """The pack's label after the ruleset's title: `IRIS Quick Reference: Weapons`."""
+    attributes: Callable[[Document, Any], list[Attribute]]
+    """attributes(document, ruleset): what the Item shows as its attributes."""
+    icon: str = "icons/svg/item-bag.svg"
+    folder: Callable[[Document, Any], Document | None] | None = None
+    """folder(document, ruleset): the document whose name the Item's folder has."""
+    weight: str | None = None
+    """The model's field that holds the Item's weight, if any."""
+    description: str | None = None
+    """An HTML template (`foundry/<description>.html.j2`) for the Item's description;
+    without one, the kind's guide section of the document alone, as HTML."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    low: int
+    high: int
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class FoundryTable:
+    """Each published document is a RollTable in the pack `pack`."""
+
+    pack: str
+    label: str
+    rows: Callable[[Document], list[TableRow]]
+    description: Callable[[Document], str] = lambda document: ""
+
+
+@dataclass(frozen=True)
+class Macro:
+    """A Foundry script macro, made when the ruleset has a document of the kind."""
+
+    template: str
+    """`foundry/macros/<template>.js.j2`; it may write only JSON literals of data."""
+    title: str
+    rules: Callable[[Any], dict]
+    """rules(ruleset): the rule data the script needs."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """Everything rulepress does with one document kind."""
+
+    model: type[Document]
+    guide: Guide | None = None
+    foundry: FoundryItems | FoundryTable | None = None
+    macro: Macro | None = None
+    chart: str | None = None
+    """`"module:function"`: function(ruleset) -> {file name: (alt text, SVG)}."""
+    roll: str | None = None
+    """`"module:command"`: the click command of `rulepress roll <name>`."""
+    odds: str | None = None
+    """`"module:command"`: the click command of `rulepress odds <name>`."""
+    templates: Path | None = None
+    """A folder with this kind's templates (`markdown/sections/...`, `foundry/...`), for
+    kinds from other packages; rulepress's own are in its templates folder."""
+    package: str = field(default="rulepress", compare=False)
+    """The distribution that registered the kind (filled in by the registry)."""
+
+    @property
+    def name(self) -> str:
+        return self.model.KIND
+
+
+def load_hook(reference: str) -> Any:
+    """The object a `"module:attribute"` hook names."""
+    module, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@functools.cache
+def registry() -> dict[str, Kind]:
+    """Every kind by name: rulepress's own, then each installed plugin's."""
+    from rulepress.kinds.builtin import KINDS
+
+    kinds: dict[str, Kind] = {}
+    _add(kinds, KINDS, "rulepress")
+    for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
+        source = f"entry point {point.name!r} ({point.value})"
+        try:
+            declared = point.load()
+        except Exception as error:  # a broken plugin is the user's to fix: say which
+            raise RulepressError(f"{source} of group {GROUP} failed to load: {error}") from None
+        package = point.dist.name if point.dist else point.name
+        _add(kinds, declared, package, source)
+    return kinds
+
+
+def _add(kinds: dict[str, Kind], declared: object, package: str, source: str = "") -> None:
+    if not isinstance(declared, list | tuple) or not all(isinstance(k, Kind) for k in declared):
+        raise RulepressError(f"{source} must name a list of rulepress.kinds.Kind")
+    for kind in declared:
+        if not (isinstance(kind.model, type) and issubclass(kind.model, Document)):
+            raise RulepressError(f"{source}: {kind.model!r} is not a rulepress Document model")
+        if kind.name in kinds:
+            raise RulepressError(
+                f"{source}: kind {kind.name!r} is already registered by {kinds[kind.name].package}"
+            )
+        kinds[kind.name] = dataclasses.replace(kind, package=package)
+
+
+def models() -> dict[str, type[Document]]:
+    """Each kind's model by the `kind:` value documents give."""
+    return {name: kind.model for name, kind in registry().items()}
+
+
+def of(document: Document) -> Kind:
+    return registry()[document.kind]
+
+
+def template_folders() -> list[Path]:
+    """The plugins' template folders, searched after rulepress's own."""
+    return [kind.templates for kind in registry().values() if kind.templates is not None]

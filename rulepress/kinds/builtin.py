@@ -1,0 +1,278 @@
+"""rulepress's own document kinds: the four source documents' rules, one entry each.
+
+A kind with no entry field but its model is data the checks and other kinds read (a
+ruleset's `ruleset.yaml`, a weapon profile shown inside its section).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rulepress.kinds import FoundryItems, FoundryTable, Guide, Kind, Macro, Part, TableRow
+from rulepress.models import (
+    CorruptionRules,
+    CorruptionTriggers,
+    CpEarning,
+    CpSpending,
+    CriticalFailure,
+    CufRating,
+    FearRoll,
+    GroupRoll,
+    ModifierRule,
+    ObedienceConsequences,
+    OddsTable,
+    OpposedRoll,
+    PushRule,
+    RulesetInfo,
+    RuleText,
+    ShockRoll,
+    Skill,
+    SkillTest,
+    StepDice,
+    TcLadder,
+    TcSource,
+    ThreatThreshold,
+    TimeUnits,
+    Trait,
+    WeaponProfile,
+    WeaponSection,
+)
+from rulepress.models.cuf import DIFFICULTY
+from rulepress.models.step_dice import STEPS, push_reading
+from rulepress.output_names import slug
+
+ROLL, ODDS, CHARTS = (
+    "rulepress.commands.roll",
+    "rulepress.commands.odds",
+    "rulepress.exporters.site.charts",
+)
+
+
+def _rule_texts(rules: Sequence[RuleText], ruleset) -> list[Part]:
+    """Each rule text is a section of the chapter it names."""
+    return [Part(rule.id, rule.title, (rule,), rule.order, chapter=rule.chapter) for rule in rules]
+
+
+def _all_in_one(id_: str, title: str):
+    def parts(documents: Sequence, ruleset) -> list[Part]:
+        return [Part(id_, title, tuple(documents))] if documents else []
+
+    return parts
+
+
+SKILL_CATEGORIES = {
+    "academic": "Academic Skills",
+    "weapon": "Weapon Skills",
+    "specialist": "Specialist Skills",
+    "talent": "Talent Skills",
+}
+
+
+def _skills_by_category(skills: Sequence[Skill], ruleset) -> list[Part]:
+    parts = []
+    for position, (category, title) in enumerate(SKILL_CATEGORIES.items(), 1):
+        chosen = tuple(skill for skill in skills if skill.category == category)
+        if chosen:
+            parts.append(Part(slug(title), title, chosen, position))
+    return parts
+
+
+def weapons_by_section(ruleset) -> list[tuple[WeaponSection, list[WeaponProfile]]]:
+    """Published sections with their published weapons, in order (one pass over the
+    weapons: a large ruleset has many sections)."""
+    by_section: dict[str, list[WeaponProfile]] = {}
+    for weapon in ruleset.all(WeaponProfile):
+        by_section.setdefault(weapon.section, []).append(weapon)
+    return [
+        (section, by_section[section.id])
+        for section in ruleset.all(WeaponSection)
+        if section.id in by_section
+    ]
+
+
+def _weapon_sections(sections: Sequence[WeaponSection], ruleset) -> list[Part]:
+    """A section per weapon section that has published weapons: the section, then them."""
+    return [
+        Part(section.id, section.name, (section, *weapons), section.order)
+        for section, weapons in weapons_by_section(ruleset)
+    ]
+
+
+def _tc_sources_by_effect(sources: Sequence[TcSource], ruleset) -> list[Part]:
+    parts = []
+    for position, (effect, title) in enumerate(
+        (("adds", "Sources That Add TCs"), ("reduces", "Sources That Reduce TCs"))
+    ):
+        chosen = tuple(source for source in sources if source.effect == effect)
+        if chosen:
+            parts.append(Part(slug(title), title, chosen, 20 * position))
+    return parts
+
+
+def _weapon_attributes(weapon: WeaponProfile, ruleset) -> list[tuple[str, str, object]]:
+    skill_id = ruleset.get(weapon.section).skill
+    skill = ruleset.get(skill_id)
+    currency = ruleset.info.currency or ""
+    return [
+        ("tier", "Tier", weapon.tier),
+        weapon.capacity,
+        ("reload", "Reload", weapon.reload),
+        ("cost", f"Cost ({currency})" if currency else "Cost", weapon.cost),
+        ("rarity", "Rarity", weapon.rarity),
+        ("skill", "Skill", skill.display_name if skill else skill_id),
+    ]
+
+
+def _level_rows(table, text) -> list[TableRow]:
+    """One result per row, covering the levels up to the next row's."""
+    rows = table.rows
+    return [
+        TableRow(
+            row.level,
+            rows[index + 1].level - 1 if index + 1 < len(rows) else row.level,
+            f"Corruption {row.level}",
+            text(row),
+        )
+        for index, row in enumerate(rows)
+    ]
+
+
+def _headers(table) -> str:
+    return f"{table.headers[0]} / {table.headers[1]}"
+
+
+def _skill_test_rules(ruleset) -> dict:
+    rule = ruleset.one(SkillTest)
+    return {
+        "die": rule.die,
+        "dicePerRank": rule.dice_per_rank,
+        "apByFace": {str(face): ap for face, ap in sorted(rule.ap_by_face.items())},
+    }
+
+
+def _step_dice_rules(ruleset) -> dict:
+    step_dice, modifiers, group = (
+        ruleset.one(StepDice),
+        ruleset.one(ModifierRule),
+        ruleset.one(GroupRoll),
+    )
+    return {
+        "successes": [s.model_dump() for s in step_dice.successes],
+        "steps": list(STEPS),
+        "groupBonusPerHelper": group.bonus_per_helper if group else 0,
+        "groupMaxBonus": group.max_bonus if group else 0,
+        "rerolls": push_reading(ruleset.one(PushRule)),
+        "highest": modifiers.highest_pool[0],
+        "lowest": modifiers.lowest_pool[0],
+    }
+
+
+def _threat_check_rules(ruleset) -> dict:
+    thresholds = sorted(ruleset.all(ThreatThreshold), key=lambda t: t.exceeds)
+    return {
+        "multipliers": {name: float(value) for name, value in DIFFICULTY.items()},
+        "thresholds": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "exceeds": t.exceeds,
+                "difficulty": t.check.difficulty,
+                "asset": t.check.asset,
+                "onFailure": t.on_failure.model_dump(),
+                "onSuccess": t.on_success.model_dump(),
+            }
+            for t in thresholds
+        ],
+    }
+
+
+KINDS = (
+    Kind(RulesetInfo),
+    Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
+    Kind(Trait, guide=Guide("Skills", "traits", parts=_all_in_one("traits", "Traits"))),
+    Kind(Skill, guide=Guide("Skills", "skills", parts=_skills_by_category)),
+    Kind(
+        SkillTest,
+        guide=Guide("Skill Test", "skill-test", 100),
+        macro=Macro("iris-skill-test", "Skill Test", _skill_test_rules),
+        chart=f"{CHARTS}:skill_test_charts",
+        roll=f"{ROLL}:roll_iris",
+        odds=f"{ODDS}:odds_iris",
+    ),
+    Kind(
+        WeaponSection,
+        guide=Guide(
+            "Weapons",
+            "weapon-section",
+            parts=_weapon_sections,
+            page_per_section=True,
+            anchor_per_document=True,
+        ),
+    ),
+    Kind(
+        WeaponProfile,
+        foundry=FoundryItems(
+            "weapons",
+            "Weapons",
+            _weapon_attributes,
+            icon="icons/svg/sword.svg",
+            folder=lambda weapon, ruleset: ruleset.get(weapon.section),
+            description="weapon-item",
+            weight="weight",
+        ),
+    ),
+    Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
+    Kind(
+        CorruptionTriggers,
+        guide=Guide("Corruption", "corruption-triggers", 240),
+        foundry=FoundryTable(
+            "tables", "Tables", lambda table: _level_rows(table, lambda row: row.events), _headers
+        ),
+    ),
+    Kind(
+        ObedienceConsequences,
+        guide=Guide("Corruption", "obedience-consequences", 250),
+        foundry=FoundryTable(
+            "tables",
+            "Tables",
+            lambda table: _level_rows(table, lambda row: " -or- ".join(row.options)),
+            _headers,
+        ),
+    ),
+    Kind(CpSpending, guide=Guide("Character Points", "cp-spending", 260)),
+    Kind(CpEarning, guide=Guide("Character Points", "cp-earning", 270)),
+    Kind(
+        StepDice,
+        guide=Guide("Dice", "step-dice", 110),
+        macro=Macro("t2k4e-roll", "Roll with Modifiers and Push", _step_dice_rules),
+        chart=f"{CHARTS}:step_dice_charts",
+        roll=f"{ROLL}:roll_t2k4e",
+        odds=f"{ODDS}:odds_t2k4e",
+    ),
+    Kind(PushRule, guide=Guide("Dice", "push-rule", 120)),
+    Kind(ModifierRule, guide=Guide("Dice", "modifier-rule", 130)),
+    Kind(GroupRoll, guide=Guide("Dice", "group-roll", 140)),
+    Kind(OpposedRoll, guide=Guide("Dice", "opposed-roll", 150)),
+    Kind(OddsTable, guide=Guide("Dice", "odds-table", 160)),
+    Kind(TimeUnits, guide=Guide("Time", "time-units", 170)),
+    Kind(
+        CufRating,
+        guide=Guide("Coolness Under Fire", "cuf-rating", 180),
+        macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
+        roll=f"{ROLL}:roll_cuf",
+    ),
+    Kind(ThreatThreshold, guide=Guide("Coolness Under Fire", "threat-threshold", 190)),
+    Kind(TcSource, guide=Guide("Threat Conditions", "tc-sources", parts=_tc_sources_by_effect)),
+    Kind(
+        TcLadder,
+        guide=Guide(
+            "Threat Conditions",
+            "tc-ladders",
+            order=140,
+            parts=_all_in_one("includes-above-ladders", '"Includes Above" Ladders'),
+        ),
+    ),
+    Kind(ShockRoll, guide=Guide("Cool", "shock-roll", 200), roll=f"{ROLL}:roll_cool"),
+    Kind(FearRoll, guide=Guide("Cool", "fear-roll", 210)),
+    Kind(CriticalFailure, guide=Guide("Cool", "critical-failure", 220)),
+)
