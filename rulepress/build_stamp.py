@@ -23,8 +23,8 @@ import sys
 
 from rulepress import sealed
 from rulepress.caching import (
-    PACKAGE,
     cache_folder,
+    code_folders,
     digest,
     file_digests,
     relative_prefix,
@@ -52,7 +52,7 @@ def snapshot(compendium: str, others: list[str]) -> dict:
     """What a build is about to read: every file of the package, the compendium and the
     `others` folders, by digest, and the compendium's git commit (the site shows its
     history). Taken before the build, so an edit made while it runs is seen next time."""
-    folders = [PACKAGE, compendium, *others]
+    folders = [*code_folders(), compendium, *others]
     files = {os.path.abspath(f): tree_digests(f) for f in folders if os.path.isdir(f)}
     return {"files": files, "git": _git_record(compendium)}
 
@@ -92,11 +92,12 @@ ENVIRONMENT_VARIABLES = ("SOURCE_DATE_EPOCH", "TZ")  # the site's build date and
 
 
 def _environment() -> list:
-    """The Python running, its installed packages (a pip install touches their folder) and
-    the environment variables that change an output."""
+    """The Python running, its installed packages (a pip install touches their folder),
+    the plugins installed, and the environment variables that change an output."""
     folders = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
     return [
         sys.version,
+        code_folders(),
         [[p, os.stat(p).st_mtime_ns] for p in folders if os.path.isdir(p)],
         [os.environ.get(name) for name in ENVIRONMENT_VARIABLES],
     ]

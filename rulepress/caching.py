@@ -60,10 +60,73 @@ def tree_digests(folder: str) -> dict[str, str]:
 
 
 def code_digest() -> str:
-    """One digest of the rulepress package (code and templates) and the Python running it:
-    anything made by other code is never reused."""
-    listing = [
-        sys.version,
-        *(f"{path} {hexdigest}" for path, hexdigest in sorted(tree_digests(PACKAGE).items())),
-    ]
+    """One digest of the rulepress package and its installed plugins (code and templates)
+    and the Python running it: anything made by other code is never reused."""
+    listing = [sys.version]
+    for folder in code_folders():
+        digests = tree_digests(folder) if os.path.isdir(folder) else {"": _file_digest(folder)}
+        listing += [f"{folder} {path} {hexdigest}" for path, hexdigest in sorted(digests.items())]
     return digest("\n".join(listing).encode("utf-8", "surrogateescape"))
+
+
+def _file_digest(path: str) -> str:
+    try:
+        return digest(read_regular(path))
+    except OSError:
+        return "unreadable"
+
+
+PLUGIN_GROUPS = ("[rulepress.kinds]", "[rulepress.exporters]")
+
+
+def code_folders() -> list[str]:
+    """The rulepress package, then the folder (or file) of each installed plugin's
+    top-level module: the code whose change makes every cache and stamp stale. Found from
+    the installed distributions' `entry_points.txt` directly: importlib.metadata would
+    cost the launcher's no-op build more than the rest of it."""
+    modules: set[str] = set()
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                modules |= _plugin_modules(os.path.join(entry or ".", name, "entry_points.txt"))
+    folders = [PACKAGE]
+    for module in sorted(modules):
+        location = _location(module)
+        if location and location not in folders:
+            folders.append(location)
+    return folders
+
+
+def _plugin_modules(path: str) -> set[str]:
+    """Top-level modules the rulepress entry points of one distribution name."""
+    try:
+        text = read_regular(path).decode("utf-8", "replace")
+    except OSError:
+        return set()
+    found, ours = set(), False
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            ours = line in PLUGIN_GROUPS
+        elif ours and "=" in line:
+            found.add(line.split("=", 1)[1].split(":")[0].strip().split(".")[0])
+    return found
+
+
+def _location(module: str) -> str | None:
+    """The folder of a package, or the file of a module, without importing it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        return os.path.abspath(next(iter(spec.submodule_search_locations)))
+    return os.path.abspath(spec.origin) if spec.origin else None

@@ -26,6 +26,7 @@ from rulepress.validators.tables import _spans
 from tests.helpers import (
     ACUITY_FILE,
     RULESET,
+    RULESET_FILE,
     SECTION,
     SECTION_FILE,
     SKILL,
@@ -815,6 +816,38 @@ FAILING = [
         10,
         ERR,
     ),
+    # RP224 chapter-plan
+    Fails(
+        "a chapter that holds a kind shown inside another kind's sections",
+        {RULESET_FILE: RULESET + "chapters:\n  - {title: Arms, kinds: [weapon]}\n"},
+        "RP224",
+        RULESET_FILE,
+        11,
+        27,
+        ERR,
+    ),
+    Fails(
+        "a kind placed in two chapters",
+        {
+            RULESET_FILE: RULESET
+            + "chapters:\n  - {title: Arms, kinds: [weapon-section]}\n"
+            + "  - {title: Guns, kinds: [weapon-section]}\n"
+        },
+        "RP224",
+        RULESET_FILE,
+        12,
+        27,
+        ERR,
+    ),
+    Fails(
+        "a chapter titled like the rulings page",
+        {RULESET_FILE: RULESET + "chapters:\n  - {title: Rulings, kinds: [trait]}\n"},
+        "RP224",
+        RULESET_FILE,
+        11,
+        13,
+        ERR,
+    ),
     # RP302 example-disagrees
     Fails(
         "skill test example whose dice AP the rule does not give",
@@ -994,6 +1027,11 @@ PASSING = [
         "RP301",
     ),
     Passes("skill test example that comes out as printed", skill_test(), "RP302"),
+    Passes(
+        "chapters that place each kind once",
+        {RULESET_FILE: RULESET + "chapters:\n  - {title: Arms, kinds: [weapon-section]}\n"},
+        "RP224",
+    ),
 ]
 
 

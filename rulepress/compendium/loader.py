@@ -301,7 +301,8 @@ def _unknown_kind(source: SourceMap, kind: object) -> Finding:
         source,
         Code.UNKNOWN_KIND,
         Level.ERROR,
-        f"unknown kind {kind!r}{hint}; known kinds: {known}",
+        f"unknown kind {kind!r}{hint}; known kinds: {known} (a kind from another "
+        "package is known once that package is installed)",
         ("kind",),
     )
 

@@ -30,6 +30,10 @@ class Section:
     """On the site, the section is a page of its own."""
     anchor_per_document: bool = False
     """Each document of the section has an anchor of its own."""
+    helpers: str | None = None
+    """The kind's template helpers (rulepress.kinds.Guide.helpers)."""
+    journal: str | None = None
+    """The kind's own Foundry journal page (rulepress.kinds.Guide.journal)."""
 
     @property
     def document(self) -> Document:
@@ -65,6 +69,8 @@ def chapters(ruleset: Ruleset) -> list[Chapter]:
                 part.documents,
                 guide.page_per_section,
                 guide.anchor_per_document,
+                guide.helpers,
+                guide.journal,
             )
             order = (guide.order + part.order, index, position)
             by_chapter.setdefault(part.chapter or default_chapter, []).append((order, section))

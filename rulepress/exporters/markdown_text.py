@@ -10,21 +10,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import jinja2
 import markdown as markdown_lib
 
+from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import printable
 from rulepress.exporters import templating
 from rulepress.exporters.guide import Section
-from rulepress.exporters.memo import RenderMemo, reused, templates_key
-from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
-from rulepress.models.step_dice import push_reading
-from rulepress.rules.odds import best_reading, exact_percent, within_rounding
+from rulepress.exporters.memo import RenderMemo
 
 TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]
@@ -128,82 +125,9 @@ def render_section(
         link=link,
         get=ruleset.get,
         heading=heading,
-        weapon_block=WeaponBlocks(env, ruleset.info.currency or "", memo),
-        **_helpers(ruleset),
+        **(kinds.load_hook(section.helpers)(ruleset, env, memo) if section.helpers else {}),
     )
     return text.strip() + "\n"
-
-
-class WeaponBlocks:
-    """weapon_block(weapon, heading): a weapon's anchors, heading and tables, rendered by
-    `sections/weapon.md.j2`, which sees only the weapon, the currency and the heading
-    level: what it gives depends on nothing else, so a rebuild may reuse it."""
-
-    def __init__(self, env: jinja2.Environment, currency: str, memo: RenderMemo | None) -> None:
-        self.env, self.currency, self.memo = env, currency, memo
-
-    def __call__(self, weapon: WeaponProfile, heading: int) -> str:
-        return reused(self.memo, weapon_block, weapon, heading, self)
-
-    def memo_key(self) -> str:
-        return templates_key(self.env, self.currency)
-
-
-def weapon_block(weapon: WeaponProfile, heading: int, blocks: WeaponBlocks) -> str:
-    template = blocks.env.get_template("sections/weapon.md.j2")
-    return template.render(weapon=weapon, currency=blocks.currency, heading=heading)
-
-
-@dataclass(frozen=True)
-class OddsCell:
-    text: Fraction
-    """P(at least one success) in percent, by the rule text's reading of the push."""
-    other: Fraction
-    """The same with every die that is not a success re-rolled."""
-    agrees: bool
-
-
-def _helpers(ruleset: Ruleset) -> dict[str, Callable]:
-    """Figures the templates show that the rules compute, never typed by hand."""
-    step_dice = ruleset.one(StepDice)
-    push = ruleset.one(PushRule)
-    text_reading = push_reading(push)
-    other_reading = (
-        "every-non-success" if text_reading != "every-non-success" else "neither-one-nor-success"
-    )
-
-    def odds(table: OddsTable, skill: str | None, column: str) -> OddsCell:
-        text = exact_percent(step_dice, table, skill, column, text_reading)
-        other = exact_percent(step_dice, table, skill, column, other_reading)
-        printed = table.rows[[r.skill for r in table.rows].index(skill)].percent[
-            table.columns.index(column)
-        ]
-        best = (
-            text
-            if table.roll == "initial"
-            else exact_percent(step_dice, table, skill, column, best_reading(step_dice, table)[0])
-        )
-        return OddsCell(text / 100, other / 100, within_rounding(printed, best))
-
-    def skills_using(trait_id: str) -> list[Skill]:
-        return [skill for skill in ruleset.all(Skill) if trait_id in skill.traits]
-
-    return {"odds": odds, "skills_using": skills_using, "tc_amount": tc_amount}
-
-
-def tc_amount(source: TcSource) -> str:
-    """A TC source's amount as a player reads it: `2 TC`, `1 to 4 TC`, `-1 TC per ally`."""
-    if source.tc == "referee":
-        text = "set by the referee"
-    elif isinstance(source.tc, int):
-        text = f"{source.tc} TC"
-    else:
-        text = f"{source.tc.min} to {source.tc.max} TC"
-    if source.per:
-        text += f" per {source.per.replace('-', ' ')}"
-    if source.outstanding_success_tc is not None:
-        text += f" ({source.outstanding_success_tc} TC on an Outstanding Success)"
-    return text
 
 
 def to_html(text: str) -> str:

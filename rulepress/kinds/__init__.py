@@ -66,6 +66,12 @@ class Guide:
     """On the site, each section is a page of its own (the weapon sections)."""
     anchor_per_document: bool = False
     """Each document of a section has its own anchor (links land on one weapon)."""
+    helpers: str | None = None
+    """`"module:function"`: function(ruleset, env, memo) -> names the section template
+    may call besides the usual ones (figures the rules compute, never typed by hand)."""
+    journal: str | None = None
+    """`"module:function"`: function(section, ruleset, links, tables, memo) -> the HTML
+    of the section's Foundry journal page, where it is not its Markdown made HTML."""
 
 
 Attribute = tuple[str, str, object]

@@ -41,11 +41,10 @@ from rulepress.models.cuf import DIFFICULTY
 from rulepress.models.step_dice import STEPS, push_reading
 from rulepress.output_names import slug
 
-ROLL, ODDS, CHARTS = (
-    "rulepress.commands.roll",
-    "rulepress.commands.odds",
-    "rulepress.exporters.site.charts",
-)
+# Hooks in higher layers, named here and imported only where used.
+ROLL, ODDS = "rulepress.commands.roll", "rulepress.commands.odds"
+CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
+WEAPON_PAGES = "rulepress.exporters.foundry.packs.weapon_pages"
 
 
 def _rule_texts(rules: Sequence[RuleText], ruleset) -> list[Part]:
@@ -189,7 +188,15 @@ def _threat_check_rules(ruleset) -> dict:
 KINDS = (
     Kind(RulesetInfo),
     Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
-    Kind(Trait, guide=Guide("Skills", "traits", parts=_all_in_one("traits", "Traits"))),
+    Kind(
+        Trait,
+        guide=Guide(
+            "Skills",
+            "traits",
+            parts=_all_in_one("traits", "Traits"),
+            helpers=f"{HELPERS}:skills_of_traits",
+        ),
+    ),
     Kind(Skill, guide=Guide("Skills", "skills", parts=_skills_by_category)),
     Kind(
         SkillTest,
@@ -207,6 +214,8 @@ KINDS = (
             parts=_weapon_sections,
             page_per_section=True,
             anchor_per_document=True,
+            helpers=f"{HELPERS}:weapon_blocks",
+            journal=f"{WEAPON_PAGES}:weapon_section_journal",
         ),
     ),
     Kind(
@@ -253,7 +262,7 @@ KINDS = (
     Kind(ModifierRule, guide=Guide("Dice", "modifier-rule", 130)),
     Kind(GroupRoll, guide=Guide("Dice", "group-roll", 140)),
     Kind(OpposedRoll, guide=Guide("Dice", "opposed-roll", 150)),
-    Kind(OddsTable, guide=Guide("Dice", "odds-table", 160)),
+    Kind(OddsTable, guide=Guide("Dice", "odds-table", 160, helpers=f"{HELPERS}:odds_cells")),
     Kind(TimeUnits, guide=Guide("Time", "time-units", 170)),
     Kind(
         CufRating,
@@ -262,7 +271,15 @@ KINDS = (
         roll=f"{ROLL}:roll_cuf",
     ),
     Kind(ThreatThreshold, guide=Guide("Coolness Under Fire", "threat-threshold", 190)),
-    Kind(TcSource, guide=Guide("Threat Conditions", "tc-sources", parts=_tc_sources_by_effect)),
+    Kind(
+        TcSource,
+        guide=Guide(
+            "Threat Conditions",
+            "tc-sources",
+            parts=_tc_sources_by_effect,
+            helpers=f"{HELPERS}:tc_amounts",
+        ),
+    ),
     Kind(
         TcLadder,
         guide=Guide(
@@ -270,6 +287,7 @@ KINDS = (
             "tc-ladders",
             order=140,
             parts=_all_in_one("includes-above-ladders", '"Includes Above" Ladders'),
+            helpers=f"{HELPERS}:tc_amounts",
         ),
     ),
     Kind(ShockRoll, guide=Guide("Cool", "shock-roll", 200), roll=f"{ROLL}:roll_cool"),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rulepress.compendium.model import Ruleset
+from rulepress import kinds
+from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.models import RuleText
 from rulepress.output_names import GENERATED_NAMES, slug
@@ -36,3 +37,47 @@ def generated_name(ruleset: Ruleset):
                     f"id '{doc_id}' is the name of {GENERATED_NAMES[doc_id]}; choose another id",
                     path,
                 )
+
+
+@check("RP224", "chapter-plan", Level.ERROR)
+def chapter_plan(ruleset: Ruleset):
+    """A chapter of `ruleset.yaml`'s `chapters` names a kind that is not installed, or
+    one that has no section in the guide; places a kind in two chapters; repeats a
+    chapter's title; or has a title that is the name of a page the exports generate.
+
+    Example: `kinds: [weapon]` (weapons are shown in their `weapon-section`), or
+    `title: Rulings`, which would replace the site's rulings page."""
+    info = Entry(ruleset.info, ruleset.info_source)
+    placed: dict[str, int] = {}
+    titles: set[str] = set()
+    for number, plan in enumerate(ruleset.info.chapters):
+        path = ("chapters", number)
+        page = slug(plan.title)
+        if page in GENERATED_NAMES:
+            yield Report(
+                info,
+                f"chapter {plan.title!r} would have the page '{page}', which is "
+                f"{GENERATED_NAMES[page]}; choose another name",
+                (*path, "title"),
+            )
+        if plan.title in titles:
+            yield Report(info, f"chapter {plan.title!r} is listed twice", (*path, "title"))
+        titles.add(plan.title)
+        for index, name in enumerate(plan.kinds):
+            kind = kinds.registry().get(name)
+            if kind is None or kind.guide is None:
+                known = sorted(k.name for k in kinds.registry().values() if k.guide)
+                why = "is not a kind" if kind is None else "has no section of its own"
+                yield Report(
+                    info,
+                    f"kind {name!r} {why}; kinds a chapter can hold: {', '.join(known)}",
+                    (*path, "kinds", index),
+                )
+            elif name in placed:
+                yield Report(
+                    info,
+                    f"kind {name!r} is already in chapter "
+                    f"{ruleset.info.chapters[placed[name]].title!r}",
+                    (*path, "kinds", index),
+                )
+            placed.setdefault(name, number)

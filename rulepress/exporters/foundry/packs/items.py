@@ -138,7 +138,10 @@ class Description:
 
 def _section_html(env: jinja2.Environment, kind: kinds.Kind, document, ruleset) -> str:
     """A document's own guide section, as HTML: the description of a plugin's Item."""
-    section = Section(document.id, document.display_name, kind.guide.template, (document,))
+    guide = kind.guide
+    section = Section(
+        document.id, document.display_name, guide.template, (document,), helpers=guide.helpers
+    )
     return to_html(render_section(env, section, ruleset, lambda _target, label: md(label)))
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import jinja2
 from markupsafe import Markup, escape
 
+from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.pack import Pack
@@ -21,8 +22,7 @@ from rulepress.exporters.foundry.packs.common import (
 )
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of
 from rulepress.exporters.markdown_text import md, render_section, to_html
-from rulepress.exporters.memo import RenderMemo, reused
-from rulepress.models import WeaponProfile
+from rulepress.exporters.memo import RenderMemo
 
 
 def journal_pages(
@@ -111,13 +111,9 @@ def rules_pack(
     links = Links(ruleset, options, parts)
 
     def page_html(section: Section) -> str:
-        weapons = tuple(doc for doc in section.documents if isinstance(doc, WeaponProfile))
-        if not weapons:
-            return to_html(render_section(env, section, ruleset, links.markdown))
-        # A weapon section is written as HTML: its tables are the weapons' Items' own.
-        skill = ruleset.get(section.document.skill)
-        link = links.html(section.document.skill, skill.name)
-        return reused(memo, weapon_section_page, weapons, link, tables)
+        if section.journal:
+            return kinds.load_hook(section.journal)(section, ruleset, links, tables, memo)
+        return to_html(render_section(env, section, ruleset, links.markdown))
 
     for position, chapter in enumerate(parts, 1):
         entry_id = document_id(ruleset, "journal", chapter.id)
@@ -134,16 +130,6 @@ def rules_pack(
         pack.add(journal_entry(entry_id, chapter.title, pages, position))
     pack.add(_credits_entry(ruleset, tables.html, len(pack.documents) + 1))
     return pack
-
-
-def weapon_section_page(
-    weapons: tuple[WeaponProfile, ...], skill_link: Markup, tables: WeaponTables
-) -> str:
-    """The journal page of a weapon section: its skill, then each weapon's tables."""
-    page = tables.html.get_template("weapon-section.html.j2").render(
-        skill_link=skill_link, weapons=[(weapon, tables[weapon]) for weapon in weapons]
-    )
-    return page.strip()
 
 
 def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int) -> dict:
