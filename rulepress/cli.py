@@ -91,8 +91,8 @@ def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -
     "--templates",
     type=FilePath(path_type=Path, file_okay=False, exists=True),
     default=None,
-    help="Folder of templates (Markdown sections, Foundry HTML) that override the shipped "
-    "ones by name.",
+    help="Folder of templates (Markdown sections, Foundry HTML, site pages) that override "
+    "the shipped ones by name.",
 )
 @click.option(
     "--force",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from rulepress.commands.build import build
@@ -167,3 +168,23 @@ def test_a_very_long_navigation_gets_folders_of_folders_named_after_pages():
     inner = next(iter(top[0].values()))
     assert len(inner) <= 50 and all(len(next(iter(f.values()))) <= 50 for f in inner)
     assert next(iter(inner[0])) == "S0000 – S0048"  # 2,551 pages shared by 52 folders
+
+
+def test_a_templates_folder_overrides_the_sites_pages_in_the_sandbox(bundled, tmp_path):
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "home.md.j2").write_text(
+        "# Our Table's Rules\n\n{% for ruleset in rulesets %}- {{ ruleset.info.title | md }}\n"
+        "{% endfor %}",
+        encoding="utf-8",
+    )
+    generate(bundled.compendium, tmp_path / "project", templates)
+    home = (tmp_path / "project" / "docs" / "index.md").read_text(encoding="utf-8")
+    assert home.startswith("# Our Table's Rules\n\n- ")
+    assert "- IRIS Quick Reference\n" in home
+    sources = (tmp_path / "project" / "docs" / "iris" / "sources.md").read_text(encoding="utf-8")
+    assert "IRIS wiki" in sources  # the pages not overridden stay the shipped ones
+
+    (templates / "home.md.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    with pytest.raises(jinja2.exceptions.SecurityError):
+        generate(bundled.compendium, tmp_path / "project-2", templates)

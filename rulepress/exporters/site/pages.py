@@ -14,11 +14,11 @@ import itertools
 import posixpath
 from pathlib import Path
 
-import jinja2
 from ruamel.yaml import YAML
 
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import CODE_DOCS, Code
+from rulepress.exporters import templating
 from rulepress.exporters.guide import Chapter, Section, chapters
 from rulepress.exporters.markdown_text import TEMPLATES, environment, md, render_section
 from rulepress.exporters.site.charts import charts_for
@@ -137,10 +137,10 @@ def generate(
     `hooks` names mkdocs hook files in `folder` (the live preview's)."""
     project = SiteProject(folder)
     env = environment(templates)
-    pages_env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES / "site")),
-        autoescape=False,
-        undefined=jinja2.StrictUndefined,
+    pages_env = templating.environment(
+        TEMPLATES / "site",
+        templates,
+        autoescape=False,  # Markdown: values are escaped by the md filters, as in sections
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
