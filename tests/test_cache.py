@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulepress import build_stamp
+from rulepress import build_stamp, caching
 from rulepress.commands.build import build
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
@@ -219,7 +219,7 @@ def test_a_changed_rulepress_package_makes_the_stamp_stale(project, monkeypatch)
     monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(project / "cache"))
     copy = project / "package"
     shutil.copytree(REPO / "rulepress", copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(build_stamp, "PACKAGE", str(copy))
+    monkeypatch.setattr(caching, "PACKAGE", str(copy))
     argv = ["build", "--target", "json"]
     (project / "dist/json").mkdir(parents=True)
     build_stamp.record(argv, build_stamp.snapshot("compendium", []), ["dist/json"], ["report"])
