@@ -14,7 +14,7 @@ import jinja2
 
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.pack import Pack
-from rulepress.exporters.foundry.packs.common import ModuleOptions, OpenPack, WeaponTables
+from rulepress.exporters.foundry.packs.common import Module, ModuleOptions, OpenPack, WeaponTables
 from rulepress.exporters.foundry.packs.items import item_packs
 from rulepress.exporters.foundry.packs.journal import rules_pack
 from rulepress.exporters.foundry.packs.macros import macros_pack
@@ -38,12 +38,13 @@ def build_packs(
     With a `memo`, weapon items and pages the previous export rendered from the same
     inputs are taken from it (its packs then need SourceFolders, from `open_pack`)."""
     tables = WeaponTables(html, ruleset.info.currency or "")
+    module = Module(ruleset, options, env, tables, memo, open_pack)
 
     def every_pack() -> Iterator[Pack]:
-        yield rules_pack(open_pack, ruleset, options, env, tables, memo)
-        yield from item_packs(open_pack, ruleset, options, env, tables, memo)
-        yield from table_packs(open_pack, ruleset, options)
-        yield macros_pack(open_pack, ruleset)
+        yield rules_pack(module)
+        yield from item_packs(module)
+        yield from table_packs(module)
+        yield macros_pack(module)
 
     for pack in every_pack():
         if pack.documents:

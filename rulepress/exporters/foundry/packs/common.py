@@ -34,6 +34,20 @@ OpenPack = Callable[..., Pack]
 """open_pack(name, label, type, system=None): a new, empty Pack."""
 
 
+@dataclass(frozen=True)
+class Module:
+    """What every pack of one ruleset's module is made from."""
+
+    ruleset: Ruleset
+    options: ModuleOptions
+    env: jinja2.Environment
+    """The Markdown section templates."""
+    tables: WeaponTables
+    """The HTML templates' weapon tables, shared by the weapons' Items and journal pages."""
+    memo: RenderMemo | None
+    open_pack: OpenPack
+
+
 def key(collection: str, *ids: str) -> str:
     """A source document's `_key`: `!collection!id` (embedded: `!parent.child!a.b`)."""
     return f"!{collection}!{'.'.join(ids)}"

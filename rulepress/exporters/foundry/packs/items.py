@@ -14,8 +14,7 @@ from rulepress.exporters.foundry.ids import document_slug
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
-    ModuleOptions,
-    OpenPack,
+    Module,
     WeaponTables,
     add_reused,
     document_id,
@@ -24,20 +23,12 @@ from rulepress.exporters.foundry.packs.common import (
 from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
 from rulepress.exporters.guide import Section
 from rulepress.exporters.markdown_text import md, render_section, to_html
-from rulepress.exporters.memo import RenderMemo
 from rulepress.models import Document
 
 RESERVED_PACKS = ("rules", "macros")
 
 
-def item_packs(
-    open_pack: OpenPack,
-    ruleset: Ruleset,
-    options: ModuleOptions,
-    env: jinja2.Environment,
-    tables: WeaponTables,
-    memo: RenderMemo | None,
-) -> Iterator[Pack]:
+def item_packs(module: Module) -> Iterator[Pack]:
     """A pack per pack name the kinds map Items to, in the registry's order."""
     by_pack: dict[str, list[kinds.Kind]] = {}
     for kind in kinds.registry().values():
@@ -45,15 +36,14 @@ def item_packs(
             by_pack.setdefault(kind.foundry.pack, []).append(kind)
     if not by_pack:
         return
-    system = _system(options.system)
+    ruleset, system = module.ruleset, _system(module.options.system)
     for name, members in by_pack.items():
         if name in RESERVED_PACKS:
             raise RulepressError(f"kind {members[0].name!r}: pack name {name!r} is rulepress's own")
-        pack = open_pack(
-            name, f"{ruleset.info.title}: {members[0].foundry.label}", "Item", system=system.id
-        )
+        label = f"{ruleset.info.title}: {members[0].foundry.label}"
+        pack = module.open_pack(name, label, "Item", system=system.id)
         for kind in members:
-            _add_items(pack, kind, ruleset, system, env, tables, memo)
+            _add_items(pack, kind, module, system)
         yield pack
 
 
@@ -64,17 +54,10 @@ def _system(name: str) -> ItemSystem:
     return system
 
 
-def _add_items(
-    pack: Pack,
-    kind: kinds.Kind,
-    ruleset: Ruleset,
-    system: ItemSystem,
-    env: jinja2.Environment,
-    tables: WeaponTables,
-    memo: RenderMemo | None,
-) -> None:
+def _add_items(pack: Pack, kind: kinds.Kind, module: Module, system: ItemSystem) -> None:
     """The kind's Items, grouped by folder; folders in the order of their documents."""
     mapping: kinds.FoundryItems = kind.foundry
+    ruleset, memo = module.ruleset, module.memo
     by_folder: dict[str | None, tuple[Document | None, list[Document]]] = {}
     for document in ruleset.all(kind.model):
         folder = mapping.folder(document, ruleset) if mapping.folder else None
@@ -96,10 +79,10 @@ def _add_items(
             weight = getattr(document, mapping.weight) if mapping.weight else None
             look = (mapping.icon, weight)
             if mapping.description:  # an HTML template; the weapons' shares their tables
-                description = Description(tables, mapping.description)
+                description = Description(module.tables, mapping.description)
                 add_reused(pack, memo, item, document, attributes, where, look, system, description)
             else:
-                text = _section_html(env, kind, document, ruleset)
+                text = _section_html(module.env, kind, document, ruleset)
                 pack.add(item(document, attributes, where, look, system, text))
 
 

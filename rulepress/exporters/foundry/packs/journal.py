@@ -14,15 +14,13 @@ from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
+    Module,
     ModuleOptions,
-    OpenPack,
-    WeaponTables,
     document_id,
     key,
 )
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of
 from rulepress.exporters.markdown_text import md, render_section, to_html
-from rulepress.exporters.memo import RenderMemo
 
 
 def journal_pages(
@@ -98,22 +96,17 @@ class Links:
         return Markup("{}{{{}}}").format(Markup(target), inert(_link_label(label)))
 
 
-def rules_pack(
-    open_pack: OpenPack,
-    ruleset: Ruleset,
-    options: ModuleOptions,
-    env: jinja2.Environment,
-    tables: WeaponTables,
-    memo: RenderMemo | None,
-) -> Pack:
-    pack = open_pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
+def rules_pack(module: Module) -> Pack:
+    ruleset = module.ruleset
+    pack = module.open_pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
     parts = chapters(ruleset)
-    links = Links(ruleset, options, parts)
+    links = Links(ruleset, module.options, parts)
 
     def page_html(section: Section) -> str:
         if section.journal:
-            return kinds.load_hook(section.journal)(section, ruleset, links, tables, memo)
-        return to_html(render_section(env, section, ruleset, links.markdown))
+            hook = kinds.load_hook(section.journal)
+            return hook(section, ruleset, links, module.tables, module.memo)
+        return to_html(render_section(module.env, section, ruleset, links.markdown))
 
     for position, chapter in enumerate(parts, 1):
         entry_id = document_id(ruleset, "journal", chapter.id)
@@ -128,7 +121,7 @@ def rules_pack(
             for number, section in enumerate(chapter.sections, 1)
         ]
         pack.add(journal_entry(entry_id, chapter.title, pages, position))
-    pack.add(_credits_entry(ruleset, tables.html, len(pack.documents) + 1))
+    pack.add(_credits_entry(ruleset, module.tables.html, len(pack.documents) + 1))
     return pack
 
 

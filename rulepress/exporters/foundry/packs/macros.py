@@ -9,10 +9,9 @@ import json
 import jinja2
 
 from rulepress import kinds
-from rulepress.compendium.model import Ruleset
 from rulepress.exporters import templating
 from rulepress.exporters.foundry.pack import Pack
-from rulepress.exporters.foundry.packs.common import SORT_STEP, OpenPack, document_id, key
+from rulepress.exporters.foundry.packs.common import SORT_STEP, Module, document_id, key
 from rulepress.exporters.markdown_text import TEMPLATES
 
 
@@ -51,8 +50,9 @@ def macro_environment() -> jinja2.Environment:
     )
 
 
-def macros_pack(open_pack: OpenPack, ruleset: Ruleset) -> Pack:
-    pack = open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
+def macros_pack(module: Module) -> Pack:
+    ruleset = module.ruleset
+    pack = module.open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
     env = macro_environment()
     with_macros = [kind for kind in kinds.registry().values() if kind.macro is not None]
     for position, kind in enumerate(with_macros, 1):

@@ -11,25 +11,28 @@ from rulepress.exporters.foundry.ids import document_slug
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
-    ModuleOptions,
-    OpenPack,
+    Module,
     document_id,
     foundry_text,
     key,
 )
 
 
-def table_packs(open_pack: OpenPack, ruleset: Ruleset, options: ModuleOptions) -> Iterator[Pack]:
+def table_packs(module: Module) -> Iterator[Pack]:
     """A pack per pack name the kinds map RollTables to, in the registry's order."""
+    ruleset = module.ruleset
     by_pack: dict[str, list[kinds.Kind]] = {}
     for kind in kinds.registry().values():
         if isinstance(kind.foundry, kinds.FoundryTable):
             by_pack.setdefault(kind.foundry.pack, []).append(kind)
     for name, members in by_pack.items():
-        pack = open_pack(name, f"{ruleset.info.title}: {members[0].foundry.label}", "RollTable")
+        pack = module.open_pack(
+            name, f"{ruleset.info.title}: {members[0].foundry.label}", "RollTable"
+        )
         documents = [(kind, doc) for kind in members for doc in ruleset.all(kind.model)]
         for position, (kind, document) in enumerate(documents, 1):
-            pack.add(roll_table(ruleset, kind.foundry, document, position, options.foundry_version))
+            version = module.options.foundry_version
+            pack.add(roll_table(ruleset, kind.foundry, document, position, version))
         yield pack
 
 
