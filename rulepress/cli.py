@@ -130,10 +130,11 @@ def build_command(
     from rulepress import build_stamp
     from rulepress.commands.build import build
     from rulepress.commands.validate import format_findings, summary
+    from rulepress.exporters import ExportOptions
     from rulepress.exporters.site.pages import SITE
     from rulepress.validation import Validation
 
-    options = {"foundry_version": int(foundry_version), "templates": templates}
+    options = ExportOptions(foundry_version=int(foundry_version), templates=templates)
     inputs = build_stamp.snapshot(
         str(compendium), [str(SITE), *([str(templates)] * bool(templates))]
     )

@@ -12,7 +12,7 @@ from rulepress.caching import digest, tree_digests
 from rulepress.compendium.loader import loaded_objects_frozen
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
-from rulepress.exporters import Exporter, available_exporters
+from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import (
     output_lock,
@@ -27,7 +27,7 @@ def build(
     root: Path | str,
     out: Path | str,
     targets: Sequence[str] = (),
-    options: dict | None = None,
+    options: ExportOptions | None = None,
     *,
     cache: bool = False,
     fresh: bool = False,
@@ -42,6 +42,7 @@ def build(
     `after_writing` runs while the output lock is still held (the CLI stamps the build
     there: the outputs are still its own).
     """
+    options = options or ExportOptions()
     exporters = available_exporters()
     unknown = [t for t in targets if t not in exporters]
     if unknown:
@@ -61,15 +62,14 @@ def build(
     written = []
     with output_lock(out), loaded_objects_frozen():
         for name in chosen:  # refuse early, before any target is written
-            check = getattr(exporters[name], "check_replaceable", None)
-            if check is not None and safe_child(out, name).is_dir():
-                check(safe_child(out, name))
+            if safe_child(out, name).is_dir():
+                exporters[name].check_replaceable(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
             exporter = exporters[name]
-            memoised = cache and getattr(exporter, "uses_render_memo", False)
+            memoised = cache and exporter.uses_render_memo
             memo = RenderMemo(target, _templates_digest(options), fresh=fresh) if memoised else None
-            _export(exporter, validation.compendium, target, options or {}, memo)
+            _export(exporter, validation.compendium, target, options, memo)
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)
@@ -80,17 +80,16 @@ def _export(
     exporter: Exporter,
     compendium: Compendium,
     target: Path,
-    options: dict,
+    options: ExportOptions,
     memo: RenderMemo | None,
 ) -> None:
     """Replace `target` with the exporter's new output, or leave it as it was."""
     with memo or contextlib.nullcontext():
         if memo is not None:
             memo.bind(compendium)
-            options = {**options, "memo": memo}
         try:
             with replaced_atomically(target) as staging:
-                exporter.export(compendium, staging, options)
+                exporter.export(compendium, staging, options, memo)
         except jinja2.TemplateError as exc:
             raise _template_problem(exc) from None
         if memo is not None:
@@ -113,12 +112,11 @@ def _template_problem(exc: jinja2.TemplateError) -> RulepressError:
     return RulepressError(f"{place or 'a template'}: template error: {message}")
 
 
-def _templates_digest(options: dict | None) -> str:
+def _templates_digest(options: ExportOptions) -> str:
     """The user's template folder, by the bytes of its files: part of what renders."""
-    templates = (options or {}).get("templates")
-    if templates is None:
+    if options.templates is None:
         return ""
-    return digest(repr(sorted(tree_digests(str(templates)).items())).encode())
+    return digest(repr(sorted(tree_digests(str(options.templates)).items())).encode())
 
 
 def _refuse_overlap(root: Path, out: Path, targets: list[str]) -> None:
