@@ -8,7 +8,9 @@ from pathlib import Path
 
 import jinja2
 
+from rulepress import build_stamp
 from rulepress.caching import digest, tree_digests
+from rulepress.commands.validate import summary
 from rulepress.compendium.loader import loaded_objects_frozen
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
@@ -19,6 +21,7 @@ from rulepress.exporters.output import (
     refuse_unless_built,
     replaced_atomically,
 )
+from rulepress.exporters.site.pages import SITE
 from rulepress.output_names import safe_child
 from rulepress.validation import Validation, validate
 
@@ -39,8 +42,8 @@ def build(
     export leaves the previous output as it was. With `cache`, documents come from the
     document cache, and exporters take the pieces the previous export rendered from the
     same inputs (exporters.memo); `fresh` renders everything and only fills the memo.
-    `after_writing` runs while the output lock is still held (the CLI stamps the build
-    there: the outputs are still its own).
+    `after_writing` runs while the output lock is still held (stamped_build stamps the
+    build there: the outputs are still its own).
     """
     options = options or ExportOptions()
     exporters = available_exporters()
@@ -74,6 +77,44 @@ def build(
         if after_writing is not None:
             after_writing(validation, written)
     return validation, written
+
+
+def stamped_build(
+    root: Path,
+    out: Path,
+    targets: Sequence[str],
+    options: ExportOptions,
+    argv: list[str],
+    *,
+    force: bool = False,
+    cache: bool = True,
+) -> tuple[Validation, list[Path]]:
+    """The build `rulepress build` runs with the command line `argv`: cached unless told
+    not to, and then stamped (rulepress.build_stamp), so that the launcher answers the
+    same command from the stamp while nothing it read or wrote changes. `force` renders
+    everything afresh and stamps the build as the same command without --force."""
+    # what the build is about to read, taken before it starts: an edit made while it
+    # runs is seen next time
+    others = [str(SITE), *([str(options.templates)] * bool(options.templates))]
+    inputs = build_stamp.snapshot(str(root), others)
+    argv = [arg for arg in argv if not (force and arg == "--force")]
+
+    def stamp(validation: Validation, written: list[Path]) -> None:
+        report = [f"validated: {summary(validation)}"]
+        report += [
+            f"up to date: {path} (nothing changed; --force builds again)" for path in written
+        ]
+        build_stamp.record(argv, inputs, [str(path) for path in written], report)
+
+    return build(
+        root,
+        out,
+        targets,
+        options,
+        cache=cache,
+        fresh=force,
+        after_writing=stamp if cache else None,
+    )
 
 
 def _export(
