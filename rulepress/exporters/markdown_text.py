@@ -23,7 +23,7 @@ from rulepress.exporters import templating
 from rulepress.exporters.guide import Section
 from rulepress.exporters.memo import RenderMemo, reused, templates_key
 from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
-from rulepress.rules.odds import best_reading, exact_percent, within_rounding
+from rulepress.rules.odds import best_reading, exact_percent, push_reading, within_rounding
 
 TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]
@@ -165,7 +165,7 @@ def _helpers(ruleset: Ruleset) -> dict[str, Callable]:
     """Figures the templates show that the rules compute, never typed by hand."""
     step_dice = ruleset.one(StepDice)
     push = ruleset.one(PushRule)
-    text_reading = push.rerolls if push else "neither-one-nor-success"
+    text_reading = push_reading(push)
     other_reading = (
         "every-non-success" if text_reading != "every-non-success" else "neither-one-nor-success"
     )

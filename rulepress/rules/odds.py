@@ -6,10 +6,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulepress.models import OddsTable, StepDice
+from rulepress.models import OddsTable, PushRule, StepDice
 from rulepress.models.step_dice import Reading
 
 READINGS: tuple[Reading, ...] = ("neither-one-nor-success", "every-non-success")
+
+
+def push_reading(push: PushRule | None) -> Reading:
+    """The reading of the push that the ruleset's own rule text gives (the odds figures
+    the outputs show and check follow it); without a push rule, neither a one nor a
+    success is re-rolled. One definition, so the text, the charts and the checks agree."""
+    return push.rerolls if push else "neither-one-nor-success"
 
 
 def exact_percent(

@@ -5,9 +5,8 @@ from __future__ import annotations
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
 from rulepress.models import OddsTable, PushRule, StepDice
-from rulepress.models.step_dice import Reading
 from rulepress.rules.examples import replay
-from rulepress.rules.odds import best_reading, exact_percent, within_rounding
+from rulepress.rules.odds import best_reading, exact_percent, push_reading, within_rounding
 from rulepress.validators.registry import Report, check
 
 
@@ -21,7 +20,7 @@ def printed_odds_differ(ruleset: Ruleset):
     step_dice, push = ruleset.one(StepDice), ruleset.one(PushRule)
     if step_dice is None:
         return
-    text_reading: Reading = push.rerolls if push else "neither-one-nor-success"
+    text_reading = push_reading(push)
     for entry in ruleset.entries:
         table = entry.document
         if not isinstance(table, OddsTable):

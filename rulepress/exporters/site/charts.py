@@ -10,6 +10,7 @@ from fractions import Fraction
 from html import escape
 
 from rulepress.models import PushRule, SkillTest, StepDice
+from rulepress.rules.odds import push_reading
 
 WIDTH, HEIGHT = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 20, 48
@@ -88,7 +89,7 @@ def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 
 
 def t2k4e_chart(step_dice: StepDice, push: PushRule | None) -> str:
     """P(at least one success) for single dice and matched pairs, initial and pushed."""
-    reading = push.rerolls if push else "neither-one-nor-success"
+    reading = push_reading(push)
     pools = [[d] for d in ("d6", "d8", "d10", "d12")] + [[d, d] for d in ("d6", "d8", "d10", "d12")]
     plot_w = WIDTH - LEFT - RIGHT
     group = plot_w / len(pools)
