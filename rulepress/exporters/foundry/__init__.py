@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
-from rulepress.exporters import BaseExporter, ExportOptions
+from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.documents import (
     ModuleOptions,
     OpenPack,
@@ -33,7 +33,7 @@ def module_id(ruleset_id: str) -> str:
     return f"rulepress-{ruleset_id}"
 
 
-class FoundryExporter(BaseExporter):
+class FoundryExporter:
     name = "foundry"
     uses_render_memo = True
     description = "a Foundry VTT module per ruleset with LevelDB packs (dist/foundry/)"
@@ -61,7 +61,8 @@ class FoundryExporter(BaseExporter):
             text = json.dumps(manifest(ruleset, settings, packs), indent=2, ensure_ascii=False)
             (folder / "module.json").write_text(text + "\n", encoding="utf-8")
 
-    def check_replaceable(self, previous: Path) -> None:
+    @staticmethod
+    def check_replaceable(previous: Path) -> None:
         """Refuse before writing anything if Foundry holds a pack of the previous output."""
         for lock in sorted(previous.glob("*/packs/*/LOCK")):
             refuse_if_locked(lock.parent)
