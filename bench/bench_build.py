@@ -43,6 +43,7 @@ sys.path.insert(0, str(REPO))
 from bench.synthetic import write_compendium  # noqa: E402
 from rulepress.compendium.cache import DocumentCache  # noqa: E402
 from rulepress.compendium.loader import load_compendium  # noqa: E402
+from rulepress.exporters import ExportOptions  # noqa: E402
 from rulepress.exporters.foundry import FoundryExporter  # noqa: E402
 from rulepress.exporters.foundry.leveldb import encode  # noqa: E402
 from rulepress.exporters.markdown_guide import MarkdownExporter  # noqa: E402
@@ -117,10 +118,10 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     result["validate"] = timed(lambda: run_checks(compendium), repeats)
     out = work / f"out-{size}"
     result["foundry"] = timed(
-        lambda: FoundryExporter().export(compendium, fresh(out / "f")), repeats
+        lambda: FoundryExporter().export(compendium, fresh(out / "f"), ExportOptions()), repeats
     )
     result["markdown"] = timed(
-        lambda: MarkdownExporter().export(compendium, fresh(out / "m")), repeats
+        lambda: MarkdownExporter().export(compendium, fresh(out / "m"), ExportOptions()), repeats
     )
     result["site pages"] = timed(lambda: generate(compendium, fresh(out / "s")), repeats)
     start = time.perf_counter()

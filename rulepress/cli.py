@@ -113,34 +113,13 @@ def build_command(
     """Validate COMPENDIUM, then write every output into OUT. Nothing is written when
     validation finds errors; a target's previous output is replaced only when its new
     output is complete. Run again with nothing changed, it only says so."""
-    from rulepress import build_stamp
-    from rulepress.commands.build import build
+    from rulepress.commands.build import stamped_build
     from rulepress.commands.validate import format_findings, summary
-    from rulepress.exporters.site.pages import SITE
-    from rulepress.validation import Validation
+    from rulepress.exporters import ExportOptions
 
-    options = {"foundry_version": int(foundry_version), "templates": templates}
-    inputs = build_stamp.snapshot(
-        str(compendium), [str(SITE), *([str(templates)] * bool(templates))]
-    )
-    # a forced build stands for the same build without --force
-    argv = [arg for arg in sys.argv[1:] if not (force and arg == "--force")]
-
-    def stamp(validation: Validation, written: list[Path]) -> None:
-        report = [f"validated: {summary(validation)}"]
-        report += [
-            f"up to date: {path} (nothing changed; --force builds again)" for path in written
-        ]
-        build_stamp.record(argv, inputs, [str(path) for path in written], report)
-
-    validation, written = build(
-        compendium,
-        out,
-        targets,
-        options,
-        cache=not no_cache,
-        fresh=force,
-        after_writing=None if no_cache else stamp,
+    options = ExportOptions(foundry_version=int(foundry_version), templates=templates)
+    validation, written = stamped_build(
+        compendium, out, targets, options, sys.argv[1:], force=force, cache=not no_cache
     )
     if not validation.ok:
         click.echo(format_findings(validation, "text", relative_to=Path.cwd()), err=True)

@@ -1,4 +1,5 @@
-"""Reading a file that anyone may have put there: only a regular file, and only so much.
+"""Reading a file that anyone may have put there: only a regular file, and only so much;
+and writing one whole (`Replacement`), never through a link.
 
 A content repository may hold a named pipe (reading it blocks forever), a link to
 /dev/zero (reading it never ends), a socket, or a sparse file of many gigabytes. Every
@@ -14,6 +15,7 @@ import io  # loaded at start (sys.stdout is one); typing is not
 import os
 import stat
 
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 MAX_DOCUMENT_BYTES = 2 * 2**20
 """The most a compendium file may hold: 2 MiB, 300 times the largest bundled document
 (6.7 KB) and about a second of parsing with libyaml (~1 ms per 2.3 KB)."""
@@ -50,7 +52,7 @@ def open_regular(
     """`path` opened for reading, if it is a regular file of at most `limit` bytes;
     else RefusedFile. With `follow_links=False` a link is refused too."""
     _check(os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_links), limit)
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDONLY | os.O_NONBLOCK | CLOEXEC
     if not follow_links:
         flags |= os.O_NOFOLLOW
     handle = os.open(path, flags, dir_fd=dir_fd)
@@ -71,3 +73,42 @@ def read_regular(
     if len(data) > limit:  # it grew while being read
         raise RefusedFile(f"larger than {limit // 2**20} MiB; refused")
     return data
+
+
+class Replacement:
+    """A file that takes the place of `path` whole: written beside it under a name of its
+    own, then renamed over it (`commit`), so a reader finds the old file or the new one,
+    never part of one, and a process killed half way leaves only a temporary file. The
+    temporary file is made by this process (O_EXCL, O_NOFOLLOW, mode 0o600): it is never
+    a link someone put there, nor a file someone else holds open. Every cache, stamp and
+    key file and the compendium writer write through it. With `dir_fd`, `path` is
+    relative to that folder, which is then never reached through a link."""
+
+    def __init__(self, path: str | os.PathLike, *, dir_fd: int | None = None) -> None:
+        self.path = os.fspath(path)
+        self.dir_fd = dir_fd
+        folder, name = os.path.split(self.path)
+        self.temporary = os.path.join(folder, f".{name}.{os.urandom(8).hex()}.tmp")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | CLOEXEC
+        handle = os.open(self.temporary, flags, 0o600, dir_fd=dir_fd)
+        self.file = os.fdopen(handle, "wb")
+
+    def commit(self, *, replace: bool = True) -> None:
+        """Close the file and put it at `path`: over whatever is there, or with
+        `replace=False` only if nothing is (else FileExistsError). On an OSError the
+        temporary file is left for `discard`."""
+        self.file.close()
+        if replace:
+            os.replace(self.temporary, self.path, src_dir_fd=self.dir_fd, dst_dir_fd=self.dir_fd)
+            return
+        where = {"src_dir_fd": self.dir_fd, "dst_dir_fd": self.dir_fd}
+        os.link(self.temporary, self.path, **where, follow_symlinks=False)
+        self.discard()
+
+    def discard(self) -> None:
+        """Remove the temporary file, if it is still there (call it in a `finally`)."""
+        for step in (self.file.close, lambda: os.unlink(self.temporary, dir_fd=self.dir_fd)):
+            try:  # noqa: SIM105 - contextlib is not among the modules loaded at start
+                step()
+            except OSError:
+                pass

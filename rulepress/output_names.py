@@ -7,6 +7,7 @@ name checks all use them, so they sit below all three.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rulepress.errors import RulepressError
@@ -24,9 +25,19 @@ GENERATED_NAMES: dict[str, str] = {
 
 
 def slug(text: str) -> str:
-    """Lower-case letters and digits joined by single dashes: an id, an anchor, a page."""
+    """Lower-case letters and digits joined by single dashes: an id, an anchor, a page.
+    Letters and digits of any script are kept ("café"): an anchor or a page may hold
+    them, and an id made of one is refused by the id pattern, which says so."""
     cleaned = "".join(ch if ch.isalnum() else "-" for ch in text.lower())
     return "-".join(part for part in cleaned.split("-") if part)
+
+
+def ascii_slug(text: str) -> str:
+    """`slug`, but only ASCII letters and digits are kept, any other character is a
+    separator ("café" gives "caf"): an id of ASCII letters, digits and dashes only, for
+    an importer that names many documents from a page's headers at once. For ASCII text
+    the two are the same."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def safe_child(folder: Path, *parts: str) -> Path:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 
-from rulepress.files import open_regular
+from rulepress.files import CLOEXEC, Replacement, open_regular
 
 try:
     from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL
@@ -38,7 +38,6 @@ except ImportError:
 KEY_BYTES = 32
 SEAL_BYTES = 2 * KEY_BYTES  # the MAC, then the digest of the rest
 KEY_VARIABLE = "RULEPRESS_CACHE_KEY"
-CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 MARKS = {
     ".gitignore": b"# written by rulepress: a cache, safe to delete\n*\n",
     "CACHEDIR.TAG": b"Signature: 8a477f597d28d172789f06886806bc55\n",
@@ -92,23 +91,19 @@ def _uid(status: os.stat_result) -> int:
 def _make_key(path: str) -> bytes | None:
     """Make the key file whole: written under another name, then linked into place,
     which fails if another process made it meanwhile (then its key is read)."""
-    folder = os.path.dirname(path)
-    temporary = os.path.join(folder, f".secret-key-{os.urandom(8).hex()}.tmp")
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | CLOEXEC
-        handle = os.open(temporary, flags, 0o600)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        made = Replacement(path)
         try:
-            os.write(handle, os.urandom(KEY_BYTES))
-            os.fsync(handle)
+            made.file.write(os.urandom(KEY_BYTES))
+            made.file.flush()
+            os.fsync(made.file.fileno())
+            _ignoring_errors(made.commit, replace=False)  # made meanwhile?
         finally:
-            os.close(handle)
-        _ignoring_errors(os.link, temporary, path, follow_symlinks=False)  # made meanwhile?
+            made.discard()
         return _read_key(path)
     except OSError:
         return None
-    finally:
-        _ignoring_errors(os.unlink, temporary)
 
 
 def _ignoring_errors(function, *args, **options) -> None:
@@ -188,10 +183,8 @@ class Writer:
 
     def __init__(self, folder: int, name: str, secret: bytes) -> None:
         self.folder, self.name, self.secret = folder, name, secret
-        self.temporary = f".{name}.{os.urandom(8).hex()}.tmp"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | CLOEXEC
-        handle = os.open(self.temporary, flags, 0o600, dir_fd=folder)
-        self.file = os.fdopen(handle, "wb")
+        self.replacement = Replacement(name, dir_fd=folder)
+        self.file = self.replacement.file
         self.file.write(bytes(SEAL_BYTES))  # the seal goes here once the rest is written
         self.digest = blake2b(digest_size=KEY_BYTES)
         self.size = 0
@@ -220,8 +213,7 @@ class Writer:
             body_digest = self.digest.digest()
             self.file.seek(0)
             self.file.write(_mac(self.secret, self.name, self.size, body_digest) + body_digest)
-            self.file.close()
-            os.replace(self.temporary, self.name, src_dir_fd=self.folder, dst_dir_fd=self.folder)
+            self.replacement.commit()
             return True
         except OSError:
             return False  # a full disk, or a folder where the file goes: no cache
@@ -232,8 +224,7 @@ class Writer:
         """Give up the file being written (after `commit`: only let go of the folder)."""
         if self.folder < 0:
             return
-        _ignoring_errors(self.file.close)
-        _ignoring_errors(os.unlink, self.temporary, dir_fd=self.folder)
+        self.replacement.discard()
         os.close(self.folder)
         self.folder = -1
 

@@ -17,7 +17,7 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
-from rulepress.exporters import available_exporters
+from rulepress.exporters import ExportOptions, available_exporters
 from rulepress.exporters.foundry.ids import VALID_ID, foundry_id
 from rulepress.exporters.foundry.leveldb import read_pack
 from rulepress.exporters.foundry.pack import Pack
@@ -185,7 +185,7 @@ def test_corruption_tables_are_roll_tables_keyed_by_level(dist):
 
 
 def test_foundry_12_gets_the_v12_table_result_shape(tmp_path):
-    build(COMPENDIUM, tmp_path, ["foundry"], {"foundry_version": 12})
+    build(COMPENDIUM, tmp_path, ["foundry"], ExportOptions(foundry_version=12))
     module = tmp_path / "foundry" / "rulepress-iris"
     manifest = json.loads((module / "module.json").read_text())
     assert manifest["compatibility"] == {"minimum": "12", "verified": "12"}
@@ -309,7 +309,7 @@ def test_user_templates_override_the_foundry_html_templates(tmp_path):
         "<p>AP rows: {{ weapon.table | length }} of {{ weapon.name }}</p>\n"
     )
     build_tree(tmp_path / "c", base_tree())
-    build(tmp_path / "c", tmp_path / "out", ["foundry"], {"templates": templates})
+    build(tmp_path / "c", tmp_path / "out", ["foundry"], ExportOptions(templates=templates))
     folder = tmp_path / "out/foundry/rulepress-demo/src/packs"
     (item,) = [d for d in sources(folder / "weapons").values() if d["type"] == "item"]
     assert item["system"]["description"].startswith(f"<p>AP rows: 30 of {item['name']}</p>")

@@ -29,6 +29,7 @@ from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
 from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
 from rulepress.exporters.memo import FORMAT as RENDERS_FORMAT
+from rulepress.files import Replacement
 from tests.helpers import (
     MESSY_SKILL,
     SKILL,
@@ -627,3 +628,32 @@ def test_a_cache_written_with_another_key_is_not_used(repo, monkeypatch, secret)
     assert DocumentCache(root, folder).known  # the same key reads it back
     monkeypatch.setenv("RULEPRESS_CACHE_KEY", secret + "0")
     assert DocumentCache(root, folder).known == {}
+
+
+def test_a_replacement_takes_the_place_of_a_link_without_writing_through_it(tmp_path):
+    """Every cache, stamp and key file and the compendium writer write through Replacement."""
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    (tmp_path / "cache").symlink_to(victim)
+    replacement = Replacement(tmp_path / "cache")
+    replacement.file.write(b"new")
+    replacement.commit()
+    replacement.discard()
+    assert victim.read_bytes() == b"precious"
+    assert not (tmp_path / "cache").is_symlink()
+    assert (tmp_path / "cache").read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "victim"]
+
+
+def test_a_replacement_given_up_or_refused_leaves_nothing_behind(tmp_path):
+    (tmp_path / "key").write_bytes(b"old")
+    given_up = Replacement(tmp_path / "key")
+    given_up.file.write(b"half")
+    given_up.discard()
+    kept = Replacement(tmp_path / "key")
+    kept.file.write(b"new")
+    with pytest.raises(FileExistsError):
+        kept.commit(replace=False)
+    kept.discard()
+    assert (tmp_path / "key").read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["key"]

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
+from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.packs.macros import js_literal, macro_environment
 from tests.helpers import (
     COMPENDIUM,
@@ -176,7 +177,9 @@ class Module:
 
 def build_module(root: Path, tree: dict[str, str], version: int = 13) -> Module:
     build_tree(root / "c", tree)
-    validation, _ = build(root / "c", root / "out", ["foundry"], {"foundry_version": version})
+    validation, _ = build(
+        root / "c", root / "out", ["foundry"], ExportOptions(foundry_version=version)
+    )
     assert validation.ok, [(f.code, f.message) for f in validation.findings]
     return Module(root / "out" / "foundry" / "rulepress-demo")
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
+from rulepress.exporters import ExportOptions
 from tests.helpers import COMPENDIUM, build_tree, run
 
 MARKER = "rulepress-template-pwned"
@@ -90,7 +91,7 @@ def test_a_link_inside_the_templates_folder_is_followed(tmp_path, demo):
     templates = override(tmp_path, "mine/guide.md.j2", "linked guide\n")
     os.symlink(templates / "mine" / "guide.md.j2", templates / "guide.md.j2")
     out = tmp_path / "dist"
-    build(demo, out, ["markdown"], {"templates": templates})
+    build(demo, out, ["markdown"], ExportOptions(templates=templates))
     assert (out / "markdown" / "demo.md").read_text(encoding="utf-8") == "linked guide\n"
 
 
@@ -124,7 +125,13 @@ def test_the_sandbox_renders_the_shipped_templates_as_before(tmp_path, target):
     output is byte for byte the same as without it."""
     (tmp_path / "empty").mkdir()
     build(COMPENDIUM, tmp_path / "plain", [target], cache=False)
-    build(COMPENDIUM, tmp_path / "boxed", [target], {"templates": tmp_path / "empty"}, cache=False)
+    build(
+        COMPENDIUM,
+        tmp_path / "boxed",
+        [target],
+        ExportOptions(templates=tmp_path / "empty"),
+        cache=False,
+    )
     plain = sorted(
         p for p in (tmp_path / "plain").rglob("*") if p.is_file() and "packs" not in p.parts
     )

@@ -13,6 +13,7 @@ import pytest
 from rulepress import sealed
 from rulepress.commands.build import build
 from rulepress.errors import RulepressError
+from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.memo import FILES_RECORD, FORMAT, RenderMemo, record, records
 from tests.helpers import COMPENDIUM
 
@@ -72,7 +73,9 @@ def assert_same_trees(left: Path, right: Path) -> None:
         assert_same_trees(left / folder, right / folder)
 
 
-def rebuilt_and_fresh(root: Path, tmp: Path, options: dict | None = None) -> tuple[Path, Path]:
+def rebuilt_and_fresh(
+    root: Path, tmp: Path, options: ExportOptions | None = None
+) -> tuple[Path, Path]:
     """Build `root` with the memo into tmp/out (again), and without it into tmp/fresh."""
     for out, cache in ((tmp / "out", True), (tmp / "fresh", False)):
         shutil.rmtree(tmp / "fresh", ignore_errors=True)
@@ -151,7 +154,7 @@ def test_templates_that_change_between_builds_render_again(iris_copy, tmp_path):
     for name in ("sections/weapon.md.j2",):
         shutil.copy(shipped / "markdown" / name, templates / name)
     shutil.copy(shipped / "foundry/weapon-tables.html.j2", templates / "weapon-tables.html.j2")
-    options = {"templates": templates}
+    options = ExportOptions(templates=templates)
     build(iris_copy, tmp_path / "out", TARGETS, options, cache=True)
     replace(templates / "sections/weapon.md.j2", "(Tier ", "(tier ")
     replace(templates / "weapon-tables.html.j2", "<th>Reload</th>", "<th>Reloads</th>")
@@ -161,8 +164,8 @@ def test_templates_that_change_between_builds_render_again(iris_copy, tmp_path):
 
 
 def test_another_foundry_version_renders_again(iris_copy, tmp_path):
-    build(iris_copy, tmp_path / "out", TARGETS, {"foundry_version": 12}, cache=True)
-    assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path, {"foundry_version": 13}))
+    build(iris_copy, tmp_path / "out", TARGETS, ExportOptions(foundry_version=12), cache=True)
+    assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path, ExportOptions(foundry_version=13)))
 
 
 def test_a_failed_export_keeps_the_previous_memo(iris_copy, tmp_path):
@@ -174,7 +177,7 @@ def test_a_failed_export_keeps_the_previous_memo(iris_copy, tmp_path):
     (templates / "weapon-item.html.j2").write_text("{{ no_such_value }}", encoding="utf-8")
     EDITS["a weapon's figure"](iris_copy)
     with pytest.raises(RulepressError, match="template error: 'no_such_value' is undefined"):
-        build(iris_copy, tmp_path / "out", TARGETS, {"templates": templates}, cache=True)
+        build(iris_copy, tmp_path / "out", TARGETS, ExportOptions(templates=templates), cache=True)
     assert memo.read_bytes() == saved
     assert not list(memo.parent.glob("*.tmp"))
     assert_same_trees(*rebuilt_and_fresh(iris_copy, tmp_path))
@@ -192,8 +195,9 @@ def test_a_fresh_build_renders_even_what_a_hand_edit_hid_from_the_memo(iris_copy
     assert_same_trees(tmp_path / "out", fresh)
 
 
-class Recording:
-    """An exporter that notes whether it was given a memo."""
+class Recording(BaseExporter):
+    """An exporter that notes whether it was given a memo (without `uses_render_memo`
+    it has BaseExporter's default)."""
 
     name = description = "recording"
 
@@ -201,8 +205,8 @@ class Recording:
         self.__dict__.update(declared)
         self.given: list[bool] = []
 
-    def export(self, compendium, out, options=None) -> None:
-        self.given.append("memo" in (options or {}))
+    def export(self, compendium, out, options, memo=None) -> None:
+        self.given.append(memo is not None)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ listing every combination of faces with itertools.product and counting. The face
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import re
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 
 from rulepress import dice
 from rulepress.models import PushRule, StepDice
+from rulepress.models.step_dice import push_reading
 from rulepress.rules.odds import READINGS
 from tests.helpers import REPO
 
@@ -179,6 +181,12 @@ def test_t2k_push_rule_replayed_face_by_face_gives_the_pushed_distribution(
 def test_t2k_default_push_is_the_text_reading(step_dice, t2k_face_successes, pool):
     expected = brute_pushed(pool, t2k_face_successes, "neither-one-nor-success")
     assert step_dice.distribution(pool, pushed=True) == expected
+
+
+def test_push_reading_is_the_rule_texts_and_without_a_rule_the_engines_default(push_rule):
+    assert push_reading(push_rule) == push_rule.rerolls
+    default = inspect.signature(StepDice.distribution).parameters["reading"].default
+    assert push_reading(None) == default
 
 
 @pytest.mark.parametrize("pool", POOLS, ids="+".join)

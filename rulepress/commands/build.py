@@ -8,17 +8,20 @@ from pathlib import Path
 
 import jinja2
 
+from rulepress import build_stamp
 from rulepress.caching import digest, tree_digests
+from rulepress.commands.validate import summary
 from rulepress.compendium.loader import loaded_objects_frozen
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
-from rulepress.exporters import Exporter, available_exporters
+from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import (
     output_lock,
     refuse_unless_built,
     replaced_atomically,
 )
+from rulepress.exporters.site.pages import SITE
 from rulepress.output_names import safe_child
 from rulepress.validation import Validation, validate
 
@@ -27,7 +30,7 @@ def build(
     root: Path | str,
     out: Path | str,
     targets: Sequence[str] = (),
-    options: dict | None = None,
+    options: ExportOptions | None = None,
     *,
     cache: bool = False,
     fresh: bool = False,
@@ -39,9 +42,10 @@ def build(
     export leaves the previous output as it was. With `cache`, documents come from the
     document cache, and exporters take the pieces the previous export rendered from the
     same inputs (exporters.memo); `fresh` renders everything and only fills the memo.
-    `after_writing` runs while the output lock is still held (the CLI stamps the build
-    there: the outputs are still its own).
+    `after_writing` runs while the output lock is still held (stamped_build stamps the
+    build there: the outputs are still its own).
     """
+    options = options or ExportOptions()
     exporters = available_exporters()
     unknown = [t for t in targets if t not in exporters]
     if unknown:
@@ -61,36 +65,72 @@ def build(
     written = []
     with output_lock(out), loaded_objects_frozen():
         for name in chosen:  # refuse early, before any target is written
-            check = getattr(exporters[name], "check_replaceable", None)
-            if check is not None and safe_child(out, name).is_dir():
-                check(safe_child(out, name))
+            if safe_child(out, name).is_dir():
+                exporters[name].check_replaceable(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
             exporter = exporters[name]
-            memoised = cache and getattr(exporter, "uses_render_memo", False)
+            memoised = cache and exporter.uses_render_memo
             memo = RenderMemo(target, _templates_digest(options), fresh=fresh) if memoised else None
-            _export(exporter, validation.compendium, target, options or {}, memo)
+            _export(exporter, validation.compendium, target, options, memo)
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)
     return validation, written
 
 
+def stamped_build(
+    root: Path,
+    out: Path,
+    targets: Sequence[str],
+    options: ExportOptions,
+    argv: list[str],
+    *,
+    force: bool = False,
+    cache: bool = True,
+) -> tuple[Validation, list[Path]]:
+    """The build `rulepress build` runs with the command line `argv`: cached unless told
+    not to, and then stamped (rulepress.build_stamp), so that the launcher answers the
+    same command from the stamp while nothing it read or wrote changes. `force` renders
+    everything afresh and stamps the build as the same command without --force."""
+    # what the build is about to read, taken before it starts: an edit made while it
+    # runs is seen next time
+    others = [str(SITE), *([str(options.templates)] * bool(options.templates))]
+    inputs = build_stamp.snapshot(str(root), others)
+    argv = [arg for arg in argv if not (force and arg == "--force")]
+
+    def stamp(validation: Validation, written: list[Path]) -> None:
+        report = [f"validated: {summary(validation)}"]
+        report += [
+            f"up to date: {path} (nothing changed; --force builds again)" for path in written
+        ]
+        build_stamp.record(argv, inputs, [str(path) for path in written], report)
+
+    return build(
+        root,
+        out,
+        targets,
+        options,
+        cache=cache,
+        fresh=force,
+        after_writing=stamp if cache else None,
+    )
+
+
 def _export(
     exporter: Exporter,
     compendium: Compendium,
     target: Path,
-    options: dict,
+    options: ExportOptions,
     memo: RenderMemo | None,
 ) -> None:
     """Replace `target` with the exporter's new output, or leave it as it was."""
     with memo or contextlib.nullcontext():
         if memo is not None:
             memo.bind(compendium)
-            options = {**options, "memo": memo}
         try:
             with replaced_atomically(target) as staging:
-                exporter.export(compendium, staging, options)
+                exporter.export(compendium, staging, options, memo)
         except jinja2.TemplateError as exc:
             raise _template_problem(exc) from None
         if memo is not None:
@@ -113,12 +153,11 @@ def _template_problem(exc: jinja2.TemplateError) -> RulepressError:
     return RulepressError(f"{place or 'a template'}: template error: {message}")
 
 
-def _templates_digest(options: dict | None) -> str:
+def _templates_digest(options: ExportOptions) -> str:
     """The user's template folder, by the bytes of its files: part of what renders."""
-    templates = (options or {}).get("templates")
-    if templates is None:
+    if options.templates is None:
         return ""
-    return digest(repr(sorted(tree_digests(str(templates)).items())).encode())
+    return digest(repr(sorted(tree_digests(str(options.templates)).items())).encode())
 
 
 def _refuse_overlap(root: Path, out: Path, targets: list[str]) -> None:

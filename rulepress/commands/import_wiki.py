@@ -24,16 +24,12 @@ from rulepress.importers.wiki import (
     whole_number,
 )
 from rulepress.models import Skill, WeaponProfile, WeaponSection
-from rulepress.output_names import safe_child
+from rulepress.output_names import ascii_slug, safe_child
 
 COST = re.compile(r"^(?P<amount>[0-9]+)\s*(?P<unit>[A-Za-z]*)$")
 KEPT_FIELDS = ("description", "rulings", "previous_ids")
 MAX_PAGE_BYTES = 64 << 20
 """The most a wiki page may hold (the IRIS page is 21 KB)."""
-
-
-def slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def import_wiki(page: Path, ruleset_folder: Path) -> list[Path]:
@@ -85,7 +81,7 @@ def _existing(folder: Path) -> dict[str, object]:
 
 
 def _section(parsed: ParsedSection, order: int, existing: dict) -> WeaponSection:
-    section_id = slugify(parsed.name)
+    section_id = ascii_slug(parsed.name)
     old = existing.get(section_id)
     if isinstance(old, WeaponSection):
         return old.model_copy(update={"name": parsed.name, "group": parsed.group, "order": order})
@@ -107,19 +103,19 @@ def _section(parsed: ParsedSection, order: int, existing: dict) -> WeaponSection
 
 def _guess_skill(parsed: ParsedSection, existing: dict) -> str | None:
     """The weapon skill sharing its first word with the group or section ("High-Caliber")."""
-    words = {slugify(name).split("-")[0] for name in (parsed.group, parsed.name) if name}
+    words = {ascii_slug(name).split("-")[0] for name in (parsed.group, parsed.name) if name}
     for doc in existing.values():
         if (
             isinstance(doc, Skill)
             and doc.category == "weapon"
-            and slugify(doc.name).split("-")[0] in words
+            and ascii_slug(doc.name).split("-")[0] in words
         ):
             return doc.id
     return None
 
 
 def _weapon_id(profile: ParsedProfile, section_id: str, taken: set[str]) -> str:
-    base = slugify(profile.name or profile.header)
+    base = ascii_slug(profile.name or profile.header)
     candidate = base if base and base not in taken else f"{section_id}-{base or 'unnamed'}"
     suffix = 2
     while candidate in taken:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import io
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import LiteralScalarString
 
+from rulepress.files import Replacement
 from rulepress.models import Document
 
 ROW_WIDTH = 110
@@ -54,17 +54,17 @@ def dump_data(data: dict, original: object = None) -> str:
     return stream.getvalue()
 
 
-def _beside(path: Path, text: str) -> Path:
-    """`text` written whole to a new temporary file beside `path` (never through a link:
-    mkstemp makes the file itself); the caller renames it into place."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def _beside(path: Path, text: str) -> Replacement:
+    """`text` written whole to a new temporary file beside `path` (never through a link),
+    closed; the caller commits it into place or discards it."""
+    replacement = Replacement(path)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
+        with replacement.file as file:
+            file.write(text.encode("utf-8"))
     except BaseException:
-        os.unlink(temporary)
+        replacement.discard()
         raise
-    return Path(temporary)
+    return replacement
 
 
 def write_in_place(path: Path, text: str) -> None:
@@ -77,29 +77,28 @@ def write_in_place(path: Path, text: str) -> None:
         mode = stat.S_IFREG | 0o644
     if not stat.S_ISREG(mode):
         raise OSError(f"{path} is not a regular file; not written")
-    temporary = _beside(path, text)
+    replacement = _beside(path, text)
     try:
-        os.chmod(temporary, stat.S_IMODE(mode))
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+        os.chmod(replacement.temporary, stat.S_IMODE(mode))
+        replacement.commit()
+    finally:
+        replacement.discard()
 
 
 def write_all(planned: list[tuple[Path, str]]) -> list[Path]:
     """Write every (path, text) or none: each goes to a temporary file beside its path
     first, and only when all are written are they renamed into place. An OSError says
     which file failed; no temporary file is left behind."""
-    temporaries: list[tuple[Path, Path]] = []
+    replacements: list[Replacement] = []
     try:
         for path, text in planned:
             path.parent.mkdir(parents=True, exist_ok=True)
-            temporaries.append((_beside(path, text), path))
-        for temporary, path in temporaries:
-            os.replace(temporary, path)
+            replacements.append(_beside(path, text))
+        for replacement in replacements:
+            replacement.commit()
     finally:
-        for temporary, _ in temporaries:
-            temporary.unlink(missing_ok=True)
+        for replacement in replacements:
+            replacement.discard()
     return [path for path, _ in planned]
 
 

@@ -1,34 +1,82 @@
 """Exporters render the validated Compendium into one output target each.
 
 An exporter never reads YAML and never re-validates. Built-in exporters are listed here;
-other packages add theirs under the `rulepress.exporters` entry-point group.
+other packages add theirs under the `rulepress.exporters` entry-point group, and each is
+checked against the `Exporter` contract when it is found, not when a build first uses it.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from rulepress.compendium.model import Compendium
+from rulepress.errors import RulepressError
+
+if TYPE_CHECKING:
+    from rulepress.exporters.memo import RenderMemo
+
+ENTRY_POINT_GROUP = "rulepress.exporters"
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """The target settings a build was asked for, the same for every target it writes."""
+
+    foundry_version: int = 13
+    """The Foundry VTT version the module targets (it picks the TableResult shape)."""
+    foundry_system: str = "worldbuilding"
+    """The Foundry game system whose item fields the weapons fill."""
+    templates: Path | None = None
+    """A folder of templates that override the shipped ones by name (rendered sandboxed)."""
 
 
 class Exporter(Protocol):
+    """What `rulepress build` uses of an exporter: every member is declared here."""
+
     name: str
     """The target name used by `rulepress build --target`."""
     description: str
+    """One line for people: what the target writes."""
     uses_render_memo: bool
-    """Whether `export` takes pieces from a `memo` (below): only then is it given one.
-    An exporter from another package may leave it out, which counts as False."""
+    """Whether `export` takes pieces from a `memo`: only then is it given one."""
 
-    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
+    def export(
+        self,
+        compendium: Compendium,
+        out: Path,
+        options: ExportOptions,
+        memo: RenderMemo | None = None,
+    ) -> None:
         """Write the target's files into `out`, an empty folder that becomes the output.
-        `options` holds target settings from the command line (`foundry_version`...)
-        and, in a cached build, `memo`: a RenderMemo of pieces the previous export
-        rendered, which an exporter may take again (see exporters.memo)."""
+        `memo`, in a cached build of an exporter that uses it, holds the pieces the
+        previous export rendered, which it may take again (see exporters.memo)."""
+
+    def check_replaceable(self, previous: Path) -> None:
+        """Raise RulepressError if the previous output `previous` must not be replaced
+        (checked for every target before any is written)."""
+
+
+class BaseExporter:
+    """Defaults for an exporter from another package: subclass it, set `name` and
+    `description`, write `export`; the rest is only needed to do more."""
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+    uses_render_memo: ClassVar[bool] = False
+
+    def check_replaceable(self, previous: Path) -> None:
+        """Any previous output may be replaced."""
+
+
+_MEMBERS = {"name": str, "description": str, "uses_render_memo": bool}
+_METHODS = ("export", "check_replaceable")
 
 
 def builtin_exporters() -> dict[str, Exporter]:
+    """The exporters shipped with rulepress, by target name."""
     from rulepress.exporters.foundry import FoundryExporter
     from rulepress.exporters.json_data import JsonExporter
     from rulepress.exporters.markdown_guide import MarkdownExporter
@@ -39,7 +87,36 @@ def builtin_exporters() -> dict[str, Exporter]:
 
 
 def available_exporters() -> dict[str, Exporter]:
+    """The built-in exporters, then those of other packages (a built-in name wins)."""
     exporters = builtin_exporters()
-    for point in entry_points(group="rulepress.exporters"):
-        exporters.setdefault(point.name, point.load()())
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name not in exporters:
+            exporters[point.name] = plugin_exporter(point)
     return exporters
+
+
+def plugin_exporter(point: EntryPoint) -> Exporter:
+    """The exporter an entry point names (a class or factory, called with no arguments),
+    refused unless it declares every member of `Exporter`: a build should fail at once,
+    naming the plugin, not half way through writing its outputs."""
+    where = f"exporter entry point {point.name!r} ({point.value}) in group {ENTRY_POINT_GROUP}"
+    try:
+        exporter = point.load()()
+    except Exception as exc:  # the plugin's own bug, or a package half installed
+        raise RulepressError(f"{where} cannot be loaded: {type(exc).__name__}: {exc}") from exc
+    problems = [
+        f"{member} is not a {kind.__name__}"
+        for member, kind in _MEMBERS.items()
+        if not isinstance(getattr(exporter, member, None), kind)
+    ]
+    problems += [
+        f"{method}() is missing"
+        for method in _METHODS
+        if not callable(getattr(exporter, method, None))
+    ]
+    if problems:
+        raise RulepressError(
+            f"{where} does not meet the exporter contract: {'; '.join(problems)} "
+            "(subclass rulepress.exporters.BaseExporter for the defaults)"
+        )
+    return exporter

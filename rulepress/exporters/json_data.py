@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulepress.compendium.model import Compendium
+from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.output import pretty_json
 from rulepress.output_names import safe_child
 
+if TYPE_CHECKING:
+    from rulepress.exporters.memo import RenderMemo
 
-class JsonExporter:
+
+class JsonExporter(BaseExporter):
     name = "json"
     uses_render_memo = False
     description = "one JSON file per ruleset with every published document (dist/json/)"
 
-    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
+    def export(
+        self,
+        compendium: Compendium,
+        out: Path,
+        options: ExportOptions,
+        memo: RenderMemo | None = None,
+    ) -> None:
         for ruleset in compendium:
             documents: dict[str, list] = {}
             for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):

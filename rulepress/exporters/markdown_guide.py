@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium, Ruleset
+from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.guide import Chapter, chapters, section_of
 from rulepress.exporters.markdown_text import environment, md, render_section
 from rulepress.exporters.memo import RenderMemo
@@ -44,13 +45,18 @@ def render_guide(
     )
 
 
-class MarkdownExporter:
+class MarkdownExporter(BaseExporter):
     name = "markdown"
     uses_render_memo = True
     description = "a quick-reference guide per ruleset (dist/markdown/<ruleset>.md)"
 
-    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
-        options = options or {}
+    def export(
+        self,
+        compendium: Compendium,
+        out: Path,
+        options: ExportOptions,
+        memo: RenderMemo | None = None,
+    ) -> None:
         for ruleset in compendium:
-            text = render_guide(ruleset, options.get("templates"), options.get("memo"))
+            text = render_guide(ruleset, options.templates, memo)
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")

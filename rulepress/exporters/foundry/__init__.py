@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
+from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
 from rulepress.exporters.foundry.manifest import manifest
@@ -22,8 +23,6 @@ from rulepress.exporters.memo import RenderMemo
 from rulepress.output_names import safe_child
 
 FOUNDRY_VERSIONS = (12, 13)
-DEFAULT_VERSION = 13
-DEFAULT_SYSTEM = "worldbuilding"
 
 
 def module_id(ruleset_id: str) -> str:
@@ -35,15 +34,18 @@ class FoundryExporter:
     uses_render_memo = True
     description = "a Foundry VTT module per ruleset with LevelDB packs (dist/foundry/)"
 
-    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
-        options = options or {}
-        version = int(options.get("foundry_version", DEFAULT_VERSION))
-        env = environment(options.get("templates"), plain=inert)
-        html = html_environment(options.get("templates"))
-        memo = options.get("memo")
+    def export(
+        self,
+        compendium: Compendium,
+        out: Path,
+        options: ExportOptions,
+        memo: RenderMemo | None = None,
+    ) -> None:
+        env = environment(options.templates, plain=inert)
+        html = html_environment(options.templates)
         for ruleset in compendium:
             settings = ModuleOptions(
-                module_id(ruleset.id), version, options.get("foundry_system", DEFAULT_SYSTEM)
+                module_id(ruleset.id), options.foundry_version, options.foundry_system
             )
             folder = safe_child(out, settings.module_id)
             open_pack = _pack_opener(out, folder, memo)

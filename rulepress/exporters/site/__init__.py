@@ -11,11 +11,16 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
+from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.site.pages import generate
 from rulepress.git import git_output
+
+if TYPE_CHECKING:
+    from rulepress.exporters.memo import RenderMemo
 
 LAST_EPOCH = 253402300799
 """The last second of the year 9999: Python's dates, and so mkdocs', end there."""
@@ -60,12 +65,18 @@ def run_mkdocs(config: Path, site_dir: Path, epoch: str = "0") -> None:
         raise RulepressError(f"mkdocs build --strict failed:\n{detail}")
 
 
-class SiteExporter:
+class SiteExporter(BaseExporter):
     name = "site"
     uses_render_memo = False
     description = "the rules reference website, mkdocs + Material (dist/site/)"
 
-    def export(self, compendium: Compendium, out: Path, options: dict | None = None) -> None:
+    def export(
+        self,
+        compendium: Compendium,
+        out: Path,
+        options: ExportOptions,
+        memo: RenderMemo | None = None,
+    ) -> None:
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
-            config = generate(compendium, Path(project), (options or {}).get("templates"))
+            config = generate(compendium, Path(project), options.templates)
             run_mkdocs(config, out, build_epoch(compendium.root))
