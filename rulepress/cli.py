@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rulepress import __version__
-from rulepress.commands.options import DEFAULT_COMPENDIUM, FilePath, compendium_option
+from rulepress.commands.options import DEFAULT_COMPENDIUM, FilePath
 from rulepress.errors import RulepressError, printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -200,52 +200,6 @@ def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
     click.echo(format_changes(changes, fmt, old, new))
 
 
-@cli.group("new")
-def new_group() -> None:
-    """Write a valid skeleton document in the right folder."""
-
-
-@new_group.command("weapon")
-@click.argument("name")
-@click.option("--section", required=True, help="Weapon section id (pistols, shotguns...).")
-@click.option("--tier", type=click.IntRange(1, 10), default=1, show_default=True)
-@click.option("--ruleset", "ruleset_id", default="iris", show_default=True)
-@compendium_option
-def new_weapon_command(name, section, tier, ruleset_id, compendium):
-    """A draft weapon profile NAME, to fill in with its stats and AP table."""
-    from rulepress.commands.new import new_weapon
-
-    click.echo(f"wrote {new_weapon(compendium, ruleset_id, name, section, tier)}")
-
-
-@new_group.command("skill")
-@click.argument("name")
-@click.option(
-    "--category", type=click.Choice(["academic", "weapon", "specialist", "talent"]), required=True
-)
-@click.option("--traits", required=True, help="The two trait ids: agility,acuity.")
-@click.option("--ruleset", "ruleset_id", default="iris", show_default=True)
-@compendium_option
-def new_skill_command(name, category, traits, ruleset_id, compendium):
-    """A skill NAME with its category and two traits."""
-    from rulepress.commands.new import new_skill
-
-    trait_ids = [t.strip() for t in traits.split(",") if t.strip()]
-    click.echo(f"wrote {new_skill(compendium, ruleset_id, name, category, trait_ids)}")
-
-
-@new_group.command("tc-source")
-@click.argument("name")
-@click.option("--tc", type=int, required=True, help="TCs it adds (negative: reduces).")
-@click.option("--ruleset", "ruleset_id", default="t2k-cuf", show_default=True)
-@compendium_option
-def new_tc_source_command(name, tc, ruleset_id, compendium):
-    """A threat-condition source NAME that adds (or with a negative --tc reduces) TCs."""
-    from rulepress.commands.new import new_tc_source
-
-    click.echo(f"wrote {new_tc_source(compendium, ruleset_id, name, tc)}")
-
-
 @cli.command("serve")
 @compendium_argument
 @click.option(
@@ -290,7 +244,7 @@ def import_wiki_command(page: Path, ruleset_folder: Path) -> None:
 
 
 class KindCommands(click.Group):
-    """`roll` and `odds`: a subcommand per kind whose registry entry names one
+    """`roll`, `odds` and `new`: a subcommand per kind whose registry entry names one
     (rulepress.kinds), loaded only when this group is used, so `rulepress --help`
     imports no model."""
 
@@ -324,6 +278,11 @@ def roll_group() -> None:
 @cli.group("odds", cls=KindCommands, hook="odds")
 def odds_group() -> None:
     """Exact odds computed from the rules."""
+
+
+@cli.group("new", cls=KindCommands, hook="new")
+def new_group() -> None:
+    """Write a valid skeleton document in the right folder."""
 
 
 def main() -> None:

@@ -11,14 +11,17 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import click
 from pydantic import ValidationError
 
 from rulepress import kinds
+from rulepress.commands.options import RULESET_HELP, compendium_option
 from rulepress.compendium.loader import load_compendium, schema_findings
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
 from rulepress.compendium.yaml_source import parse_yaml
 from rulepress.errors import Level, RulepressError
+from rulepress.kinds.builtin import SKILL_CATEGORIES
 from rulepress.models import Skill, TcSource, WeaponProfile, WeaponSection
 from rulepress.output_names import safe_child, slug
 from rulepress.validators import run_checks
@@ -145,3 +148,43 @@ def new_tc_source(compendium: Path, ruleset_id: str, name: str, tc: int) -> Path
         "tc": tc,
     }
     return _create(ruleset, ("tc-sources", f"{source_id}.yaml"), data)
+
+
+# The kinds' `new` commands (rulepress.kinds.builtin names them; cli.py loads them).
+
+
+@click.command("weapon")
+@click.argument("name")
+@click.option("--section", required=True, help="Weapon section id (pistols, shotguns...).")
+@click.option(
+    "--tier", type=click.IntRange(1, 10), default=1, show_default=True, help="The weapon's tier."
+)
+@click.option("--ruleset", "ruleset_id", default="iris", show_default=True, help=RULESET_HELP)
+@compendium_option
+def new_weapon_command(name, section, tier, ruleset_id, compendium):
+    """A draft weapon profile NAME, to fill in with its stats and AP table."""
+    click.echo(f"wrote {new_weapon(compendium, ruleset_id, name, section, tier)}")
+
+
+@click.command("skill")
+@click.argument("name")
+@click.option(
+    "--category", type=click.Choice(list(SKILL_CATEGORIES)), required=True, help="Its list."
+)
+@click.option("--traits", required=True, help="The two trait ids: agility,acuity.")
+@click.option("--ruleset", "ruleset_id", default="iris", show_default=True, help=RULESET_HELP)
+@compendium_option
+def new_skill_command(name, category, traits, ruleset_id, compendium):
+    """A skill NAME with its category and two traits."""
+    trait_ids = [t.strip() for t in traits.split(",") if t.strip()]
+    click.echo(f"wrote {new_skill(compendium, ruleset_id, name, category, trait_ids)}")
+
+
+@click.command("tc-source")
+@click.argument("name")
+@click.option("--tc", type=int, required=True, help="TCs it adds (negative: reduces).")
+@click.option("--ruleset", "ruleset_id", default="t2k-cuf", show_default=True, help=RULESET_HELP)
+@compendium_option
+def new_tc_source_command(name, tc, ruleset_id, compendium):
+    """A threat-condition source NAME that adds (or with a negative --tc reduces) TCs."""
+    click.echo(f"wrote {new_tc_source(compendium, ruleset_id, name, tc)}")

@@ -146,7 +146,13 @@ def format_distribution(rows: list[tuple[str, dict]], title: str) -> str:
     default=None,
     help="One rank's full distribution; default: the P(AP >= k) table by rank.",
 )
-@click.option("--max-rank", type=click.IntRange(1, MAX_RANK), default=10, show_default=True)
+@click.option(
+    "--max-rank",
+    type=click.IntRange(1, MAX_RANK),
+    default=10,
+    show_default=True,
+    help="Largest rank in the table.",
+)
 @click.option(
     "--up-to",
     type=click.IntRange(1, 120),
@@ -154,7 +160,13 @@ def format_distribution(rows: list[tuple[str, dict]], title: str) -> str:
     show_default=True,
     help="Largest k in the table.",
 )
-@click.option("--trait-bonus", type=click.IntRange(0, MAX_RANK), default=0, show_default=True)
+@click.option(
+    "--trait-bonus",
+    type=click.IntRange(0, MAX_RANK),
+    default=0,
+    show_default=True,
+    help="AP the higher trait adds to every test.",
+)
 @ruleset_options("iris")
 def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_json):
     """IRIS skill test odds: P(AP >= k) by rank, or one rank's distribution."""
@@ -179,7 +191,7 @@ def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_jso
     default=None,
     help="With --skill: one pool's full distribution; default: the odds tables.",
 )
-@click.option("--skill", "skill_die", type=STEP_DIE, default=None)
+@click.option("--skill", "skill_die", type=STEP_DIE, default=None, help="Skill die, if any.")
 @click.option(
     "--reading",
     type=READING,

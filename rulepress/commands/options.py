@@ -13,6 +13,7 @@ from rulepress.errors import RulepressError
 
 DEFAULT_COMPENDIUM = "compendium"
 COMPENDIUM_HELP = "Compendium folder (one folder per ruleset, or a single ruleset folder)."
+RULESET_HELP = "Ruleset id in the compendium."
 
 
 class FilePath(click.Path):
@@ -69,7 +70,7 @@ def ruleset_options(default_ruleset: str):
             "ruleset_id",
             default=default_ruleset,
             show_default=True,
-            help="Ruleset id in the compendium.",
+            help=RULESET_HELP,
         )(function)
         return compendium_option(function)
 

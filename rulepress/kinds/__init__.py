@@ -2,10 +2,11 @@
 
 An entry (`Kind`) names the kind's model and, where the kind has them: where it sits in
 the guide and which section template renders it, its Foundry mapping (Items with
-attributes, or a RollTable), its macro, its chart on the site, and its `roll` and `odds`
-subcommands. The loader, the exporters and the CLI iterate the registry; none of them
-names a kind. Hooks that live in higher layers (a chart, a click command) are named as
-`"module:attribute"` and imported only when used, so this layer imports no exporter.
+attributes, or a RollTable), its macro, its chart on the site, and its `roll`, `odds`
+and `new` subcommands. The loader, the exporters and the CLI iterate the registry; none
+of them names a kind. Hooks that live in higher layers (a chart, a click command) are
+named as `"module:attribute"` and imported only when used, so this layer imports no
+exporter.
 
 rulepress's own kinds are in `rulepress.kinds.builtin`; other packages add theirs under
 the `rulepress.kinds` entry-point group, each entry point naming a sequence of `Kind`.
@@ -140,6 +141,8 @@ class Kind:
     """`"module:command"`: the click command of `rulepress roll <name>`."""
     odds: str | None = None
     """`"module:command"`: the click command of `rulepress odds <name>`."""
+    new: str | None = None
+    """`"module:command"`: the click command of `rulepress new <name>`."""
     templates: Path | None = None
     """A folder with this kind's templates (`markdown/sections/...`, `foundry/...`), for
     kinds from other packages; rulepress's own are in its templates folder."""

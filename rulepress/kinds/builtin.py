@@ -42,7 +42,7 @@ from rulepress.models.step_dice import STEPS, push_reading
 from rulepress.output_names import slug
 
 # Hooks in higher layers, named here and imported only where used.
-ROLL, ODDS = "rulepress.commands.roll", "rulepress.commands.odds"
+ROLL, ODDS, NEW = "rulepress.commands.roll", "rulepress.commands.odds", "rulepress.commands.new"
 CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
 WEAPON_PAGES = "rulepress.exporters.foundry.packs.weapon_pages"
 
@@ -197,7 +197,11 @@ KINDS = (
             helpers=f"{HELPERS}:skills_of_traits",
         ),
     ),
-    Kind(Skill, guide=Guide("Skills", "skills", parts=_skills_by_category)),
+    Kind(
+        Skill,
+        guide=Guide("Skills", "skills", parts=_skills_by_category),
+        new=f"{NEW}:new_skill_command",
+    ),
     Kind(
         SkillTest,
         guide=Guide("Skill Test", "skill-test", 100),
@@ -220,6 +224,7 @@ KINDS = (
     ),
     Kind(
         WeaponProfile,
+        new=f"{NEW}:new_weapon_command",
         foundry=FoundryItems(
             "weapons",
             "Weapons",
@@ -273,6 +278,7 @@ KINDS = (
     Kind(ThreatThreshold, guide=Guide("Coolness Under Fire", "threat-threshold", 190)),
     Kind(
         TcSource,
+        new=f"{NEW}:new_tc_source_command",
         guide=Guide(
             "Threat Conditions",
             "tc-sources",
