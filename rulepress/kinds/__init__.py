@@ -184,6 +184,8 @@ def _add(kinds: dict[str, Kind], declared: object, package: str, source: str = "
     for kind in declared:
         if not (isinstance(kind.model, type) and issubclass(kind.model, Document)):
             raise RulepressError(f"{source}: {kind.model!r} is not a rulepress Document model")
+        if not isinstance(getattr(kind.model, "KIND", None), str):
+            raise RulepressError(f"{source}: {kind.model.__name__} has no KIND (its `kind:`)")
         if kind.name in kinds:
             raise RulepressError(
                 f"{source}: kind {kind.name!r} is already registered by {kinds[kind.name].package}"
@@ -191,13 +193,10 @@ def _add(kinds: dict[str, Kind], declared: object, package: str, source: str = "
         kinds[kind.name] = dataclasses.replace(kind, package=package)
 
 
+@functools.cache
 def models() -> dict[str, type[Document]]:
-    """Each kind's model by the `kind:` value documents give."""
+    """Each kind's model by the `kind:` value documents give (the loader asks per file)."""
     return {name: kind.model for name, kind in registry().items()}
-
-
-def of(document: Document) -> Kind:
-    return registry()[document.kind]
 
 
 def template_folders() -> list[Path]:
