@@ -30,11 +30,17 @@ class Validation:
         return self.count(Level.ERROR) == 0
 
 
-def validate(root: Path | str, *, strict: bool = False, cache: bool = False) -> Validation:
+def validate(
+    root: Path | str, *, strict: bool = False, cache: bool | DocumentCache = False
+) -> Validation:
     """Load and check a compendium. Cross-document checks run only on files that loaded,
     so one broken file does not hide the problems of the others. With `cache`, files
-    that loaded cleanly before are taken from the document cache (see compendium.cache)."""
-    loaded = load_compendium(root, DocumentCache(Path(root)) if cache else None)
+    that loaded cleanly before are taken from the document cache (see compendium.cache):
+    True for the folder's own, or a given one (a git revision's copy of a compendium
+    loads through the working tree's)."""
+    if cache is True:
+        cache = DocumentCache(Path(root))
+    loaded = load_compendium(root, cache or None)
     with loaded_objects_frozen():
         findings = [*loaded.findings, *run_checks(loaded.compendium)]
     if strict:

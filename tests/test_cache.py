@@ -352,3 +352,55 @@ def test_checks_and_exports_hide_the_loaded_objects_from_the_collector_only_mean
     )
     assert validation.ok and seen and seen[0] > 0  # frozen while the outputs were written
     assert gc.get_freeze_count() == 0  # and given back to the collector after
+
+
+def committed_history(tree: Path) -> None:
+    """Two commits of `tree`: the second changes one figure of the pistol."""
+    for args in (("init", "-q"), ("add", "."), ("commit", "-q", "-m", "first")):
+        git(tree, *args)
+    edit_keeping_size_and_time(tree / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 13,")
+    git(tree, "commit", "-q", "-am", "second")
+
+
+def counting_parses(monkeypatch) -> list[Path]:
+    import rulepress.compendium.loader as loader
+
+    parsed: list[Path] = []
+    real = loader.parse_yaml
+
+    def parse(text, path, **kwargs):
+        parsed.append(path)
+        return real(text, path, **kwargs)
+
+    monkeypatch.setattr(loader, "parse_yaml", parse)
+    return parsed
+
+
+def test_the_history_loads_only_files_the_cache_has_not_seen(tree, tmp_path, monkeypatch):
+    from rulepress.history import history
+    from rulepress.validation import validate
+
+    committed_history(tree)
+    working = validate(tree, cache=DocumentCache(tree, tmp_path / "cache")).compendium
+    parsed = counting_parses(monkeypatch)
+    revisions = history(working)
+    assert [r.subject for r in revisions] == ["second"]
+    assert "damage" in " ".join(c.text for c in revisions[0].changes)
+    assert [path.name for path in parsed] == [Path(WEAPON_FILE).name]  # its old bytes, once
+    parsed.clear()
+    again = validate(tree, cache=DocumentCache(tree, tmp_path / "cache")).compendium
+    assert history(again) == revisions and parsed == []  # the old bytes were cached too
+
+
+def test_a_history_loaded_without_a_cache_reads_no_cache(tree, tmp_path, monkeypatch):
+    from rulepress.history import history
+    from rulepress.validation import validate
+
+    committed_history(tree)
+    monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(tmp_path / "cache"))
+    validate(tree, cache=True)  # a cache a --no-cache build must not use
+    files = len(list(tree.rglob("*.yaml")))
+    parsed = counting_parses(monkeypatch)
+    revisions = history(validate(tree).compendium)
+    assert [r.subject for r in revisions] == ["second"]
+    assert len(parsed) == files + 2 * files  # the working tree, then both revisions whole

@@ -77,7 +77,7 @@ def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
             )
             continue
         rulesets[ruleset.id] = ruleset
-    compendium = Compendium(root=root, rulesets=MappingProxyType(rulesets))
+    compendium = Compendium(root, MappingProxyType(rulesets), document_cache=cache)
     if cache is not None:
         cache.save()
     return LoadResult(compendium, tuple(findings))
