@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import load_compendium, loaded_objects_frozen
+from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level
 from rulepress.validators import run_checks
@@ -41,8 +41,7 @@ def validate(
     if cache is True:
         cache = DocumentCache(Path(root))
     loaded = load_compendium(root, cache or None)
-    with loaded_objects_frozen():
-        findings = [*loaded.findings, *run_checks(loaded.compendium)]
+    findings = [*loaded.findings, *run_checks(loaded.compendium)]
     if strict:
         findings = [
             replace(f, level=Level.ERROR) if f.level == Level.WARNING else f for f in findings

@@ -55,8 +55,7 @@ class DocumentCache:
 
     @functools.cached_property
     def known(self) -> dict[str, Document]:
-        """Every cached document, read on first use (inside the loader, which pauses the
-        cycle collector: unpickling makes as many objects as parsing)."""
+        """Every cached document, read on first use."""
         return {**self.stored, **self.added}
 
     def _read(self, name: str) -> dict[str, Document]:
