@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from rulepress import build_stamp
 from rulepress.commands.build import build
@@ -329,15 +330,28 @@ def test_a_cached_file_with_a_byte_order_mark_keeps_its_columns(tree, tmp_path):
     assert warm.position(("name",)) == cold.position(("name",))
 
 
-def test_rows_sharing_their_field_set_still_dump_and_copy():
-    row = (
-        WeaponProfile.model_fields["table"]
-        .annotation.__args__[0]
-        .model_validate({"ap": 1, "damage": 2, "defense": 3, "move": "Base", "range": 10})
+def test_rows_are_small_immutable_and_dump_as_before():
+    """A row is a named tuple, not a model (no set of given fields per row); it dumps,
+    pickles and refuses what a model refused, in the same words."""
+    data = {"ap": 1, "damage": 2, "defense": 3, "move": "Base", "range": 10}
+    weapon = {"id": "w", "kind": "weapon", "tier": 1, "section": "s", "order": 1}
+    profile = WeaponProfile.model_validate({**weapon, "table": [data]})
+    (row,) = profile.table
+    assert isinstance(row, tuple) and not hasattr(row, "__dict__") and row.damage == 2
+    assert profile.model_dump()["table"] == [data]
+    assert '"table":[{"ap":1,"damage":2,"defense":3,"move":"Base","range":10}]' in (
+        profile.model_dump_json()
     )
-    assert row.model_dump(exclude_unset=True)["damage"] == 2
-    assert '"damage":2' in row.model_dump_json(exclude_unset=True)
-    assert row.model_copy(update={"damage": 5}).damage == 5 and row.damage == 2
+    assert pickle.loads(pickle.dumps(profile)) == profile
+    assert WeaponProfile.model_validate({**weapon, "table": [row]}).table == [row]
+    with pytest.raises(AttributeError):
+        row.damage = 5
+    with pytest.raises(ValidationError) as refused:
+        WeaponProfile.model_validate({**weapon, "table": [1, {**data, "x": 1}, {"ap": 1.0}]})
+    assert [(e["type"], e["loc"], e["msg"]) for e in refused.value.errors()][:2] == [
+        ("model_type", ("table", 0), "Input should be a valid dictionary or instance of ApRow"),
+        ("extra_forbidden", ("table", 1, "x"), "Extra inputs are not permitted"),
+    ]
 
 
 def test_checks_and_exports_hide_the_loaded_objects_from_the_collector_only_meanwhile(
