@@ -2,8 +2,8 @@
 digest of its bytes (a file, a folder tree, the rulepress code itself).
 
 The compendium's document cache, the exporters' render memo and the build stamp all use
-it. Only standard-library modules Python loads at start are imported here (through
-rulepress.files and rulepress.sealed too), because the launcher's no-op build uses it.
+it. Only the standard library is imported here (through rulepress.files and
+rulepress.sealed too), because the launcher's no-op build uses it.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from hashlib import blake2b
 
 from rulepress.files import read_regular
-from rulepress.sealed import blake2b  # hashlib's, without loading OpenSSL (2 ms)
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 SKIPPED_FOLDERS = ("__pycache__",)

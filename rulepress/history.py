@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import RulepressError
 from rulepress.git import git_output, run_git
@@ -61,12 +62,23 @@ def load_side(
     folder = Path(spec)
     if cwd is None and folder.is_dir():
         return _validated(folder, spec)
-    commit = _commit(spec, cwd)
+    return _load_revision(_commit(spec, cwd), spec, compendium_path, cwd)
+
+
+def _load_revision(
+    commit: str,
+    spec: str,
+    compendium_path: str,
+    cwd: Path | None,
+    cache: DocumentCache | None = None,
+) -> Compendium:
+    """The compendium at `commit`, copied out of git's objects and validated; with a
+    `cache`, a file whose bytes loaded before is not parsed again."""
     # removed on leaving, whatever happens (an error, Ctrl-C)
     with tempfile.TemporaryDirectory(prefix="rulepress-diff-", ignore_cleanup_errors=True) as tmp:
         root = Path(tmp) / "compendium"
         _write_tree(commit, compendium_path, cwd, root, spec)
-        return _validated(root, spec)
+        return _validated(root, spec, cache)
 
 
 def _commit(spec: str, cwd: Path | None) -> str:
@@ -184,25 +196,30 @@ class Revision:
     changes: tuple[Change, ...]
 
 
-def history(compendium_root: Path, limit: int = 3) -> list[Revision]:
+def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
     """The rules changes of the last `limit` commits that touched the compendium, newest
-    first; empty outside a git checkout."""
-    prefix = git_output(compendium_root, "rev-parse", "--show-prefix")
+    first; empty outside a git checkout. Each revision is loaded once, through the
+    document cache the compendium was loaded through (none if it was loaded without):
+    a file whose bytes did not change is not parsed and validated again."""
+    root, cache = compendium.root, compendium.document_cache
+    prefix = git_output(root, "rev-parse", "--show-prefix")
     log = git_output(
-        compendium_root, "log", f"-{limit}", "--format=%H%x09%ad%x09%s", "--date=short", "--", "."
+        root, "log", f"-{limit}", "--format=%H%x09%ad%x09%s", "--date=short", "--", "."
     )
     if prefix is None or not log:
         return []
     path = prefix.rstrip("/") or "."
-    loaded: dict[str, Compendium | None] = {}
+    loaded: dict[str, Compendium | None] = {}  # by commit: `<c>~1` is often the next one
 
     def side(revision: str) -> Compendium | None:
-        if revision not in loaded:
-            try:
-                loaded[revision] = load_side(revision, path, cwd=compendium_root)
-            except RulepressError:
-                loaded[revision] = None
-        return loaded[revision]
+        try:
+            commit = _commit(revision, root)
+            if commit not in loaded:
+                loaded[commit] = None
+                loaded[commit] = _load_revision(commit, revision, path, root, cache)
+        except RulepressError:
+            return None
+        return loaded[commit]
 
     revisions = []
     for line in log.splitlines():
@@ -214,8 +231,8 @@ def history(compendium_root: Path, limit: int = 3) -> list[Revision]:
     return revisions
 
 
-def _validated(folder: Path, spec: str) -> Compendium:
-    validation = validate(folder)
+def _validated(folder: Path, spec: str, cache: DocumentCache | None = None) -> Compendium:
+    validation = validate(folder, cache=cache or False)
     if not validation.ok:
         raise RulepressError(f"the compendium at {spec} has errors; run `rulepress validate`")
     return validation.compendium

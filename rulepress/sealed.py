@@ -16,24 +16,17 @@ never a failed command.
 The cache folder is opened without following a link, and its files are read and
 written relative to it, never through a link: only regular files are read, and a file
 is written under a temporary name and renamed into place. A folder where a cache file
-goes, a pipe or a link there is simply no cache. Only modules Python loads at start are
-imported here: the launcher reads stamps.
+goes, a pipe or a link there is simply no cache. Only the standard library is imported
+here (hashlib and hmac, through their public names): the launcher reads stamps.
 """
 
 from __future__ import annotations
 
 import os
+from hashlib import blake2b
+from hmac import compare_digest
 
 from rulepress.files import CLOEXEC, Replacement, open_regular
-
-try:
-    from _blake2 import blake2b  # what hashlib.blake2b is, without loading OpenSSL
-except ImportError:  # another Python implementation
-    from hashlib import blake2b
-try:
-    from _operator import _compare_digest  # hmac.compare_digest, without importing hmac
-except ImportError:
-    from hmac import compare_digest as _compare_digest
 
 KEY_BYTES = 32
 SEAL_BYTES = 2 * KEY_BYTES  # the MAC, then the digest of the rest
@@ -166,7 +159,7 @@ def read(folder: str, name: str) -> bytes | None:
             size = os.fstat(file.fileno()).st_size - SEAL_BYTES
             seal = file.read(SEAL_BYTES)
             mac, body_digest = seal[:KEY_BYTES], seal[KEY_BYTES:]
-            if size < 0 or not _compare_digest(mac, _mac(secret, name, size, body_digest)):
+            if size < 0 or not compare_digest(mac, _mac(secret, name, size, body_digest)):
                 return None  # not written by this user's rulepress: nothing more is read
             body = file.read(size)
     except OSError:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import load_compendium, loaded_objects_frozen
+from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level
 from rulepress.validators import run_checks
@@ -30,13 +30,18 @@ class Validation:
         return self.count(Level.ERROR) == 0
 
 
-def validate(root: Path | str, *, strict: bool = False, cache: bool = False) -> Validation:
+def validate(
+    root: Path | str, *, strict: bool = False, cache: bool | DocumentCache = False
+) -> Validation:
     """Load and check a compendium. Cross-document checks run only on files that loaded,
     so one broken file does not hide the problems of the others. With `cache`, files
-    that loaded cleanly before are taken from the document cache (see compendium.cache)."""
-    loaded = load_compendium(root, DocumentCache(Path(root)) if cache else None)
-    with loaded_objects_frozen():
-        findings = [*loaded.findings, *run_checks(loaded.compendium)]
+    that loaded cleanly before are taken from the document cache (see compendium.cache):
+    True for the folder's own, or a given one (a git revision's copy of a compendium
+    loads through the working tree's)."""
+    if cache is True:
+        cache = DocumentCache(Path(root))
+    loaded = load_compendium(root, cache or None)
+    findings = [*loaded.findings, *run_checks(loaded.compendium)]
     if strict:
         findings = [
             replace(f, level=Level.ERROR) if f.level == Level.WARNING else f for f in findings

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from rulepress import build_stamp, caching
 from rulepress.commands.build import build
@@ -329,15 +330,28 @@ def test_a_cached_file_with_a_byte_order_mark_keeps_its_columns(tree, tmp_path):
     assert warm.position(("name",)) == cold.position(("name",))
 
 
-def test_rows_sharing_their_field_set_still_dump_and_copy():
-    row = (
-        WeaponProfile.model_fields["table"]
-        .annotation.__args__[0]
-        .model_validate({"ap": 1, "damage": 2, "defense": 3, "move": "Base", "range": 10})
+def test_rows_are_small_immutable_and_dump_as_before():
+    """A row is a named tuple, not a model (no set of given fields per row); it dumps,
+    pickles and refuses what a model refused, in the same words."""
+    data = {"ap": 1, "damage": 2, "defense": 3, "move": "Base", "range": 10}
+    weapon = {"id": "w", "kind": "weapon", "tier": 1, "section": "s", "order": 1}
+    profile = WeaponProfile.model_validate({**weapon, "table": [data]})
+    (row,) = profile.table
+    assert isinstance(row, tuple) and not hasattr(row, "__dict__") and row.damage == 2
+    assert profile.model_dump()["table"] == [data]
+    assert '"table":[{"ap":1,"damage":2,"defense":3,"move":"Base","range":10}]' in (
+        profile.model_dump_json()
     )
-    assert row.model_dump(exclude_unset=True)["damage"] == 2
-    assert '"damage":2' in row.model_dump_json(exclude_unset=True)
-    assert row.model_copy(update={"damage": 5}).damage == 5 and row.damage == 2
+    assert pickle.loads(pickle.dumps(profile)) == profile
+    assert WeaponProfile.model_validate({**weapon, "table": [row]}).table == [row]
+    with pytest.raises(AttributeError):
+        row.damage = 5
+    with pytest.raises(ValidationError) as refused:
+        WeaponProfile.model_validate({**weapon, "table": [1, {**data, "x": 1}, {"ap": 1.0}]})
+    assert [(e["type"], e["loc"], e["msg"]) for e in refused.value.errors()][:2] == [
+        ("model_type", ("table", 0), "Input should be a valid dictionary or instance of ApRow"),
+        ("extra_forbidden", ("table", 1, "x"), "Extra inputs are not permitted"),
+    ]
 
 
 def test_checks_and_exports_hide_the_loaded_objects_from_the_collector_only_meanwhile(
@@ -352,3 +366,55 @@ def test_checks_and_exports_hide_the_loaded_objects_from_the_collector_only_mean
     )
     assert validation.ok and seen and seen[0] > 0  # frozen while the outputs were written
     assert gc.get_freeze_count() == 0  # and given back to the collector after
+
+
+def committed_history(tree: Path) -> None:
+    """Two commits of `tree`: the second changes one figure of the pistol."""
+    for args in (("init", "-q"), ("add", "."), ("commit", "-q", "-m", "first")):
+        git(tree, *args)
+    edit_keeping_size_and_time(tree / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 13,")
+    git(tree, "commit", "-q", "-am", "second")
+
+
+def counting_parses(monkeypatch) -> list[Path]:
+    import rulepress.compendium.loader as loader
+
+    parsed: list[Path] = []
+    real = loader.parse_yaml
+
+    def parse(text, path, **kwargs):
+        parsed.append(path)
+        return real(text, path, **kwargs)
+
+    monkeypatch.setattr(loader, "parse_yaml", parse)
+    return parsed
+
+
+def test_the_history_loads_only_files_the_cache_has_not_seen(tree, tmp_path, monkeypatch):
+    from rulepress.history import history
+    from rulepress.validation import validate
+
+    committed_history(tree)
+    working = validate(tree, cache=DocumentCache(tree, tmp_path / "cache")).compendium
+    parsed = counting_parses(monkeypatch)
+    revisions = history(working)
+    assert [r.subject for r in revisions] == ["second"]
+    assert "damage" in " ".join(c.text for c in revisions[0].changes)
+    assert [path.name for path in parsed] == [Path(WEAPON_FILE).name]  # its old bytes, once
+    parsed.clear()
+    again = validate(tree, cache=DocumentCache(tree, tmp_path / "cache")).compendium
+    assert history(again) == revisions and parsed == []  # the old bytes were cached too
+
+
+def test_a_history_loaded_without_a_cache_reads_no_cache(tree, tmp_path, monkeypatch):
+    from rulepress.history import history
+    from rulepress.validation import validate
+
+    committed_history(tree)
+    monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(tmp_path / "cache"))
+    validate(tree, cache=True)  # a cache a --no-cache build must not use
+    files = len(list(tree.rglob("*.yaml")))
+    parsed = counting_parses(monkeypatch)
+    revisions = history(validate(tree).compendium)
+    assert [r.subject for r in revisions] == ["second"]
+    assert len(parsed) == files + 2 * files  # the working tree, then both revisions whole

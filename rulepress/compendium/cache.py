@@ -55,8 +55,7 @@ class DocumentCache:
 
     @functools.cached_property
     def known(self) -> dict[str, Document]:
-        """Every cached document, read on first use (inside the loader, which pauses the
-        cycle collector: unpickling makes as many objects as parsing)."""
+        """Every cached document, read on first use."""
         return {**self.stored, **self.added}
 
     def _read(self, name: str) -> dict[str, Document]:
@@ -71,7 +70,11 @@ class DocumentCache:
         return known if isinstance(known, dict) else {}
 
     def get(self, key: str) -> Document | None:
-        document = self.known.get(key)
+        """The document these bytes loaded as: parsed earlier in this process (another
+        load through this cache, such as a git revision's), or read from the cache file."""
+        document = self.kept.get(key)
+        if document is None:
+            document = self.known.get(key)
         if isinstance(document, Document):
             self.kept[key] = document
             return document
@@ -87,9 +90,16 @@ class DocumentCache:
             return
         added = {**self.added, **new}
         if self.stored and len(added) <= max(50, len(self.kept) // 20):
-            self._write(self.new_name, added)
+            if self._write(self.new_name, added):
+                self._written(self.stored, added)
         elif self._write(self.name, self.kept):
             sealed.remove(self.folder, self.new_name)
+            self._written(dict(self.kept), {})
+
+    def _written(self, stored: dict[str, Document], added: dict[str, Document]) -> None:
+        """What the cache files now hold, so that a later load through this cache (a git
+        revision's) writes only the documents new since, not everything again."""
+        self.__dict__.update(stored=stored, added=added, known={**stored, **added})
 
     def _write(self, name: str, documents: dict[str, Document]) -> bool:
         writer = sealed.Writer.start(self.folder, name)

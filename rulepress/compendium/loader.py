@@ -54,8 +54,7 @@ def load_compendium(root: Path | str, cache: DocumentCache | None = None) -> Loa
         raise RulepressError(f"compendium folder not found: {root}")
     if not root.is_dir():
         raise RulepressError(f"compendium path is not a folder: {root}")
-    with _collector_paused():
-        return _load(root, cache)
+    return _load(root, cache)
 
 
 def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
@@ -79,32 +78,19 @@ def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
             )
             continue
         rulesets[ruleset.id] = ruleset
-    compendium = Compendium(root=root, rulesets=MappingProxyType(rulesets))
+    compendium = Compendium(root, MappingProxyType(rulesets), document_cache=cache)
     if cache is not None:
         cache.save()
     return LoadResult(compendium, tuple(findings))
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Loading (parsing, or unpickling the cache) makes millions of objects and no
-    reference cycles; Python's cycle collector would scan the growing heap again and
-    again (a fifth of loading 10,000 weapons, half of saving their cache)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-@contextlib.contextmanager
 def loaded_objects_frozen() -> Iterator[None]:
-    """While a loaded compendium is checked or exported: everything that exists now is
-    left out of the cycle collector's scans (gc.freeze). Its millions of long-lived,
-    cycle-free objects would otherwise be scanned again and again, a tenth of a rebuild
-    of 10,000 weapons. Undone on leaving, so a long-running process collects as usual."""
+    """While a loaded compendium is exported: everything that exists now is left out of
+    the cycle collector's scans (gc.freeze). Its millions of long-lived, cycle-free
+    objects would otherwise be scanned again and again, a tenth of a rebuild of 10,000
+    weapons. Process-wide, so no library call does it: only `rulepress build`'s own
+    command, around its exports. Undone on leaving."""
     gc.freeze()
     try:
         yield

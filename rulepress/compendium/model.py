@@ -6,11 +6,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rulepress.compendium.yaml_source import DataPath, Position, SourceMap
 from rulepress.errors import RulepressError
 from rulepress.models import Document, RulesetInfo
+
+if TYPE_CHECKING:
+    from rulepress.compendium.cache import DocumentCache
 
 D = TypeVar("D", bound=Document)
 
@@ -115,6 +118,9 @@ class Compendium:
 
     root: Path
     rulesets: Mapping[str, Ruleset]
+    document_cache: DocumentCache | None = field(default=None, repr=False, compare=False)
+    """The document cache it was loaded through (None: loaded without one). Loads of its
+    git history go through the same cache, so `--no-cache` reaches them too."""
 
     def __iter__(self) -> Iterator[Ruleset]:
         return iter(self.rulesets.values())

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import Field
+from pydantic import ConfigDict, Field, GetCoreSchemaHandler, with_config
+from pydantic_core import PydanticKnownError, core_schema
+from typing_extensions import TypedDict
 
-from rulepress.models.base import Document, Model, Name, NonNegative, Text, ref
+from rulepress.models.base import Document, Name, NonNegative, Text, ref
 
 ApValue = Annotated[int, Field(ge=1, le=30)]
 Tier = Annotated[int, Field(ge=1, le=10)]
@@ -27,31 +29,61 @@ class WeaponSection(Document):
     """The weapon skill that tests with these weapons."""
 
 
-_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+class _RowData:
+    """What a row of a weapon table is in the data: its fields, their limits, its JSON
+    Schema (`$defs/ApRow`). A namespace, so that the schema keeps the name ApRow."""
+
+    @with_config(ConfigDict(extra="forbid", strict=True, use_attribute_docstrings=True))
+    class ApRow(TypedDict):
+        """One row of a weapon table: what the weapon does at this many AP."""
+
+        ap: ApValue
+        damage: NonNegative
+        defense: NonNegative
+        move: Move
+        """Movement modifier; `Base` means no change (0)."""
+        range: NonNegative
 
 
-class ApRow(Model):
-    """One row of a weapon table: what the weapon does at this many AP."""
+class ApRow(NamedTuple):
+    """One row of a weapon table: what the weapon does at this many AP.
 
-    ap: ApValue
-    damage: NonNegative
-    defense: NonNegative
-    move: Move
+    A named tuple checked against `_RowData.ApRow`, not a pydantic model: rows are many
+    (300,000 in 10,000 weapons) and a model keeps, besides its values, a set of the
+    fields given (700 bytes, most of a row). A tuple is immutable like the frozen models
+    and dumps as the same mapping."""
+
+    ap: int
+    damage: int
+    defense: int
+    move: int | Literal["Base"]
     """Movement modifier; `Base` means no change (0)."""
-    range: NonNegative
-
-    def model_post_init(self, context: Any) -> None:
-        # pydantic gives each instance its own set of the fields given (700 bytes, most of
-        # a row); rows are many (300,000 in 10,000 weapons), so rows share one. Every
-        # field is required, so the set is always all of them: nothing can change it
-        # (`model_copy(update=...)` adds names already in it).
-        fields = self.__pydantic_fields_set__
-        shared = _FIELD_SETS.setdefault(frozenset(fields), fields)
-        object.__setattr__(self, "__pydantic_fields_set__", shared)
+    range: int
 
     @property
     def move_value(self) -> int:
         return 0 if self.move == "Base" else self.move
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        data = handler.generate_schema(_RowData.ApRow)
+
+        def validate(value: Any, check: core_schema.ValidatorFunctionWrapHandler) -> ApRow:
+            if isinstance(value, cls):
+                return value
+            if not isinstance(value, dict):  # said as a model says it
+                raise PydanticKnownError("model_type", {"class_name": cls.__name__})
+            return cls(**check(value))
+
+        return core_schema.no_info_wrap_validator_function(
+            validate,
+            data,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                cls._asdict, return_schema=data
+            ),
+        )
 
 
 class WeaponProfile(Document):

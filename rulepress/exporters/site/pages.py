@@ -158,7 +158,7 @@ def generate(
         nav.append(
             {nav_title(ruleset.info.title): _ruleset_pages(project, pages_env, env, ruleset)}
         )
-    revisions = history(compendium.root)
+    revisions = history(compendium)
     if revisions:
         changes = pages_env.get_template("changes.md.j2").render(revisions=revisions)
         project.write("changes.md", changes)
