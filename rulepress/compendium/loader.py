@@ -7,12 +7,9 @@ document per file, its `kind` naming its model.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import functools
-import gc
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -82,20 +79,6 @@ def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
     if cache is not None:
         cache.save()
     return LoadResult(compendium, tuple(findings))
-
-
-@contextlib.contextmanager
-def loaded_objects_frozen() -> Iterator[None]:
-    """While a loaded compendium is exported: everything that exists now is left out of
-    the cycle collector's scans (gc.freeze). Its millions of long-lived, cycle-free
-    objects would otherwise be scanned again and again, a tenth of a rebuild of 10,000
-    weapons. Process-wide, so no library call does it: only `rulepress build`'s own
-    command, around its exports. Undone on leaving."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def _refused(path: Path, message: str, code: Code = Code.OUTSIDE_COMPENDIUM) -> Finding:
