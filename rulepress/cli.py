@@ -17,12 +17,14 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def compendium_argument(function):
+    """The COMPENDIUM argument of the commands that read one (`compendium` unless given)."""
     return click.argument("compendium", default=DEFAULT_COMPENDIUM, type=FilePath(path_type=Path))(
         function
     )
 
 
 def no_cache_option(function):
+    """`--no-cache`, for the commands that reuse what earlier runs parsed and rendered."""
     return click.option(
         "--no-cache",
         is_flag=True,
@@ -265,9 +267,11 @@ class KindCommands(click.Group):
         return found
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """The subcommands the kinds name, for `--help`."""
         return sorted(self._kind_commands())
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """The kind's subcommand called `name`, imported only now."""
         return self._kind_commands().get(name)
 
 
@@ -296,6 +300,8 @@ def pause_the_collector() -> None:
 
 
 def main() -> None:
+    """Run the CLI and turn its outcome into an exit code: a usage or data problem a one-line
+    message, a bug an "internal error" line."""
     pause_the_collector()
     try:
         cli(standalone_mode=False)

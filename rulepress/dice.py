@@ -131,10 +131,12 @@ def power_coefficients(
 
 
 def at_least(distribution: Mapping[int, Fraction], threshold: int) -> Fraction:
+    """P(outcome >= threshold)."""
     return sum((p for value, p in distribution.items() if value >= threshold), Fraction(0))
 
 
 def at_most(distribution: Mapping[int, Fraction], threshold: int) -> Fraction:
+    """P(outcome <= threshold)."""
     return sum((p for value, p in distribution.items() if value <= threshold), Fraction(0))
 
 
@@ -150,6 +152,7 @@ def tails(distribution: Mapping[int, Fraction]) -> dict[int, Fraction]:
 
 
 def roll(sides: int, rng: random.Random) -> int:
+    """One die of `sides` faces rolled with `rng`: a seeded `rng` replays a roll."""
     return rng.randint(1, sides)
 
 
@@ -159,4 +162,5 @@ def ordered(distribution: Mapping[T, Fraction]) -> list[tuple[T, Fraction]]:
 
 
 def percent(chance: Fraction) -> float:
+    """A chance in percent, for printing."""
     return float(chance * 100)

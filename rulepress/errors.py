@@ -85,6 +85,7 @@ class Finding:
             object.__setattr__(self, "name", Code(self.code).slug)
 
     def sort_key(self) -> tuple:
+        """Findings sort by level, then file and place, so a report reads the same run after run."""
         return (self.level, str(self.file or ""), self.line or 0, self.col or 0, self.code)
 
     def where(self, relative_to: Path | None = None) -> str:

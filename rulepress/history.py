@@ -49,6 +49,7 @@ class Change:
 
 
 def kind_label(kind: str) -> str:
+    """A kind as a reader says it: `weapon`, `skill test`."""
     return KIND_LABELS.get(kind, kind.replace("-", " "))
 
 
@@ -239,6 +240,7 @@ def _validated(folder: Path, spec: str, cache: DocumentCache | None = None) -> C
 
 
 def compare(old: Compendium, new: Compendium) -> list[Change]:
+    """What changed to the rules from `old` to `new`, ruleset by ruleset, in words."""
     changes: list[Change] = []
     for ruleset_id in sorted(set(old.rulesets) | set(new.rulesets)):
         before, after = old.rulesets.get(ruleset_id), new.rulesets.get(ruleset_id)

@@ -9,6 +9,8 @@ from rulepress.build_stamp import up_to_date
 
 
 def main() -> None:
+    """The `rulepress` script: a build with nothing to do says so from its stamp; anything else
+    runs the CLI."""
     report = up_to_date(sys.argv[1:])
     if report is not None:
         print("\n".join(report))

@@ -26,16 +26,23 @@ BEFORE_INLINE = 25  # the inline processor runs at priority 20; higher runs firs
 
 
 class NumberCells(Treeprocessor):
+    """Marks each table cell that holds only a whole number atomic, so inline patterns skip it."""
+
     def run(self, root: etree.Element) -> None:
+        """Mark the number cells of the page."""
         for cell in root.iter("td"):
             if cell.text and len(cell) == 0 and WHOLE_NUMBER.fullmatch(cell.text):
                 cell.text = AtomicString(cell.text)
 
 
 class NumberCellsExtension(Extension):
+    """The extension mkdocs loads (`markdown_extensions` in mkdocs.yml)."""
+
     def extendMarkdown(self, md: Markdown) -> None:
+        """Run NumberCells before the inline patterns."""
         md.treeprocessors.register(NumberCells(md), "rulepress-number-cells", BEFORE_INLINE)
 
 
 def makeExtension(**kwargs: object) -> NumberCellsExtension:  # the name mkdocs looks up
+    """The extension, for Python-Markdown's lookup by module name."""
     return NumberCellsExtension(**kwargs)

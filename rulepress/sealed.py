@@ -196,6 +196,7 @@ class Writer:
             return None
 
     def write(self, data: bytes) -> None:
+        """Add `data` to the file and to the digest the seal is made from."""
         self.file.write(data)
         self.digest.update(data)
         self.size += memoryview(data).nbytes

@@ -23,10 +23,12 @@ class Validation:
     findings: tuple[Finding, ...]
 
     def count(self, level: Level) -> int:
+        """The number of findings of one level."""
         return sum(1 for f in self.findings if f.level == level)
 
     @property
     def ok(self) -> bool:
+        """No errors, so the compendium may be built (`strict` has made warnings errors)."""
         return self.count(Level.ERROR) == 0
 
 

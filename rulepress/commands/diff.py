@@ -12,6 +12,8 @@ from rulepress.history import Change
 
 
 def format_changes(changes: list[Change], fmt: str, old: str, new: str) -> str:
+    """The changes as `diff` prints them: text lines, JSON, or Markdown for a pull-request
+    comment (every value shown as literal text)."""
     if fmt == "json":
         return json.dumps(
             {"old": old, "new": new, "changes": [asdict(c) for c in changes]},

@@ -34,6 +34,8 @@ from rulepress.files import read_regular
 
 @dataclass
 class FormatResult:
+    """What `fmt` did with each file, for its report and its exit code."""
+
     changed: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     failed: list[tuple[Path, str]] = field(default_factory=list)

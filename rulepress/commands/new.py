@@ -96,6 +96,7 @@ def _free_id(ruleset: Ruleset, name: str) -> str:
 
 
 def new_weapon(compendium: Path, ruleset_id: str, name: str, section: str, tier: int) -> Path:
+    """Write a draft weapon, last in its section: the new file's path."""
     ruleset = _ruleset(compendium, ruleset_id)
     if not isinstance(ruleset.get(section), WeaponSection):
         known = ", ".join(s.id for s in ruleset.all(WeaponSection, drafts=True))
@@ -121,6 +122,7 @@ def new_weapon(compendium: Path, ruleset_id: str, name: str, section: str, tier:
 def new_skill(
     compendium: Path, ruleset_id: str, name: str, category: str, traits: list[str]
 ) -> Path:
+    """Write a skill, last in the skills' order: the new file's path."""
     ruleset = _ruleset(compendium, ruleset_id)
     order = 1 + max((s.order for s in ruleset.all(Skill, drafts=True)), default=0)
     skill_id = _free_id(ruleset, name)
@@ -136,6 +138,7 @@ def new_skill(
 
 
 def new_tc_source(compendium: Path, ruleset_id: str, name: str, tc: int) -> Path:
+    """Write a TC source, last in their order: the new file's path."""
     ruleset = _ruleset(compendium, ruleset_id)
     order = 1 + max((s.order for s in ruleset.all(TcSource, drafts=True)), default=0)
     source_id = _free_id(ruleset, name)

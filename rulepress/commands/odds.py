@@ -19,6 +19,7 @@ from rulepress.rules.odds import exact_percent, within_rounding
 
 
 def chance_json(chance: Fraction) -> dict:
+    """A chance as `odds --json` gives it: the exact fraction, and a percent rounded for reading."""
     return {
         "fraction": f"{chance.numerator}/{chance.denominator}",
         # int / int is correctly rounded, without reducing a Fraction of 2,000-digit parts
@@ -42,6 +43,7 @@ def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> 
 
 
 def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
+    """The AP one skill test can earn, each exactly and at least: `odds`'s data for one rank."""
     rule: SkillTest = ruleset.require(SkillTest)
     distribution = rule.distribution(rank, trait_bonus)
     at_least = dice.tails(distribution)
@@ -101,6 +103,8 @@ def t2k4e_tables(ruleset: Ruleset, reading: str | None) -> dict:
 
 
 def format_t2k4e_tables(data: dict) -> str:
+    """The printed odds tables beside the computed chances, as text; a star marks a printed cell
+    a point or more off."""
     lines = [f"push reading: {data['reading']}  (printed / computed; * differs by a point or more)"]
     for table in data["tables"]:
         columns = [cell["attribute"] for cell in table["rows"][0]["cells"]]
@@ -119,6 +123,7 @@ def format_t2k4e_tables(data: dict) -> str:
 
 
 def format_iris_table(data: dict) -> str:
+    """The chance of at least k AP by rank, as a text table."""
     header = "rank " + "".join(f"{k:>6}" for k in data["ap"])
     lines = [f"P(AP >= k) with trait bonus {data['trait_bonus']}, in percent", header]
     for row in data["rows"]:
@@ -129,6 +134,7 @@ def format_iris_table(data: dict) -> str:
 
 
 def format_distribution(rows: list[tuple[str, dict]], title: str) -> str:
+    """A distribution as text: each outcome's percent, and its exact fraction."""
     lines = [title]
     lines += [
         f"{label:>8}  {chance['percent']:8.4f}%  ({chance['fraction']})" for label, chance in rows

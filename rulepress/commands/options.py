@@ -22,6 +22,7 @@ class FilePath(click.Path):
     command runs in."""
 
     def convert(self, value, param, ctx):
+        """Refuse an empty path before click takes it for the working folder."""
         if isinstance(value, str) and not value.strip():
             self.fail("an empty path", param, ctx)
         return super().convert(value, param, ctx)
@@ -33,6 +34,7 @@ class IntList(click.ParamType):
     name = "N,N,..."
 
     def convert(self, value, param, ctx):
+        """`1,2,6` as a list of whole numbers; anything else is a usage error, not a traceback."""
         if isinstance(value, list):
             return value
         parts = [part.strip() for part in str(value).split(",") if part.strip()]
@@ -51,6 +53,7 @@ READING = click.Choice(["neither-one-nor-success", "every-non-success"])
 
 
 def compendium_option(function):
+    """`--compendium`, for the kinds' own subcommands (which have no COMPENDIUM argument)."""
     return click.option(
         "--compendium",
         type=FilePath(path_type=Path, file_okay=False),
@@ -78,6 +81,8 @@ def ruleset_options(default_ruleset: str):
 
 
 def load_ruleset(compendium: Path, ruleset_id: str):
+    """The ruleset a kind's subcommand works on; an invalid compendium or an unknown id is a
+    one-line error."""
     from rulepress.api import InvalidCompendium, load
 
     try:

@@ -70,6 +70,7 @@ def iris_skill_test(
     faces: Sequence[int] | None,
     seed: int | None,
 ) -> dict:
+    """One skill test, with the faces given or rolled from `seed`: what `roll` prints."""
     rule: SkillTest = ruleset.require(SkillTest)
     if not 0 <= rank <= MAX_RANK:
         raise RulepressError(f"--rank: a rank is 0 to {MAX_RANK}, not {rank}")
@@ -114,6 +115,7 @@ class T2k4eRoll:
 
 
 def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
+    """A roll of a dice pool, and its push if asked: what `roll` prints."""
     pool, modifiers, helpers = request.pool, request.modifiers, request.helpers
     faces, push_faces, reading = request.faces, request.push_faces, request.reading
     step_dice: StepDice = ruleset.require(StepDice)
@@ -159,6 +161,7 @@ def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
 def cuf_check(
     ruleset: Ruleset, cuf: int, willpower: int, tcs: int, d20: int | None, seed: int | None
 ) -> dict:
+    """The state a number of TCs puts a CUF in, and the check it calls for: what `roll` prints."""
     threshold = cuf_rules.state(ruleset, tcs, cuf)
     data: dict = {
         "ruleset": ruleset.id,
@@ -193,6 +196,7 @@ def cuf_check(
 def cool_roll(
     ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
 ) -> dict:
+    """A shock or fear roll against Cool, and its outcome: what `roll` prints."""
     critical: CriticalFailure = ruleset.require(CriticalFailure)
     roll = roll if roll is not None else dice.roll(100, random.Random(seed))
     _check_faces("--roll", [roll], [100], "a percentile roll is one roll")

@@ -20,6 +20,7 @@ SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 
 
 def kind_schema(kind: str) -> dict:
+    """One kind's JSON Schema: editors check and complete a document of the kind with it."""
     schema = kinds.models()[kind].model_json_schema(mode="validation")
     return {"$schema": SCHEMA_URI, **schema}
 
@@ -39,10 +40,12 @@ def schemas() -> dict[str, dict]:
 
 
 def render(schema: dict) -> str:
+    """A schema as its file holds it: keys sorted, so a file changes only where its models did."""
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def write_schemas(out: Path) -> list[Path]:
+    """Write every schema into `out`: the paths written."""
     written = []
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def format_findings(validation: Validation, fmt: str, relative_to: Path | None = None) -> str:
+    """The findings as `validate` prints them: a line each, JSON, or GitHub annotations."""
     findings = validation.findings
     if fmt == "json":
         return _json_text(_as_json(validation, relative_to))
@@ -29,6 +30,7 @@ def format_findings(validation: Validation, fmt: str, relative_to: Path | None =
 
 
 def summary(validation: Validation) -> str:
+    """The count of findings by level, the last line `validate` prints."""
     counts = [
         f"{validation.count(level)} {level}{'s' if validation.count(level) != 1 else ''}"
         for level in Level

@@ -47,10 +47,12 @@ class DocumentCache:
 
     @functools.cached_property
     def stored(self) -> dict[str, Document]:
+        """The documents of the last full write (empty until written, or if unreadable)."""
         return self._read(self.name)
 
     @functools.cached_property
     def added(self) -> dict[str, Document]:
+        """The documents written since the last full write."""
         return self._read(self.new_name)
 
     @functools.cached_property
@@ -81,6 +83,7 @@ class DocumentCache:
         return None
 
     def keep(self, key: str, document: Document) -> None:
+        """Note a document this load parsed, for `save` to write."""
         self.kept[key] = document
 
     def save(self) -> None:

@@ -38,6 +38,9 @@ FILE_START = Position(1, 1)
 
 @dataclass(frozen=True)
 class LoadResult:
+    """A loaded compendium and what was wrong in its files: loading reports problems, never
+    raises them."""
+
     compendium: Compendium
     findings: tuple[Finding, ...]
 

@@ -30,9 +30,11 @@ class Entry:
 
     @property
     def file(self) -> Path:
+        """The file the document was read from."""
         return self.source.file
 
     def position(self, path: DataPath = (), *, key: bool = False) -> Position:
+        """Where a value (or its key) stands in the file, for a finding to point at."""
         return self.source.locate(path, prefer_key=key)
 
 
@@ -65,13 +67,16 @@ class Ruleset:
 
     @property
     def id(self) -> str:
+        """The ruleset's id, as `ruleset.yaml` gives it."""
         return self.info.id
 
     def get(self, document_id: str) -> Document | None:
+        """The document with this id, drafts included; None if there is none."""
         entry = self._by_id.get(document_id)
         return entry.document if entry else None
 
     def entry(self, document_id: str) -> Entry | None:
+        """The document with this id and the file it came from; None if there is none."""
         return self._by_id.get(document_id)
 
     def all(self, kind: type[D], *, drafts: bool = False) -> list[D]:
@@ -126,6 +131,7 @@ class Compendium:
         return iter(self.rulesets.values())
 
     def ruleset(self, ruleset_id: str) -> Ruleset:
+        """The ruleset with this id; a KeyError naming the known ones if there is none."""
         try:
             return self.rulesets[ruleset_id]
         except KeyError:
@@ -133,6 +139,7 @@ class Compendium:
             raise KeyError(f"no ruleset {ruleset_id!r} (known: {known})") from None
 
     def entries(self) -> Iterator[tuple[Ruleset, Entry]]:
+        """Every document of every ruleset, with its ruleset."""
         for ruleset in self:
             for entry in ruleset.entries:
                 yield ruleset, entry

@@ -44,6 +44,7 @@ def document_data(document: Document) -> dict:
 
 
 def dump_document(document: Document) -> str:
+    """A document as its canonical YAML file: what `fmt` and `new` write."""
     return dump_data(document_data(document))
 
 

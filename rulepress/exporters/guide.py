@@ -37,17 +37,22 @@ class Section:
 
     @property
     def document(self) -> Document:
+        """The section's one document, for a kind whose sections hold one each."""
         return self.documents[0]
 
 
 @dataclass(frozen=True)
 class Chapter:
+    """A chapter of the guide: a Foundry journal entry, a heading of the Markdown guide, a part
+    of the site."""
+
     id: str
     title: str
     sections: tuple[Section, ...]
 
     @property
     def page_per_section(self) -> bool:
+        """On the site, every section of the chapter is a page of its own."""
         return all(section.page_per_section for section in self.sections)
 
 

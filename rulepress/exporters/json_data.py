@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 
 class JsonExporter(BaseExporter):
+    """The `json` target: every published document as JSON, for other tools to read."""
+
     name = "json"
     uses_render_memo = False
     description = "one JSON file per ruleset with every published document (dist/json/)"
@@ -26,6 +28,7 @@ class JsonExporter(BaseExporter):
         options: ExportOptions,
         memo: RenderMemo | None = None,
     ) -> None:
+        """Write `<ruleset>.json` for each ruleset into `out`."""
         for ruleset in compendium:
             documents: dict[str, list] = {}
             for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):

@@ -32,6 +32,8 @@ def anchor_link(parts: list[Chapter]):
 def render_guide(
     ruleset: Ruleset, templates: Path | None = None, memo: RenderMemo | None = None
 ) -> str:
+    """A ruleset's quick-reference guide as one Markdown text; `templates` overrides the shipped
+    templates by name."""
     env = environment(templates)
     parts = chapters(ruleset)
     link = anchor_link(parts)
@@ -46,6 +48,8 @@ def render_guide(
 
 
 class MarkdownExporter(BaseExporter):
+    """The `markdown` target: a guide to print or read offline, one file per ruleset."""
+
     name = "markdown"
     uses_render_memo = True
     description = "a quick-reference guide per ruleset (dist/markdown/<ruleset>.md)"
@@ -57,6 +61,7 @@ class MarkdownExporter(BaseExporter):
         options: ExportOptions,
         memo: RenderMemo | None = None,
     ) -> None:
+        """Write `<ruleset>.md` for each ruleset into `out`."""
         for ruleset in compendium:
             text = render_guide(ruleset, options.templates, memo)
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")

@@ -77,6 +77,7 @@ def percent(chance: Fraction | float, digits: int = 1) -> str:
 
 
 def signed(value: int) -> str:
+    """A modifier as the rules print it: `+2`, `0`, `-1` (the templates' `signed` filter)."""
     return f"+{value}" if value > 0 else str(value)
 
 

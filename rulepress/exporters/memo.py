@@ -123,6 +123,7 @@ class RenderMemo:
         return piece
 
     def keep(self, key: str | None, piece: Any) -> None:
+        """Store a rendered piece under `key` for the next build (without a key, nothing)."""
         if key is not None and self._usable:
             self._store(key, pickle.dumps(piece, protocol=pickle.HIGHEST_PROTOCOL))
 

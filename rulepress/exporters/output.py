@@ -37,6 +37,7 @@ MARKER_NAME = ".rulepress-output"
 
 
 def marker_text(target: Path) -> bytes:
+    """What the mark file of a target folder holds."""
     return f"rulepress build output: {target.name}\n".encode()
 
 

@@ -25,13 +25,16 @@ class WeaponBlocks:
         self.env, self.currency, self.memo = env, currency, memo
 
     def __call__(self, weapon: WeaponProfile, heading: int) -> str:
+        """The weapon's block, rendered, or reused from the previous build."""
         return reused(self.memo, weapon_block, weapon, heading, self)
 
     def memo_key(self) -> str:
+        """What the memo keys a block by besides the weapon: the templates and the currency."""
         return templates_key(self.env, self.currency)
 
 
 def weapon_block(weapon: WeaponProfile, heading: int, blocks: WeaponBlocks) -> str:
+    """Render one weapon's block (what WeaponBlocks reuses when it can)."""
     template = blocks.env.get_template("sections/weapon.md.j2")
     return template.render(weapon=weapon, currency=blocks.currency, heading=heading)
 
@@ -43,6 +46,9 @@ def weapon_blocks(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo | 
 
 @dataclass(frozen=True)
 class OddsCell:
+    """One cell of a printed odds table, computed: the exact chance by each reading of the push,
+    and whether the printed figure agrees."""
+
     text: Fraction
     """P(at least one success) in percent, by the rule text's reading of the push."""
     other: Fraction

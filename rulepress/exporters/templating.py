@@ -36,6 +36,8 @@ class ConfinedLoader(jinja2.BaseLoader):
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
+        """A template's text from the first folder that has it, read only if it is a regular file
+        inside that folder."""
         pieces = split_template_path(template)  # refuses `..`
         for folder in self.searchpath:
             path = os.path.join(folder, *pieces)

@@ -29,6 +29,8 @@ MOVE_LABELS = ("Move", "Speed")
 
 
 class WikiFormatError(Exception):
+    """A page that does not follow the format, pointing at its line like a finding."""
+
     def __init__(self, path: Path, line: int, message: str):
         super().__init__(f"{path}:{line}:1: {message}")
         self.path, self.line, self.message = path, line, message
@@ -57,6 +59,8 @@ def whole_number(text: str, path: Path, line: int, what: str) -> int:
 
 @dataclass
 class ParsedProfile:
+    """One weapon profile as the page gives it, before it becomes a document."""
+
     header: str
     tier: int
     section: str
@@ -70,16 +74,21 @@ class ParsedProfile:
 
     @property
     def is_draft(self) -> bool:
+        """A placeholder profile (no figures yet): it is imported as a draft."""
         return not self.rows and not any(self.stats.values())
 
 
 @dataclass
 class ParsedSection:
+    """A weapon section heading, and the group it falls under."""
+
     name: str
     group: str | None
 
 
 def parse_page(text: str, path: Path) -> tuple[list[ParsedSection], list[ParsedProfile]]:
+    """The sections and weapon profiles of a page, in page order; WikiFormatError where it breaks
+    the format."""
     lines = [line.rstrip("\r") for line in text.split("\n")]
     sections: list[ParsedSection] = []
     profiles: list[ParsedProfile] = []

@@ -100,6 +100,8 @@ class FoundryItems:
 
 @dataclass(frozen=True)
 class TableRow:
+    """One row of a Foundry RollTable: the result for rolls `low` to `high`."""
+
     low: int
     high: int
     name: str
@@ -151,6 +153,7 @@ class Kind:
 
     @property
     def name(self) -> str:
+        """The kind's name in the documents' `kind` field."""
         return self.model.KIND
 
 

@@ -104,6 +104,7 @@ class Ref:
 
 
 def ref(kind: str) -> Any:
+    """A field naming another document of `kind`: the references check follows it."""
     return Annotated[Slug, Ref(kind)]
 
 
@@ -154,6 +155,7 @@ class Document(Model):
 
     @property
     def is_draft(self) -> bool:
+        """A draft is checked but left out of every output."""
         return self.status == "draft"
 
 

@@ -18,6 +18,8 @@ _CORRUPTION_SUBJECT = {
 
 
 class SpendingRow(Model):
+    """One row of the table: a benefit and what it costs in CP and in corruption."""
+
     benefit: Name
     """As printed ("+1 Skill rank")."""
     buys: Purchase
@@ -49,6 +51,7 @@ class CpSpending(Document):
         return cp, corruption
 
     def stated_figures(self):
+        """The corruption figures this table states, for the conflicting-figures check."""
         for index, row in enumerate(self.rows):
             if row.buys in _CORRUPTION_SUBJECT and row.corruption is not None:
                 path = ("rows", index, "corruption")
@@ -56,6 +59,8 @@ class CpSpending(Document):
 
 
 class EarningRow(Model):
+    """One row of the table: a source of character points and how many it awards."""
+
     cp: IntRange
     source: Name
 

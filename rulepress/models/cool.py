@@ -49,15 +49,19 @@ class Duration(Model):
         return _dice_parts(self.dice)
 
     def distribution(self) -> dict[int, Fraction]:
+        """The exact chance of each duration the dice give."""
         count, sides, bonus = self._parts()
         return {v + bonus: p for v, p in dice.repeated(dice.die(sides), count).items()}
 
     def roll(self, rng: random.Random) -> int:
+        """A duration rolled with `rng` (seeded, it replays)."""
         count, sides, bonus = self._parts()
         return sum(dice.roll(sides, rng) for _ in range(count)) + bonus
 
 
 class ShockTrigger(Model):
+    """A wound or a total of damage that calls for a shock roll, as a fraction of HP."""
+
     id: Slug
     text: Text
     when: Literal["single-wound-at-least", "total-damage-passes"]
@@ -148,17 +152,22 @@ class CriticalFailure(Document):
     """A roll at or above this (on 1-100) is a critical failure."""
 
     def is_critical(self, roll: int) -> bool:
+        """Whether a percentile roll is a critical failure (at or above `lowest_roll`)."""
         return roll >= self.lowest_roll
 
 
 @dataclass(frozen=True)
 class FearResult:
+    """The outcome of a fear roll: the state it leaves the character in, and by how much it
+    missed."""
+
     state: Literal["not-afraid", "frightened", "panicked"]
     margin: int
     """How far the roll missed its target; every action is penalised by it."""
 
     @property
     def penalty(self) -> int:
+        """The penalty on every action: the margin, negated."""
         return -self.margin
 
 

@@ -98,6 +98,7 @@ class CorruptionRules(Document):
         return self.resist_pass if ap >= target else self.resist_fail
 
     def stated_figures(self):
+        """The corruption figures these rules state, for the conflicting-figures check."""
         yield StatedFigure("corruption gained per Aug", self.per_aug, ("per_aug",))
         yield StatedFigure(
             "corruption gained per Trait rank", self.per_trait_rank, ("per_trait_rank",)

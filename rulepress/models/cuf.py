@@ -70,6 +70,7 @@ class Check(Model):
         return int(sum(ratings[name] for name in self.asset) * DIFFICULTY[self.difficulty])
 
     def passes(self, roll: int, ratings: dict[str, int]) -> bool:
+        """A d20 roll at or under the target passes."""
         return roll <= self.target(ratings)
 
     def chance(self, ratings: dict[str, int], bane: bool = False) -> Fraction:
@@ -125,6 +126,7 @@ class ThreatThreshold(Document):
         return tcs > self.threshold(cuf)
 
     def result(self, passed: bool) -> CheckResult:
+        """What the check's result brings, passed or failed."""
         return self.on_success if passed else self.on_failure
 
     def suppression_rounds(self, tcs: int, cuf: int, passed: bool) -> int:
@@ -143,6 +145,8 @@ class ThreatThreshold(Document):
         return tcs > end if self.penalties_end.tcs == "at-most" else tcs >= end
 
     def stated_figures(self):
+        """The comparison that ends this state's penalties, which every state should state
+        alike: for the conflicting-figures check."""
         yield StatedFigure(
             "comparison that ends threshold penalties",
             self.penalties_end.tcs,

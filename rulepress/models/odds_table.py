@@ -12,6 +12,8 @@ from rulepress.models.step_dice import StepDie
 
 
 class OddsRow(Model):
+    """One printed row of the table: a skill die, and a chance for each attribute die."""
+
     skill: StepDie | None
     """The skill die of this row; none for the printed "--" row (attribute alone)."""
     percent: Annotated[list[Percent], Field(min_length=1, max_length=4)]

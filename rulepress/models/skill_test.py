@@ -24,11 +24,14 @@ a rank-60 distribution has 6,001 outcomes and takes a second or two."""
 
 @dataclass(frozen=True)
 class SkillTestResult:
+    """The AP of one skill test: what the dice earned, plus the trait bonus."""
+
     dice_ap: int
     trait_bonus: int
 
     @property
     def total(self) -> int:
+        """The test's AP: the dice's plus the trait bonus."""
         return self.dice_ap + self.trait_bonus
 
 

@@ -23,6 +23,8 @@ STEPS: tuple[str, ...] = ("d6", "d8", "d10", "d12")
 
 
 class DieLevel(Model):
+    """The die an attribute or skill of this level (A to D) rolls."""
+
     level: Literal["A", "B", "C", "D"]
     die: StepDie
 
@@ -97,10 +99,13 @@ class StepDice(Document):
         return dice.at_least(self.distribution(pool, pushed=pushed, reading=reading), 1)
 
     def roll(self, pool: Sequence[str], rng: random.Random) -> list[int]:
+        """A pool rolled with `rng`: one face per die, in the pool's order."""
         return [dice.roll(DIE_SIDES[d], rng) for d in pool]
 
 
 class PushCost(Model):
+    """What a push costs when rolling with these attributes: damage or stress."""
+
     attributes: Annotated[list[Attribute], Field(min_length=1)]
     cost: Literal["damage", "stress"]
 

@@ -11,6 +11,8 @@ from rulepress.models.common import IntRange
 
 
 class TimeUnit(Model):
+    """One row of the table: a unit of game time, how long it lasts and what it is for."""
+
     unit: Name
     duration: IntRange
     per: Literal["seconds", "minutes", "hours"]

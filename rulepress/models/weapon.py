@@ -62,6 +62,7 @@ class ApRow(NamedTuple):
 
     @property
     def move_value(self) -> int:
+        """The movement modifier as a number (`Base` is 0), for sums and comparisons."""
         return 0 if self.move == "Base" else self.move
 
     @classmethod

@@ -23,6 +23,8 @@ _RANK: dict[str, int] = {
 
 @dataclass(frozen=True)
 class Combatant:
+    """A character in the acting order, with the state its last shock or fear roll left it in."""
+
     name: str
     initiative: int
     state: State = "steady"

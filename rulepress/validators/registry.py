@@ -18,6 +18,9 @@ from rulepress.models import WeaponProfile
 
 @dataclass(frozen=True)
 class Report:
+    """A problem one check found in one document: a finding once the check's code and the place
+    in the file are added."""
+
     entry: Entry
     message: str
     path: tuple = ()
@@ -39,6 +42,7 @@ def weapon_entries(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
 
 
 def published_weapons_by_section(ruleset: Ruleset) -> dict[str, list[Entry]]:
+    """The published weapons of each section, for the checks that compare a section's weapons."""
     by_section: dict[str, list[Entry]] = {}
     for entry in weapon_entries(ruleset):
         by_section.setdefault(entry.document.section, []).append(entry)
@@ -47,6 +51,8 @@ def published_weapons_by_section(ruleset: Ruleset) -> dict[str, list[Entry]]:
 
 @dataclass(frozen=True)
 class Check:
+    """A registered check: its code, name and level, and the function that finds the problems."""
+
     code: str
     name: str
     level: Level
@@ -54,9 +60,11 @@ class Check:
 
     @property
     def doc(self) -> str:
+        """The function's docstring, which the published list of checks shows."""
         return (self.function.__doc__ or "").strip()
 
     def run(self, ruleset: Ruleset) -> Iterator[Finding]:
+        """The check's findings in one ruleset, each pointing at its file, line and column."""
         for report in self.function(ruleset):
             position = report.entry.position(report.path, key=report.key)
             yield Finding(
@@ -86,6 +94,7 @@ def check(code: str, name: str, level: Level) -> Callable[[CheckFunction], Check
 
 
 def run_checks(compendium: Compendium) -> list[Finding]:
+    """Every registered check's findings, ruleset by ruleset, in code order."""
     findings = []
     for ruleset in compendium:
         for registered in sorted(CHECKS, key=lambda c: c.code):
