@@ -34,17 +34,25 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check rulepress tests bench
 	$(BIN)/lint-imports
 
+# pip writes its progress and its build backend's warnings into $(PIP_LOG) (the last
+# install's), shown only when an install fails: `make build` prints rulepress's own lines.
+PIP_LOG := $(VENV)/pip.log
+PIP     := $(BIN)/python -m pip install --quiet
+
 $(VENV)/bin/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "creating $(VENV) (pip's log: $(PIP_LOG))"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) --upgrade pip >$(PIP_LOG) 2>&1 || { cat $(PIP_LOG); exit 1; }
 
 $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	@echo "installing rulepress into $(VENV)"
+	@$(PIP) -e . >$(PIP_LOG) 2>&1 || { cat $(PIP_LOG); exit 1; }
+	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $@ $(VENV)/.installed
+	@echo "installing rulepress and its test tools into $(VENV)"
+	@$(PIP) -e '.[test]' >$(PIP_LOG) 2>&1 || { cat $(PIP_LOG); exit 1; }
+	@touch $@ $(VENV)/.installed
 
 $(FOUNDRY_CLI): tools/foundry-cli/package.json tools/foundry-cli/package-lock.json
 	cd tools/foundry-cli && npm ci --no-audit --no-fund --loglevel=error

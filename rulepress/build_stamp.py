@@ -1,7 +1,7 @@
 """A no-op `rulepress build` answered from a stamp, before click, pydantic or jinja2 load.
 
 After a successful build the CLI writes a stamp: every file the build read (the
-compendium, the rulepress package with its templates, the site assets, a --templates
+compendium, the rulepress package with its templates and site assets, a --templates
 folder), each by the digest of its bytes; the compendium's git commit and the variables
 that change an output; every folder of the trees it wrote. Run again with the same
 arguments in the same folder, the launcher checks them all again; when nothing differs

@@ -21,7 +21,6 @@ from rulepress.exporters.output import (
     refuse_unless_built,
     replaced_atomically,
 )
-from rulepress.exporters.site.pages import SITE
 from rulepress.output_names import safe_child
 from rulepress.validation import Validation, validate
 
@@ -109,7 +108,8 @@ def stamped_build(
     everything afresh and stamps the build as the same command without --force."""
     # what the build is about to read, taken before it starts: an edit made while it
     # runs is seen next time
-    others = [str(SITE), *([str(options.templates)] * bool(options.templates))]
+    # (the site's assets are package data: the package's digests cover them)
+    others = [str(options.templates)] if options.templates else []
     inputs = build_stamp.snapshot(str(root), others)
     argv = [arg for arg in argv if not (force and arg == "--force")]
 

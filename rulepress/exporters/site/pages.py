@@ -25,7 +25,9 @@ from rulepress.exporters.site.charts import charts_for
 from rulepress.history import history
 from rulepress.validators import CHECKS
 
-SITE = Path(__file__).resolve().parents[3] / "site"
+# The site's own files (mkdocs.yml, home-page text, stylesheet, script, theme overrides):
+# package data, so an installed rulepress builds a site without this repository.
+SITE = Path(__file__).resolve().parent / "assets"
 REDIRECT = """# {title}
 
 <meta http-equiv="refresh" content="0; url={target}">
