@@ -14,7 +14,7 @@ from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
-from rulepress.exporters.foundry.manifest import manifest
+from rulepress.exporters.foundry.manifest import manifest, release_links
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
@@ -54,7 +54,11 @@ class FoundryExporter:
                 write_pack(pack, safe_child(folder, "packs", pack.name))
                 pack.documents.clear()  # written: only its name and type are needed now
                 packs.append(pack)
-            text = json.dumps(manifest(ruleset, settings, packs), indent=2, ensure_ascii=False)
+            text = json.dumps(
+                manifest(ruleset, settings, packs, release_links(options, settings.module_id)),
+                indent=2,
+                ensure_ascii=False,
+            )
             (folder / "module.json").write_text(text + "\n", encoding="utf-8")
 
     @staticmethod
