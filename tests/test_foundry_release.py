@@ -1,13 +1,19 @@
-"""The Foundry module as a release: the URLs Foundry installs and updates it from."""
+"""The Foundry module as a release: the URLs Foundry installs and updates it from, the
+`_stats` that keep Foundry from migrating its packs, the zip players install."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+
+import pytest
 
 from rulepress.commands.build import build
 from rulepress.exporters import ExportOptions
-from tests.helpers import base_tree, build_tree
+from rulepress.exporters.foundry.leveldb import read_pack
+from rulepress.exporters.foundry.packs.common import CORE_BUILDS, RELEASE_TIME
+from tests.helpers import COMPENDIUM, base_tree, build_tree
 
 MODULE = "rulepress-demo"
 
@@ -39,3 +45,53 @@ def test_the_manifest_carries_the_release_urls_it_is_given(tmp_path):
 def test_without_release_urls_the_manifest_has_none(tmp_path):
     manifest = manifest_of(demo_build(tmp_path))
     assert not {"url", "manifest", "download"} & set(manifest)
+
+
+@pytest.fixture(scope="module", params=[12, 13])
+def bundled(request, tmp_path_factory) -> tuple[int, Path]:
+    """(version, foundry output) of the bundled compendium built for Foundry `version`."""
+    out = tmp_path_factory.mktemp(f"v{request.param}")
+    validation, _ = build(
+        COMPENDIUM, out, ["foundry"], ExportOptions(foundry_version=request.param)
+    )
+    assert validation.ok
+    return request.param, out / "foundry"
+
+
+def stored_documents(foundry: Path, tmp: Path) -> dict[str, dict]:
+    """Every key and value of every pack of every module (read from copies)."""
+    documents = {}
+    for pack in sorted(foundry.glob("*/packs/*")):
+        copy = tmp / f"{pack.parent.parent.name}-{pack.name}"
+        shutil.copytree(pack, copy)
+        documents |= {f"{pack.parent.parent.name}/{k}": v for k, v in read_pack(copy).items()}
+    return documents
+
+
+def test_every_document_says_which_foundry_and_system_wrote_it(bundled, tmp_path):
+    version, foundry = bundled
+    documents = stored_documents(foundry, tmp_path)
+    collections = {key.split("!")[1] for key in documents}
+    assert {"journal", "journal.pages", "items", "folders", "tables", "macros"} <= collections
+    for key, value in documents.items():
+        collection = key.split("!")[1]
+        if version == 12 and collection == "tables.results":
+            assert "_stats" not in value, key  # a v12 TableResult has no _stats
+            continue
+        stats = value["_stats"]
+        assert stats["coreVersion"] == CORE_BUILDS[version]
+        assert stats["coreVersion"].split(".")[0] == str(version)
+        in_item_pack = collection in ("items", "folders")
+        assert stats["systemId"] == ("worldbuilding" if in_item_pack else None), key
+        assert (stats["systemVersion"] is not None) == in_item_pack, key
+        assert stats["createdTime"] == stats["modifiedTime"] == RELEASE_TIME
+        assert ("exportSource" in stats) == (version >= 13), key
+
+
+def test_the_v12_build_writes_no_v13_only_fields(bundled, tmp_path):
+    version, foundry = bundled
+    for key, value in stored_documents(foundry, tmp_path).items():
+        v13_only = {"categories", "category", "documentUuid"} & set(value)
+        if key.split("!")[1] == "tables.results":
+            v13_only |= {"name", "description"} & set(value)
+        assert not v13_only or version >= 13, (key, v13_only)
