@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from rulepress.commands.build import build
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.leveldb import read_pack
 from rulepress.exporters.foundry.packs.common import CORE_BUILDS, RELEASE_TIME
-from tests.helpers import COMPENDIUM, base_tree, build_tree
+from tests.helpers import COMPENDIUM, base_tree, build_tree, unpack_with_cli
 
 MODULE = "rulepress-demo"
 
@@ -95,3 +96,39 @@ def test_the_v12_build_writes_no_v13_only_fields(bundled, tmp_path):
         if key.split("!")[1] == "tables.results":
             v13_only |= {"name", "description"} & set(value)
         assert not v13_only or version >= 13, (key, v13_only)
+
+
+def test_each_module_has_a_release_zip_holding_its_folder(tmp_path):
+    foundry = demo_build(tmp_path)
+    folder = foundry / MODULE
+    with zipfile.ZipFile(foundry / f"{MODULE}.zip") as archive:
+        names = archive.namelist()
+        assert names == sorted(names, key=lambda name: name.rstrip("/").split("/"))
+        assert "module.json" in names  # at the root, where the installer looks
+        files = {name: archive.read(name) for name in names if not name.endswith("/")}
+        folders = {name.rstrip("/") for name in names if name.endswith("/")}
+        for entry in archive.infolist():
+            assert entry.date_time == (1980, 1, 1, 0, 0, 0)
+            assert entry.external_attr >> 16 in (0o100644, 0o040755)
+    on_disk = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*")}
+    assert files == {name: p.read_bytes() for name, p in on_disk.items() if p.is_file()}
+    assert folders == {name for name, p in on_disk.items() if p.is_dir()}
+
+
+def test_two_builds_give_the_same_zip_bytes(tmp_path):
+    first = (demo_build(tmp_path / "a") / f"{MODULE}.zip").read_bytes()
+    second = (demo_build(tmp_path / "b") / f"{MODULE}.zip").read_bytes()
+    assert first == second
+
+
+def test_the_official_cli_unpacks_a_pack_taken_from_the_zip(tmp_path, foundry_cli):
+    foundry = demo_build(tmp_path)
+    installed = tmp_path / "Data" / "modules" / MODULE
+    with zipfile.ZipFile(foundry / f"{MODULE}.zip") as archive:
+        archive.extractall(installed)
+    for pack in sorted((installed / "packs").iterdir()):
+        unpacked = unpack_with_cli(foundry_cli, pack, tmp_path)
+        theirs = {p.name: json.loads(p.read_text()) for p in unpacked.glob("*.json")}
+        ours = foundry / MODULE / "src" / "packs" / pack.name
+        assert theirs == {p.name: json.loads(p.read_text()) for p in ours.glob("*.json")}
+        assert theirs, pack.name
