@@ -2,7 +2,8 @@
 
 `dist/foundry/<module-id>/` holds `module.json`, `packs/<name>/` (LevelDB, the layout the
 official CLI writes) and `src/packs/<name>/*.json` (the same documents as source files
-with `_key`, which the official CLI packs into the identical pack).
+with `_key`, which the official CLI packs into the identical pack); beside it,
+`<module-id>.zip` is the same folder as a release for Foundry's installer.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
-from rulepress.exporters.foundry.manifest import manifest
+from rulepress.exporters.foundry.manifest import manifest, release_links
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
+from rulepress.exporters.foundry.release import write_release_zip
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.memo import RenderMemo
 from rulepress.output_names import safe_child
@@ -54,8 +56,13 @@ class FoundryExporter:
                 write_pack(pack, safe_child(folder, "packs", pack.name))
                 pack.documents.clear()  # written: only its name and type are needed now
                 packs.append(pack)
-            text = json.dumps(manifest(ruleset, settings, packs), indent=2, ensure_ascii=False)
+            text = json.dumps(
+                manifest(ruleset, settings, packs, release_links(options, settings.module_id)),
+                indent=2,
+                ensure_ascii=False,
+            )
             (folder / "module.json").write_text(text + "\n", encoding="utf-8")
+            write_release_zip(folder, safe_child(out, f"{settings.module_id}.zip"))
 
     @staticmethod
     def check_replaceable(previous: Path) -> None:

@@ -39,7 +39,9 @@ def flatten(
     value = {k: v for k, v in document.items() if k != "_key"}
     key = f"!{collection}!{'.'.join((*parents, document['_id']))}"
     for embedded in EMBEDDED.get(collection.split(".")[-1], ()):
-        children = value.get(embedded, [])
+        if embedded not in value:  # e.g. `categories`, which a v12 JournalEntry has not
+            continue
+        children = value[embedded]
         value[embedded] = [child["_id"] for child in children]
         for child in children:
             yield from flatten(f"{collection}.{embedded}", child, (*parents, document["_id"]))

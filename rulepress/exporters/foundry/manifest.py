@@ -5,13 +5,29 @@ from __future__ import annotations
 import html
 
 from rulepress.compendium.model import Ruleset
+from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import ModuleOptions
 
 PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
 
 
-def manifest(ruleset: Ruleset, options: ModuleOptions, packs: list[Pack]) -> dict:
+def release_links(options: ExportOptions, module_id: str) -> dict[str, str]:
+    """module.json's `url`, `manifest` and `download`, those the options give, with
+    `{module}` replaced by the module's id (Foundry needs `manifest` to update a module
+    and `download` to install it)."""
+    given = {
+        "url": options.foundry_url,
+        "manifest": options.foundry_manifest,
+        "download": options.foundry_download,
+    }
+    return {name: url.replace("{module}", module_id) for name, url in given.items() if url}
+
+
+def manifest(
+    ruleset: Ruleset, options: ModuleOptions, packs: list[Pack], links: dict[str, str] | None = None
+) -> dict:
+    """The module's manifest; `links` are its release URLs (release_links)."""
     info = ruleset.info
     credits = " ".join(source.credit for source in info.sources)
     version = str(options.foundry_version)
@@ -26,6 +42,7 @@ def manifest(ruleset: Ruleset, options: ModuleOptions, packs: list[Pack]) -> dic
             for source in info.sources
         ],
         "compatibility": {"minimum": version, "verified": version},
+        **(links or {}),
         "packs": [
             {
                 "name": pack.name,

@@ -15,6 +15,8 @@ class ItemSystem(Protocol):
     id: str
     """The Foundry system id packs of these Items require."""
     title: str
+    version: str
+    """The system's release the Items are written for (`_stats.systemVersion`)."""
 
     def item(
         self, attributes: Sequence[Attribute], weight: object, description: str
@@ -33,6 +35,7 @@ class SimpleWorldbuilding:
 
     id: str = "worldbuilding"
     title: str = "Simple Worldbuilding"
+    version: str = "0.8.2"
 
     def item(
         self, attributes: Sequence[Attribute], weight: object, description: str

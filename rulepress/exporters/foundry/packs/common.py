@@ -16,11 +16,24 @@ from rulepress.exporters import templating
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.foundry.pack import Pack, Ready
+from rulepress.exporters.foundry.systems import ItemSystem
 from rulepress.exporters.markdown_text import TEMPLATES
 from rulepress.exporters.memo import RenderMemo, Written, templates_key
 from rulepress.models import WeaponProfile
 
 SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
+
+CORE_BUILDS = {12: "12.331", 13: "13.341"}
+"""The Foundry build each target's documents say they were written by (`_stats.coreVersion`):
+v12's last release, v13's first stable one. A document stamped with a build newer than
+the Foundry that loads it fails that Foundry's startup migration (Foundryborne/daggerheart
+#1358 stamps the minimum build for this reason), so the stamp is an early build of the
+generation, never a newer one than a user of that generation would run."""
+RELEASE_TIME = 315_532_800_000
+"""1980-01-01T00:00:00Z in milliseconds: every document's `createdTime`/`modifiedTime`
+and the release zip's file times (the earliest a zip can hold), so rebuilds are identical."""
+BUILDER_ID = "rulepressbuilder"
+"""`_stats.lastModifiedBy`: a fixed 16-character user id, as dnd5e's `dnd5ebuilder0000`."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +41,39 @@ class ModuleOptions:
     module_id: str
     foundry_version: int
     system: str
+
+    def stats(self, system: ItemSystem | None = None) -> Stats:
+        """The `_stats` of the module's documents; `system` for those of a system's pack."""
+        return Stats(
+            self.foundry_version,
+            system.id if system else None,
+            system.version if system else None,
+        )
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A document's `_stats` (Foundry's DocumentStatsField), as Foundry v12 or v13 writes
+    it, with fixed times: the packs read as current, never as data to migrate."""
+
+    foundry_version: int
+    system_id: str | None = None
+    system_version: str | None = None
+
+    def field(self) -> dict:
+        stats = {
+            "coreVersion": CORE_BUILDS[self.foundry_version],
+            "systemId": self.system_id,
+            "systemVersion": self.system_version,
+            "createdTime": RELEASE_TIME,
+            "modifiedTime": RELEASE_TIME,
+            "lastModifiedBy": BUILDER_ID,
+            "compendiumSource": None,
+            "duplicateSource": None,
+        }
+        if self.foundry_version >= 13:
+            stats["exportSource"] = None  # new in v13
+        return stats
 
 
 OpenPack = Callable[..., Pack]

@@ -15,6 +15,7 @@ from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
     Module,
+    Stats,
     WeaponTables,
     add_reused,
     document_id,
@@ -43,7 +44,7 @@ def item_packs(module: Module) -> Iterator[Pack]:
         label = f"{ruleset.info.title}: {members[0].foundry.label}"
         pack = module.open_pack(name, label, "Item", system=system.id)
         for kind in members:
-            _add_items(pack, kind, module, system)
+            _add_items(pack, kind, module, system, module.options.stats(system))
         yield pack
 
 
@@ -54,7 +55,9 @@ def _system(name: str) -> ItemSystem:
     return system
 
 
-def _add_items(pack: Pack, kind: kinds.Kind, module: Module, system: ItemSystem) -> None:
+def _add_items(
+    pack: Pack, kind: kinds.Kind, module: Module, system: ItemSystem, stats: Stats
+) -> None:
     """The kind's Items, grouped by folder; folders in the order of their documents."""
     mapping: kinds.FoundryItems = kind.foundry
     ruleset, memo = module.ruleset, module.memo
@@ -70,7 +73,13 @@ def _add_items(pack: Pack, kind: kinds.Kind, module: Module, system: ItemSystem)
         if folder is not None:
             folder_id = document_id(ruleset, "folder", document_slug(folder))
             add_reused(
-                pack, memo, item_folder, folder.display_name, folder_id, position * SORT_STEP
+                pack,
+                memo,
+                item_folder,
+                folder.display_name,
+                folder_id,
+                position * SORT_STEP,
+                stats,
             )
         for number, document in enumerate(documents, 1):
             item_id = document_id(ruleset, kind.name, document_slug(document))
@@ -78,12 +87,13 @@ def _add_items(pack: Pack, kind: kinds.Kind, module: Module, system: ItemSystem)
             attributes = tuple(tuple(a) for a in mapping.attributes(document, ruleset))
             weight = getattr(document, mapping.weight) if mapping.weight else None
             look = (mapping.icon, weight)
+            made = (system, stats)
             if mapping.description:  # an HTML template; the weapons' shares their tables
                 description = Description(module.tables, mapping.description)
-                add_reused(pack, memo, item, document, attributes, where, look, system, description)
+                add_reused(pack, memo, item, document, attributes, where, look, made, description)
             else:
                 text = _section_html(module.env, kind, document, ruleset)
-                pack.add(item(document, attributes, where, look, system, text))
+                pack.add(item(document, attributes, where, look, made, text))
 
 
 def _folder_order(ruleset: Ruleset):
@@ -128,7 +138,7 @@ def _section_html(env: jinja2.Environment, kind: kinds.Kind, document, ruleset) 
     return to_html(render_section(env, section, ruleset, lambda _target, label: md(label)))
 
 
-def item_folder(name: str, folder_id: str, sort: int) -> dict:
+def item_folder(name: str, folder_id: str, sort: int, stats: Stats) -> dict:
     """The Item folder holding a group of Items (a weapon section's)."""
     return {
         "_id": folder_id,
@@ -141,6 +151,7 @@ def item_folder(name: str, folder_id: str, sort: int) -> dict:
         "sort": sort,
         "color": None,
         "flags": {},
+        "_stats": stats.field(),
     }
 
 
@@ -149,13 +160,14 @@ def item(
     attributes: tuple,
     where: tuple[str, str | None, str, int],
     look: tuple[str, object],
-    system: ItemSystem,
+    made: tuple[ItemSystem, Stats],
     description: Description | str,
 ) -> dict:
     """A document's Item; `where` is (ruleset id, folder id, item id, sort), `look` is
-    (icon, weight)."""
+    (icon, weight), `made` is (system, _stats)."""
     ruleset_id, folder_id, item_id, sort = where
     icon, weight = look
+    system, stats = made
     html = description if isinstance(description, str) else description.render(document)
     item_type, data = system.item(attributes, weight, html.strip())
     return {
@@ -176,4 +188,5 @@ def item(
                 "profile": document.model_dump(mode="json"),
             }
         },
+        "_stats": stats.field(),
     }

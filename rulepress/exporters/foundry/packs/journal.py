@@ -16,6 +16,7 @@ from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
     Module,
     ModuleOptions,
+    Stats,
     document_id,
     key,
 )
@@ -49,7 +50,9 @@ def _link_label(label: str) -> str:
     return label.replace("]", "").replace("}", "")
 
 
-def journal_page(entry_id: str, page_id: str, name: str, html: str, number: int) -> dict:
+def journal_page(
+    entry_id: str, page_id: str, name: str, html: str, number: int, stats: Stats
+) -> dict:
     return {
         "_id": page_id,
         "_key": key("journal.pages", entry_id, page_id),
@@ -60,21 +63,25 @@ def journal_page(entry_id: str, page_id: str, name: str, html: str, number: int)
         "sort": number * SORT_STEP,
         "ownership": {"default": -1},
         "flags": {},
+        "_stats": stats.field(),
     }
 
 
-def journal_entry(entry_id: str, name: str, pages: list[dict], position: int) -> dict:
-    return {
+def journal_entry(entry_id: str, name: str, pages: list[dict], position: int, stats: Stats) -> dict:
+    entry = {
         "_id": entry_id,
         "_key": key("journal", entry_id),
         "name": name,
         "pages": pages,
-        "categories": [],
         "folder": None,
         "sort": position * SORT_STEP,
         "ownership": {"default": 0},
         "flags": {},
+        "_stats": stats.field(),
     }
+    if stats.foundry_version >= 13:
+        entry["categories"] = []  # JournalEntryCategory is new in v13
+    return entry
 
 
 class Links:
@@ -101,6 +108,7 @@ def rules_pack(module: Module) -> Pack:
     pack = module.open_pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
     parts = chapters(ruleset)
     links = Links(ruleset, module.options, parts)
+    stats = module.options.stats()
 
     def page_html(section: Section) -> str:
         if section.journal:
@@ -117,15 +125,16 @@ def rules_pack(module: Module) -> Pack:
                 section.title,
                 page_html(section),
                 number,
+                stats,
             )
             for number, section in enumerate(chapter.sections, 1)
         ]
-        pack.add(journal_entry(entry_id, chapter.title, pages, position))
-    pack.add(_credits_entry(ruleset, module.tables.html, len(pack.documents) + 1))
+        pack.add(journal_entry(entry_id, chapter.title, pages, position, stats))
+    pack.add(_credits_entry(ruleset, module.tables.html, len(pack.documents) + 1, stats))
     return pack
 
 
-def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int) -> dict:
+def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int, stats: Stats) -> dict:
     """A last journal entry: the sources' credits and every ruling taken."""
     entry_id = document_id(ruleset, "journal", "about-these-rules")
     parts = (
@@ -139,7 +148,8 @@ def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int) -> 
             name,
             env.get_template(template).render(**context).strip(),
             number,
+            stats,
         )
         for number, (slug, name, template, context) in enumerate(parts, 1)
     ]
-    return journal_entry(entry_id, "About These Rules", pages, position)
+    return journal_entry(entry_id, "About These Rules", pages, position, stats)

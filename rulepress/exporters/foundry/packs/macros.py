@@ -54,6 +54,7 @@ def macros_pack(module: Module) -> Pack:
     ruleset = module.ruleset
     pack = module.open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
     env = macro_environment()
+    stats = module.options.stats()
     with_macros = [kind for kind in kinds.registry().values() if kind.macro is not None]
     for position, kind in enumerate(with_macros, 1):
         macro = kind.macro
@@ -78,6 +79,7 @@ def macros_pack(module: Module) -> Pack:
                 "sort": position * SORT_STEP,
                 "ownership": {"default": 0},
                 "flags": {},
+                "_stats": stats.field(),
             }
         )
     return pack

@@ -12,6 +12,7 @@ from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
     Module,
+    Stats,
     document_id,
     foundry_text,
     key,
@@ -30,14 +31,14 @@ def table_packs(module: Module) -> Iterator[Pack]:
             name, f"{ruleset.info.title}: {members[0].foundry.label}", "RollTable"
         )
         documents = [(kind, doc) for kind in members for doc in ruleset.all(kind.model)]
+        stats = module.options.stats()
         for position, (kind, document) in enumerate(documents, 1):
-            version = module.options.foundry_version
-            pack.add(roll_table(ruleset, kind.foundry, document, position, version))
+            pack.add(roll_table(ruleset, kind.foundry, document, position, stats))
         yield pack
 
 
 def roll_table(
-    ruleset: Ruleset, mapping: kinds.FoundryTable, document, position: int, version: int
+    ruleset: Ruleset, mapping: kinds.FoundryTable, document, position: int, stats: Stats
 ) -> dict:
     table_id = document_id(ruleset, "roll-table", document_slug(document))
     rows = mapping.rows(document)
@@ -46,7 +47,7 @@ def roll_table(
             table_id,
             document_id(ruleset, "table-result", f"{document.id}-{row.low}"),
             row,
-            version,
+            stats,
         )
         for row in rows
     ]
@@ -65,12 +66,13 @@ def roll_table(
         "sort": position * SORT_STEP,
         "ownership": {"default": 0},
         "flags": {},
+        "_stats": stats.field(),
     }
 
 
-def table_result(table_id: str, result_id: str, row: kinds.TableRow, version: int) -> dict:
+def table_result(table_id: str, result_id: str, row: kinds.TableRow, stats: Stats) -> dict:
     """A TableResult in the shape of the target version (v13 split `text` into `name` and
-    `description`, foundryvtt#12049)."""
+    `description`, foundryvtt#12049, and gave results `_stats`)."""
     common = {
         "_id": result_id,
         "_key": key("tables.results", table_id, result_id),
@@ -81,7 +83,13 @@ def table_result(table_id: str, result_id: str, row: kinds.TableRow, version: in
         "drawn": False,
         "flags": {},
     }
-    if version >= 13:
+    if stats.foundry_version >= 13:
         text = foundry_text(row.text)
-        return {**common, "name": row.name, "description": text, "documentUuid": None}
+        return {
+            **common,
+            "name": row.name,
+            "description": text,
+            "documentUuid": None,
+            "_stats": stats.field(),
+        }
     return {**common, "text": foundry_text(row.text), "documentCollection": "", "documentId": None}

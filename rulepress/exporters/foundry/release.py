@@ -1,0 +1,45 @@
+"""The release zip of a module: what Foundry's installer downloads from `download`.
+
+The zip holds the module folder's contents with `module.json` at its root, as Foundry's
+own systems ship (dnd5e's release workflow zips `system.json` and `packs/` from the
+package root). It is byte-identical between builds: entries in sorted order, fixed
+times and permissions, and a directory entry for every folder (Foundry v12's installer
+failed on zips without them, foundryvtt/foundryvtt#11276).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rulepress.exporters.foundry.packs.common import RELEASE_TIME
+
+ZIP_TIME = datetime.fromtimestamp(RELEASE_TIME / 1000, UTC).timetuple()[:6]
+UNIX = 3  # ZipInfo.create_system: the mode bits in external_attr are Unix ones
+FILE_MODE = 0o100644
+FOLDER_MODE = 0o040755
+MSDOS_DIRECTORY = 0x10
+
+
+def write_release_zip(module: Path, target: Path) -> None:
+    """Zip the module folder `module` into `target`."""
+    paths = sorted(module.rglob("*"), key=lambda path: path.relative_to(module).parts)
+    with zipfile.ZipFile(target, "w") as archive:
+        for path in paths:
+            name = path.relative_to(module).as_posix()
+            if path.is_dir():
+                entry = _entry(f"{name}/", FOLDER_MODE, zipfile.ZIP_STORED)
+                entry.external_attr |= MSDOS_DIRECTORY
+                archive.writestr(entry, b"")
+            else:
+                entry = _entry(name, FILE_MODE, zipfile.ZIP_DEFLATED)
+                archive.writestr(entry, path.read_bytes(), compresslevel=9)
+
+
+def _entry(name: str, mode: int, compression: int) -> zipfile.ZipInfo:
+    entry = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    entry.create_system = UNIX
+    entry.external_attr = mode << 16
+    entry.compress_type = compression
+    return entry
