@@ -28,10 +28,13 @@ FOUNDRY_VERSIONS = (12, 13)
 
 
 def module_id(ruleset_id: str) -> str:
+    """The module id of a ruleset: `rulepress-<ruleset id>`."""
     return f"rulepress-{ruleset_id}"
 
 
 class FoundryExporter:
+    """The `foundry` target: one module per ruleset, its LevelDB packs and their JSON sources."""
+
     name = "foundry"
     uses_render_memo = True
     description = "a Foundry VTT module per ruleset with LevelDB packs (dist/foundry/)"
@@ -43,6 +46,7 @@ class FoundryExporter:
         options: ExportOptions,
         memo: RenderMemo | None = None,
     ) -> None:
+        """Write each ruleset's module folder and its release zip into `out`."""
         env = environment(options.templates, plain=inert)
         html = html_environment(options.templates)
         for ruleset in compendium:

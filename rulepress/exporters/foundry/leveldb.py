@@ -75,6 +75,7 @@ def _check_document(key: str, value: dict) -> None:
 
 
 def encode(value: dict) -> bytes:
+    """A document as the bytes Foundry stores: compact JSON, keys in order."""
     return json.dumps(
         value, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False
     ).encode("utf-8")

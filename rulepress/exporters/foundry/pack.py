@@ -28,6 +28,8 @@ class Ready:
 
 @dataclass
 class Pack:
+    """One compendium pack being made: its documents, and their source files as they come."""
+
     name: str
     label: str
     type: str
@@ -44,6 +46,7 @@ class Pack:
         )
 
     def add_ready(self, ready: Ready) -> Ready:
+        """Add a document written before (a memo's), as it was written."""
         if self.sources is not None:
             self.sources.write(ready)
             ready = Ready(ready.file_name, ready.entries)  # written: its entries are left
@@ -70,6 +73,7 @@ class SourceFolder:
         self.made = False
 
     def write(self, document: Ready) -> None:
+        """Write a document's source file, or link the one the previous output holds."""
         if not self.made:  # made for the first document: a pack without any has no folder
             self.folder.mkdir(parents=True, exist_ok=True)
             self.made = True

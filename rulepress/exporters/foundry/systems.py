@@ -12,6 +12,8 @@ from rulepress.kinds import Attribute
 
 
 class ItemSystem(Protocol):
+    """A Foundry game system that Items can target: how a kind's attributes become its data."""
+
     id: str
     """The Foundry system id packs of these Items require."""
     title: str
@@ -40,6 +42,7 @@ class SimpleWorldbuilding:
     def item(
         self, attributes: Sequence[Attribute], weight: object, description: str
     ) -> tuple[str, dict]:
+        """Free attributes: each keeps its label, and numbers stay numbers."""
         return "item", {
             "description": description,
             "quantity": 1,

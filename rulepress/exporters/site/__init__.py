@@ -45,6 +45,7 @@ def build_epoch(compendium_root: Path) -> str:
 
 
 def mkdocs_command(*args: str) -> list[str]:
+    """The command that runs mkdocs in this Python, with its arguments."""
     return [sys.executable, "-m", "mkdocs", *args]
 
 
@@ -66,6 +67,8 @@ def run_mkdocs(config: Path, site_dir: Path, epoch: str = "0") -> None:
 
 
 class SiteExporter(BaseExporter):
+    """The `site` target: a mkdocs project generated from the compendium, then built."""
+
     name = "site"
     uses_render_memo = False
     description = "the rules reference website, mkdocs + Material (dist/site/)"
@@ -77,6 +80,7 @@ class SiteExporter(BaseExporter):
         options: ExportOptions,
         memo: RenderMemo | None = None,
     ) -> None:
+        """Generate the mkdocs project in a temporary folder and build the site into `out`."""
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             config = generate(compendium, Path(project), options.templates)
             run_mkdocs(config, out, build_epoch(compendium.root))

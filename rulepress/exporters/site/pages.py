@@ -118,6 +118,7 @@ class SiteProject:
         self.written: set[Path] = set()
 
     def write(self, relative: str, text: str, *, docs: bool = True) -> None:
+        """Write a page (or, with `docs=False`, a project file) unless it already holds `text`."""
         path = (self.docs if docs else self.folder) / relative
         if path in self.written:  # a page named like another would silently replace it
             raise RuntimeError(f"two pages of the site would be written to {relative}")
@@ -127,6 +128,7 @@ class SiteProject:
         self.written.add(path)
 
     def remove_stale(self) -> None:
+        """Delete the pages an earlier run wrote that this one did not."""
         for path in sorted(self.docs.rglob("*"), reverse=True):
             if path.is_file() and path not in self.written:
                 path.unlink()

@@ -38,6 +38,8 @@ BUILDER_ID = "rulepressbuilder"
 
 @dataclass(frozen=True)
 class ModuleOptions:
+    """What the build asks of every module: its id, the Foundry version, the system."""
+
     module_id: str
     foundry_version: int
     system: str
@@ -61,6 +63,7 @@ class Stats:
     system_version: str | None = None
 
     def field(self) -> dict:
+        """The `_stats` field of a document of this module."""
         stats = {
             "coreVersion": CORE_BUILDS[self.foundry_version],
             "systemId": self.system_id,
@@ -100,6 +103,7 @@ def key(collection: str, *ids: str) -> str:
 
 
 def document_id(ruleset: Ruleset, kind: str, slug: str) -> str:
+    """A document's stable Foundry id, made from the ruleset, the kind of document and its slug."""
     return foundry_id(ruleset.id, kind, slug)
 
 

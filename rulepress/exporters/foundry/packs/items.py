@@ -122,10 +122,12 @@ class Description:
         self.tables, self.template = tables, template
 
     def render(self, document: Document) -> str:
+        """The Item's description for `document`."""
         template = self.tables.html.get_template(f"{self.template}.html.j2")
         return template.render(weapon=document, document=document, tables=self.tables[document])
 
     def memo_key(self) -> str:
+        """What the description depends on besides the document, for the render memo."""
         return f"{self.template} {self.tables.memo_key()}"
 
 

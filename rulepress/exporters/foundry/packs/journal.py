@@ -53,6 +53,7 @@ def _link_label(label: str) -> str:
 def journal_page(
     entry_id: str, page_id: str, name: str, html: str, number: int, stats: Stats
 ) -> dict:
+    """A text JournalEntryPage: one section of a chapter."""
     return {
         "_id": page_id,
         "_key": key("journal.pages", entry_id, page_id),
@@ -68,6 +69,7 @@ def journal_page(
 
 
 def journal_entry(entry_id: str, name: str, pages: list[dict], position: int, stats: Stats) -> dict:
+    """A JournalEntry: one chapter, its sections as pages."""
     entry = {
         "_id": entry_id,
         "_key": key("journal", entry_id),
@@ -92,11 +94,13 @@ class Links:
         self.uuid = journal_pages(ruleset, options, parts)
 
     def markdown(self, target_id: str, label: str) -> str:
+        """A link in a Markdown section template."""
         target = self.uuid(target_id)
         text = inert(label if target is None else _link_label(label))
         return md(text) if target is None else f"{target}{{{md(text)}}}"
 
     def html(self, target_id: str, label: str) -> Markup:
+        """A link in an HTML template."""
         target = self.uuid(target_id)
         if target is None:
             return escape(inert(label))
@@ -104,6 +108,7 @@ class Links:
 
 
 def rules_pack(module: Module) -> Pack:
+    """The `rules` pack: the guide's chapters as journal entries, then the credits and rulings."""
     ruleset = module.ruleset
     pack = module.open_pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
     parts = chapters(ruleset)

@@ -51,6 +51,7 @@ def macro_environment() -> jinja2.Environment:
 
 
 def macros_pack(module: Module) -> Pack:
+    """The `macros` pack: a macro per kind that has one and a document in the ruleset."""
     ruleset = module.ruleset
     pack = module.open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
     env = macro_environment()

@@ -40,6 +40,7 @@ def table_packs(module: Module) -> Iterator[Pack]:
 def roll_table(
     ruleset: Ruleset, mapping: kinds.FoundryTable, document, position: int, stats: Stats
 ) -> dict:
+    """A RollTable of one document, a result per row of its kind's mapping."""
     table_id = document_id(ruleset, "roll-table", document_slug(document))
     rows = mapping.rows(document)
     results = [

@@ -16,6 +16,7 @@ from rulepress.models import WeaponProfile
 def weapon_section_journal(
     section: Section, ruleset: Ruleset, links, tables: WeaponTables, memo: RenderMemo | None
 ) -> str:
+    """The weapon section kind's `journal` hook: its skill's link, then its weapons' tables."""
     weapons = section.documents[1:]
     skill = ruleset.get(section.document.skill)
     link = links.html(section.document.skill, skill.name)
