@@ -170,3 +170,43 @@ def test_build_with_the_default_relative_out_writes_every_target(tmp_path):
         "json/iris.json",
     ):
         assert (work / "dist" / page).is_file(), page
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["roll", "iris", "--rank", "3", "--traits", "5,3", "--faces", "1,4,6"],
+        [
+            "roll",
+            "t2k4e",
+            "--attribute",
+            "d12",
+            "--skill",
+            "d8",
+            "--push",
+            "--for",
+            "AGL",
+            "--seed",
+            "2",
+        ],
+        ["roll", "cuf", "--cuf", "4", "--willpower", "6", "--tcs", "9", "--d20", "12"],
+        ["roll", "cool", "fear", "--cool", "50", "--roll", "70"],
+    ],
+    ids=["iris", "t2k4e pushed", "cuf", "cool"],
+)
+def test_a_roll_prints_plain_words_not_python(args):
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    for line in result.stdout.splitlines():
+        label, _, value = line.partition(": ")
+        assert "_" not in label, line
+        assert not value.startswith(("[", "{", "(")), line  # no repr of a list or dict
+        assert value not in ("True", "False", "None"), line
+
+
+def test_the_t2k4e_odds_json_gives_each_computed_chance_as_an_exact_fraction():
+    result = run("odds", "t2k4e", "--json")
+    data = json.loads(result.stdout)
+    cell = data["tables"][0]["rows"][0]["cells"][0]
+    assert cell["attribute"] == "d6"
+    assert cell["computed"] == {"fraction": "1/6", "percent": 16.6667}

@@ -260,7 +260,7 @@ COMMAND_CASES = [
         "modifiers netting past the dice's range roll the range's end",
         [*T2K, "--modifier", "-10", "--modifier", "-10", "--modifier", "-10", "--faces", "4"],
         0,
-        "rolled_pool: ['d6']",
+        "rolled pool: d6\n",
     ),
     Command(
         "two push faces for the one die a push re-rolls",

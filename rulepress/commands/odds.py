@@ -93,7 +93,7 @@ def t2k4e_tables(ruleset: Ruleset, reading: str | None) -> dict:
                     {
                         "attribute": column,
                         "printed": printed,
-                        "computed": round(float(exact), 4),
+                        "computed": chance_json(exact / 100),
                         "agrees": within_rounding(printed, exact),
                     }
                 )
@@ -115,7 +115,8 @@ def format_t2k4e_tables(data: dict) -> str:
         ]
         for row in table["rows"]:
             cells = "".join(
-                f"{cell['printed']:>5}% / {cell['computed']:5.1f}%{' ' if cell['agrees'] else '*'}"
+                f"{cell['printed']:>5}% / {cell['computed']['percent']:5.1f}%"
+                f"{' ' if cell['agrees'] else '*'}"
                 for cell in row["cells"]
             )
             lines.append(f"{row['skill'] or '--':<13}{cells}")

@@ -94,12 +94,36 @@ def load_ruleset(compendium: Path, ruleset_id: str):
 
 
 def emit(data: dict, as_json: bool, text: str | None = None) -> None:
-    """Print `data` as JSON, or as `text` (default: a `key: value` line per key)."""
+    """Print `data` as JSON, or as `text` (default: `plain_lines` of it)."""
     import json
 
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-    elif text is None:
-        click.echo("\n".join(f"{key}: {value}" for key, value in data.items() if key != "ruleset"))
     else:
-        click.echo(text)
+        click.echo("\n".join(plain_lines(data)) if text is None else text)
+
+
+def plain_lines(data: dict, indent: str = "") -> list[str]:
+    """A result as people read it: `label: value` lines, a nested result indented under
+    its label, lists joined with commas, yes and no for flags, never a Python repr."""
+    lines = []
+    for key, value in data.items():
+        if key == "ruleset" and not indent:
+            continue  # the command named it
+        label = key.replace("_", " ")
+        if isinstance(value, dict):
+            lines += [f"{indent}{label}:", *plain_lines(value, indent + "  ")]
+        else:
+            lines.append(f"{indent}{label}: {plain_value(value)}")
+    return lines
+
+
+def plain_value(value: object) -> str:
+    """One value of a result, as a word or a list of words."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(plain_value(item) for item in value) or "none"
+    return str(value)
