@@ -329,3 +329,22 @@ def test_a_value_json_cannot_hold_is_refused_with_its_key():
                 "system": {"w": float("nan")},
             }
         )
+
+
+def test_journal_pages_headings_follow_the_page_title_without_a_jump(tmp_path):
+    """A page's title is shown as its h1 (`title.level` 1): the headings inside it start
+    at h2, never h4."""
+    import re
+
+    out = build_bundled(tmp_path, "foundry")
+    folder = out / "rulepress-iris" / "src" / "packs" / "rules"
+    with_headings = 0
+    for path in folder.iterdir():
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        for page in entry["pages"]:
+            assert page["title"]["level"] == 1
+            levels = sorted({int(n) for n in re.findall(r"<h([1-6])", page["text"]["content"])})
+            if levels:
+                with_headings += 1
+                assert levels == list(range(2, levels[-1] + 1)), (page["name"], levels)
+    assert with_headings > 4  # the weapon sections' pages and the rulings

@@ -119,7 +119,8 @@ def rules_pack(module: Module) -> Pack:
         if section.journal:
             hook = kinds.load_hook(section.journal)
             return hook(section, ruleset, links, module.tables, module.memo)
-        return to_html(render_section(module.env, section, ruleset, links.markdown))
+        # The page's title is its h1: headings inside the page start at h2.
+        return to_html(render_section(module.env, section, ruleset, links.markdown, heading=1))
 
     for position, chapter in enumerate(parts, 1):
         entry_id = document_id(ruleset, "journal", chapter.id)
