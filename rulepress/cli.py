@@ -117,7 +117,7 @@ def build_command(
     validation finds errors; a target's previous output is replaced only when its new
     output is complete. Run again with nothing changed, it only says so."""
     from rulepress.commands.build import stamped_build
-    from rulepress.commands.validate import format_findings, summary
+    from rulepress.commands.validate import build_summary, format_findings
     from rulepress.exporters import ExportOptions
 
     options = ExportOptions(foundry_version=int(foundry_version), templates=templates)
@@ -128,7 +128,7 @@ def build_command(
         click.echo(format_findings(validation, "text", relative_to=Path.cwd()), err=True)
         click.echo("build stopped: fix the errors above; nothing was written", err=True)
         sys.exit(EXIT_FINDINGS)
-    click.echo(f"validated: {summary(validation)}")
+    click.echo(build_summary(validation, compendium))
     for path in written:
         click.echo(f"wrote {path}")
 

@@ -28,7 +28,8 @@ def test_validate_on_the_bundled_compendium_exits_0_with_warnings():
 
 
 def test_every_warning_on_the_bundled_compendium_points_at_a_yaml_line():
-    lines = run("validate").stdout.strip().splitlines()[:-1]
+    output = run("validate").stdout.strip().splitlines()
+    lines = output[: output.index("")]  # the findings, before the count by code
     assert lines
     for line in lines:
         place = line.split(": ", 1)[0]
@@ -210,3 +211,26 @@ def test_the_t2k4e_odds_json_gives_each_computed_chance_as_an_exact_fraction():
     cell = data["tables"][0]["rows"][0]["cells"][0]
     assert cell["attribute"] == "d6"
     assert cell["computed"] == {"fraction": "1/6", "percent": 16.6667}
+
+
+def test_validate_ends_with_the_findings_counted_by_code():
+    result = run("validate", str(COMPENDIUM))
+    lines = result.stdout.splitlines()
+    findings = [line for line in lines if ": warning RP" in line or ": info RP" in line]
+    block = lines[lines.index("by code:") + 1 : -1]
+    counted = {}
+    for line in block:
+        count, code_and_name = line.split(maxsplit=1)
+        counted[code_and_name] = int(count)
+    assert sum(counted.values()) == len(findings) > 0
+    drafts = sum(": warning RP211:" in line for line in findings)
+    assert counted["RP211 draft (warning)"] == drafts
+    assert list(counted.values()) == sorted(counted.values(), reverse=True)
+
+
+def test_build_says_how_to_list_the_findings_it_counted(tmp_path):
+    result = run("build", str(COMPENDIUM), "--out", str(tmp_path / "dist"), "--target", "json")
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("validated: 0 errors, ")
+    assert first.endswith(f"(to list them: rulepress validate {COMPENDIUM})")

@@ -11,7 +11,7 @@ import jinja2
 
 from rulepress import build_stamp
 from rulepress.caching import digest, tree_digests
-from rulepress.commands.validate import summary
+from rulepress.commands.validate import build_summary
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
@@ -114,7 +114,7 @@ def stamped_build(
     argv = [arg for arg in argv if not (force and arg == "--force")]
 
     def stamp(validation: Validation, written: list[Path]) -> None:
-        report = [f"validated: {summary(validation)}"]
+        report = [build_summary(validation, root)]
         report += [
             f"up to date: {path} (nothing changed; --force builds again)" for path in written
         ]

@@ -25,8 +25,33 @@ def format_findings(validation: Validation, fmt: str, relative_to: Path | None =
     lines = [
         f"{f.where(relative_to)}: {f.level} {f.code}: {printable(f.message)}" for f in findings
     ]
+    lines += counts_by_code(findings)
     lines.append(summary(validation))
     return "\n".join(lines)
+
+
+def counts_by_code(findings: list[Finding]) -> list[str]:
+    """The findings counted by code, most first: where a long list's weight lies."""
+    counts: dict[tuple[str, str, Level], int] = {}
+    for finding in findings:
+        key = (finding.code, finding.name, finding.level)
+        counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return []
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    return ["", "by code:"] + [
+        f"  {count:>4}  {code} {name} ({level})".rstrip() for (code, name, level), count in ordered
+    ]
+
+
+def build_summary(validation: Validation, compendium: Path) -> str:
+    """What `build` says of validation: the counts, and how to see the findings."""
+    import shlex
+
+    text = f"validated: {summary(validation)}"
+    if validation.findings:
+        text += f" (to list them: rulepress validate {shlex.quote(printable(str(compendium)))})"
+    return text
 
 
 def summary(validation: Validation) -> str:
