@@ -368,9 +368,14 @@ def test_a_hostile_file_name_prints_as_one_visible_line(tmp_path, name, shown):
     result = run("validate", "c", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert unsafe(result.stdout) == []
-    first, last = result.stdout.splitlines()
+    first, *counts = result.stdout.splitlines()  # the one finding, then the counts
     assert first.startswith(f"c/demo/skills/{shown}:1:7: error RP100: unknown kind 'nope'")
-    assert last == "1 error, 0 warnings, 0 info"
+    assert counts == [
+        "",
+        "by code:",
+        "     1  RP100 unknown-kind (error)",
+        "1 error, 0 warnings, 0 info",
+    ]
 
 
 def test_a_file_name_cannot_inject_a_github_workflow_command(tmp_path):
