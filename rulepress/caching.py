@@ -8,6 +8,7 @@ rulepress.sealed too), because the launcher's no-op build uses it.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Iterator
@@ -59,9 +60,12 @@ def tree_digests(folder: str) -> dict[str, str]:
     return dict(file_digests(folder))
 
 
+@functools.cache
 def code_digest() -> str:
     """One digest of the rulepress package and its installed plugins (code and templates)
-    and the Python running it: anything made by other code is never reused."""
+    and the Python running it: anything made by other code is never reused. Taken once a
+    process (the document cache and each target's render memo all ask): it stands for the
+    code this process runs."""
     listing = [sys.version]
     for folder in code_folders():
         digests = tree_digests(folder) if os.path.isdir(folder) else {"": _file_digest(folder)}
@@ -84,6 +88,12 @@ def code_folders() -> list[str]:
     top-level module: the code whose change makes every cache and stamp stale. Found from
     the installed distributions' `entry_points.txt` directly: importlib.metadata would
     cost the launcher's no-op build more than the rest of it."""
+    return [PACKAGE, *(folder for folder in _plugin_folders() if folder != PACKAGE)]
+
+
+@functools.cache
+def _plugin_folders() -> tuple[str, ...]:
+    """The installed plugins' code, found once a process: nothing installs one meanwhile."""
     modules: set[str] = set()
     for entry in sys.path:
         try:
@@ -93,12 +103,12 @@ def code_folders() -> list[str]:
         for name in names:
             if name.endswith((".dist-info", ".egg-info")):
                 modules |= _plugin_modules(os.path.join(entry or ".", name, "entry_points.txt"))
-    folders = [PACKAGE]
+    folders: list[str] = []
     for module in sorted(modules):
         location = _location(module)
         if location and location not in folders:
             folders.append(location)
-    return folders
+    return tuple(folders)
 
 
 def _plugin_modules(path: str) -> set[str]:
