@@ -35,6 +35,22 @@ class Section:
     journal: str | None = None
     """The kind's own Foundry journal page (rulepress.kinds.Guide.journal)."""
 
+    @classmethod
+    def of(
+        cls, guide: kinds.Guide, id_: str, title: str, documents: tuple[Document, ...]
+    ) -> Section:
+        """A section of a kind's documents, rendered as the kind's guide entry says."""
+        return cls(
+            id_,
+            title,
+            guide.template,
+            documents,
+            guide.page_per_section,
+            guide.anchor_per_document,
+            guide.helpers,
+            guide.journal,
+        )
+
     @property
     def document(self) -> Document:
         """The section's one document, for a kind whose sections hold one each."""
@@ -67,16 +83,7 @@ def chapters(ruleset: Ruleset) -> list[Chapter]:
             continue
         default_chapter = placed.get(kind.name, guide.chapter)
         for position, part in enumerate(guide.parts(documents, ruleset)):
-            section = Section(
-                part.id,
-                part.title,
-                guide.template,
-                part.documents,
-                guide.page_per_section,
-                guide.anchor_per_document,
-                guide.helpers,
-                guide.journal,
-            )
+            section = Section.of(guide, part.id, part.title, part.documents)
             order = (guide.order + part.order, index, position)
             by_chapter.setdefault(part.chapter or default_chapter, []).append((order, section))
     planned = [plan.title for plan in ruleset.info.chapters if plan.title in by_chapter]

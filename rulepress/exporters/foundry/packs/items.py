@@ -132,11 +132,11 @@ class Description:
 
 
 def _section_html(env: jinja2.Environment, kind: kinds.Kind, document, ruleset) -> str:
-    """A document's own guide section, as HTML: the description of a plugin's Item."""
-    guide = kind.guide
-    section = Section(
-        document.id, document.display_name, guide.template, (document,), helpers=guide.helpers
-    )
+    """A document's own guide section, as HTML: the description of a plugin's Item (none
+    for a kind that has no section in the guide)."""
+    if kind.guide is None:
+        return ""
+    section = Section.of(kind.guide, document.id, document.display_name, (document,))
     return to_html(render_section(env, section, ruleset, lambda _target, label: md(label)))
 
 
