@@ -348,3 +348,15 @@ def test_journal_pages_headings_follow_the_page_title_without_a_jump(tmp_path):
                 with_headings += 1
                 assert levels == list(range(2, levels[-1] + 1)), (page["name"], levels)
     assert with_headings > 4  # the weapon sections' pages and the rulings
+
+
+def test_an_item_kind_without_a_guide_section_gets_an_empty_description(iris):
+    """A plugin may map a kind to Items without giving it a section in the guide."""
+    from rulepress import kinds
+    from rulepress.exporters.foundry.packs.items import _section_html
+    from rulepress.exporters.markdown_text import environment
+
+    weapon_kind = kinds.registry()["weapon"]
+    assert weapon_kind.guide is None and weapon_kind.foundry is not None
+    weapon = iris.get("light-combat-pistol")
+    assert _section_html(environment(), weapon_kind, weapon, iris) == ""
