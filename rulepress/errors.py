@@ -35,6 +35,7 @@ class Code(enum.StrEnum):
     NOT_A_MAPPING = "RP007"
     OUTSIDE_COMPENDIUM = "RP008"
     NO_RULESET = "RP009"
+    SETTINGS_FILE_NAMED = "RP010"
 
     UNKNOWN_KIND = "RP100"
     UNKNOWN_FIELD = "RP101"
@@ -59,6 +60,8 @@ CODE_DOCS: dict[str, str] = {
     "RP007": "A file whose top level is not a mapping with a `kind`.",
     "RP008": "A symbolic link pointing outside the compendium folder.",
     "RP009": "A ruleset folder without a `ruleset.yaml`, or a document outside any ruleset.",
+    "RP010": "A file the settings name (logo, favicon, stylesheet) is missing, of the wrong "
+    "kind, too large, or outside the content repository.",
     "RP100": "A document's `kind` names no known document kind.",
     "RP101": "A field the model does not declare (often a typo of a real field).",
     "RP102": "A required field is missing.",

@@ -33,16 +33,21 @@ class Validation:
 
 
 def validate(
-    root: Path | str, *, strict: bool = False, cache: bool | DocumentCache = False
+    root: Path | str,
+    *,
+    strict: bool = False,
+    cache: bool | DocumentCache = False,
+    settings: Path | None = None,
 ) -> Validation:
     """Load and check a compendium. Cross-document checks run only on files that loaded,
     so one broken file does not hide the problems of the others. With `cache`, files
     that loaded cleanly before are taken from the document cache (see compendium.cache):
     True for the folder's own, or a given one (a git revision's copy of a compendium
-    loads through the working tree's)."""
+    loads through the working tree's). `settings` names the publisher's settings file
+    (default: rulepress.yaml beside `root`)."""
     if cache is True:
         cache = DocumentCache(Path(root))
-    loaded = load_compendium(root, cache or None)
+    loaded = load_compendium(root, cache or None, settings)
     findings = [*loaded.findings, *run_checks(loaded.compendium)]
     if strict:
         findings = [

@@ -20,6 +20,7 @@ from rulepress import kinds
 from rulepress.caching import digest
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.settings import PublisherSettings, load_settings, settings_beside
 from rulepress.compendium.yaml_source import (
     Position,
     SourceMap,
@@ -45,20 +46,32 @@ class LoadResult:
     findings: tuple[Finding, ...]
 
 
-def load_compendium(root: Path | str, cache: DocumentCache | None = None) -> LoadResult:
-    """Read every ruleset under `root`. Problems in files become findings, never exceptions;
-    a root that is missing or not a folder raises RulepressError. With a `cache`, a file
-    whose bytes loaded cleanly before is not parsed again."""
+def load_compendium(
+    root: Path | str, cache: DocumentCache | None = None, settings: Path | None = None
+) -> LoadResult:
+    """Read every ruleset under `root`, and the publisher's settings: the file `settings`,
+    else `rulepress.yaml` beside `root` if there is one. Problems in files become
+    findings, never exceptions; a root that is missing or not a folder raises
+    RulepressError. With a `cache`, a file whose bytes loaded cleanly before is not
+    parsed again."""
     root = Path(root)
     if not root.exists():
         raise RulepressError(f"compendium folder not found: {root}")
     if not root.is_dir():
         raise RulepressError(f"compendium path is not a folder: {root}")
-    return _load(root, cache)
+    if settings is None:
+        publisher, findings = load_settings(settings_beside(root))
+    else:
+        publisher, findings = load_settings(settings, required=True)
+    return _load(root, cache, publisher, findings)
 
 
-def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
-    findings: list[Finding] = []
+def _load(
+    root: Path,
+    cache: DocumentCache | None,
+    settings: PublisherSettings,
+    findings: list[Finding],
+) -> LoadResult:
     is_ruleset = os.path.lexists(root / RULESET_FILE)  # whatever it is: a pipe is reported
     folders = [root] if is_ruleset else _ruleset_folders(root, findings)
     rulesets: dict[str, Ruleset] = {}
@@ -78,7 +91,9 @@ def _load(root: Path, cache: DocumentCache | None) -> LoadResult:
             )
             continue
         rulesets[ruleset.id] = ruleset
-    compendium = Compendium(root, MappingProxyType(rulesets), document_cache=cache)
+    compendium = Compendium(
+        root, MappingProxyType(rulesets), document_cache=cache, settings=settings
+    )
     if cache is not None:
         cache.save()
     return LoadResult(compendium, tuple(findings))

@@ -8,6 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
+from rulepress.compendium.settings import PublisherSettings
 from rulepress.compendium.yaml_source import DataPath, Position, SourceMap
 from rulepress.errors import RulepressError
 from rulepress.models import Document, RulesetInfo
@@ -126,6 +127,8 @@ class Compendium:
     document_cache: DocumentCache | None = field(default=None, repr=False, compare=False)
     """The document cache it was loaded through (None: loaded without one). Loads of its
     git history go through the same cache, so `--no-cache` reaches them too."""
+    settings: PublisherSettings = field(default_factory=PublisherSettings, compare=False)
+    """The publisher's settings (rulepress.yaml), defaults when there is no file."""
 
     def __iter__(self) -> Iterator[Ruleset]:
         return iter(self.rulesets.values())

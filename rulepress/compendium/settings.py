@@ -1,0 +1,163 @@
+"""Loading the publisher's settings (`rulepress.yaml`) as the compendium's files are loaded.
+
+The file is read like a document (a regular file of at most 2 MiB, safe YAML, strict
+model), so its problems are findings at `path:line:col`. The files it names (logo,
+favicon, stylesheets) are read here, once, as regular files inside the content
+repository: exporters write these bytes and never open a path the settings name.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from pydantic import ValidationError
+
+from rulepress.caching import digest
+from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
+from rulepress.errors import Code, Finding, Level
+from rulepress.files import read_regular
+from rulepress.models.settings import SETTINGS_FILE, Settings
+
+ASSET_SUFFIXES = {
+    "logo": (".svg", ".png", ".jpg", ".jpeg", ".webp", ".gif"),
+    "favicon": (".ico", ".png", ".svg"),
+    "extra_css": (".css",),
+}
+
+
+@dataclass(frozen=True)
+class PublisherSettings:
+    """The settings a build uses, where they came from, and the files they name."""
+
+    settings: Settings = field(default_factory=Settings)
+    file: Path | None = None
+    """The settings file, or None when the defaults apply (no file)."""
+    assets: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}))
+    """The bytes of each file the settings name, by the path the settings give."""
+
+    @property
+    def repository_folder(self) -> Path | None:
+        """The content repository's folder: the settings file's, which paths are relative to."""
+        return self.file.parent if self.file else None
+
+    def asset_digests(self) -> dict[str, str]:
+        """Each named file's absolute path -> digest of the bytes this build uses."""
+        folder = self.repository_folder
+        if folder is None:
+            return {}
+        return {str((folder / name).absolute()): digest(data) for name, data in self.assets.items()}
+
+
+def settings_beside(compendium_root: Path) -> Path:
+    """Where a compendium's settings file is: `rulepress.yaml` in the folder holding it."""
+    return compendium_root.absolute().parent / SETTINGS_FILE
+
+
+def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSettings, list[Finding]]:
+    """The settings in `path`, and the problems found in it. A missing file gives the
+    defaults, unless `required` (a file named on the command line must exist)."""
+    if not path.exists() and not path.is_symlink():
+        if required:
+            return PublisherSettings(), [_problem(path, Code.UNREADABLE, "settings file not found")]
+        return PublisherSettings(), []
+    try:
+        data, source = parse_yaml(decode_utf8(read_regular(path)), path)
+    except OSError as exc:
+        return PublisherSettings(), [
+            _problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
+        ]
+    except YamlProblem as problem:
+        return PublisherSettings(), [
+            Finding(Level.ERROR, problem.code, problem.message, path, *problem.position)
+        ]
+    if data is None:
+        data = {}  # a file of comments only: every default
+    if not isinstance(data, dict):
+        return PublisherSettings(), [
+            _problem(path, Code.NOT_A_MAPPING, "the settings file must hold a mapping")
+        ]
+    from rulepress.compendium.loader import schema_findings  # the loader imports this module
+
+    try:
+        settings = Settings.model_validate(data)
+    except ValidationError as exc:
+        return PublisherSettings(), schema_findings(exc, source)
+    findings = _language_findings(settings, source)
+    assets = _read_assets(settings, path.parent, source, findings)
+    return PublisherSettings(settings, path, MappingProxyType(assets)), findings
+
+
+def _named_files(settings: Settings) -> list[tuple[tuple, str, str]]:
+    """(data path, file, setting name) of every file the settings name."""
+    site = settings.site
+    named = [(("site", "logo"), site.logo, "logo"), (("site", "favicon"), site.favicon, "favicon")]
+    named += [(("site", "extra_css", i), css, "extra_css") for i, css in enumerate(site.extra_css)]
+    return [(where, name, setting) for where, name, setting in named if name]
+
+
+def _read_assets(
+    settings: Settings, folder: Path, source: SourceMap, findings: list[Finding]
+) -> dict[str, bytes]:
+    """Read each named file: a regular file inside `folder` (its links followed), of a
+    kind the setting takes. Anything else is a finding at the setting."""
+    real_folder = folder.resolve()
+    assets = {}
+    for where, name, setting in _named_files(settings):
+        problem = None
+        path = folder / name
+        if not name.lower().endswith(ASSET_SUFFIXES[setting]):
+            problem = f"must be a {', '.join(ASSET_SUFFIXES[setting])} file"
+        else:
+            try:
+                if not path.resolve(strict=True).is_relative_to(real_folder):
+                    problem = "leads outside the repository (a symbolic link); refused"
+                else:
+                    assets[name] = read_regular(path)
+            except FileNotFoundError:
+                problem = f"no such file beside {SETTINGS_FILE}"
+            except (OSError, RuntimeError) as exc:  # RuntimeError: a symbolic link loop
+                problem = f"cannot be read: {getattr(exc, 'strerror', None) or exc}"
+        if problem:
+            position = source.locate(where)
+            findings.append(
+                Finding(
+                    Level.ERROR,
+                    Code.SETTINGS_FILE_NAMED,
+                    f"{'.'.join(map(str, where))}: {name}: {problem}",
+                    source.file,
+                    position.line,
+                    position.col,
+                )
+            )
+    return assets
+
+
+def _language_findings(settings: Settings, source: SourceMap) -> list[Finding]:
+    """A language the Material theme has no words for would fail the site's build."""
+    spec = importlib.util.find_spec("material")
+    if spec is None or spec.origin is None:
+        return []
+    languages = Path(spec.origin).parent / "templates" / "partials" / "languages"
+    language = settings.site.language
+    if not languages.is_dir() or (languages / f"{language}.html").is_file():
+        return []
+    position = source.locate(("site", "language"))
+    known = ", ".join(sorted(p.stem for p in languages.glob("*.html") if p.stem != "custom"))
+    return [
+        Finding(
+            Level.ERROR,
+            Code.INVALID_VALUE,
+            f"site.language: the Material theme has no language {language!r}; known: {known}",
+            source.file,
+            position.line,
+            position.col,
+        )
+    ]
+
+
+def _problem(path: Path, code: Code, message: str) -> Finding:
+    return Finding(Level.ERROR, code, message, path, 1, 1)

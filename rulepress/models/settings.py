@@ -1,0 +1,185 @@
+"""The publisher's settings: `rulepress.yaml` beside the compendium.
+
+Every setting has a default, so a compendium without the file builds as it always did.
+The file is data from the content repository like the compendium itself: strict,
+unknown keys refused, every text free of control characters; a path it names is read
+only as a regular file inside the repository (see rulepress.compendium.settings).
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, StringConstraints
+
+from rulepress.models.base import Model, Name, Slug, Text
+
+SETTINGS_FILE = "rulepress.yaml"
+
+PLACEHOLDERS = {
+    "ruleset": "the ruleset's title",
+    "ruleset_id": "the ruleset's id",
+    "module": "the Foundry module's id (`<id_prefix>-<ruleset id>`)",
+}
+"""What a text setting marked as a pattern may name in braces, for each ruleset."""
+
+
+def _only_known_placeholders(value: str | None) -> str | None:
+    """A pattern names only PLACEHOLDERS: a typo would otherwise reach every output."""
+    if value is None:
+        return value
+    try:
+        names = [field for _, field, _, _ in string.Formatter().parse(value) if field is not None]
+    except ValueError as exc:  # a lone brace
+        raise ValueError(f"{exc}; write a brace as {{{{ or }}}}") from None
+    for name in names:
+        if name not in PLACEHOLDERS:
+            known = ", ".join(f"{{{known}}}" for known in PLACEHOLDERS)
+            raise ValueError(f"unknown placeholder {{{name}}}; known: {known}")
+    return value
+
+
+def fill(pattern: str, **values: str) -> str:
+    """A pattern setting with its placeholders replaced (validated: only known names)."""
+    return pattern.format_map(values)
+
+
+Pattern = Annotated[Name, AfterValidator(_only_known_placeholders)]
+"""One line of text that may name `{ruleset}`, `{ruleset_id}` or `{module}`."""
+Url = Annotated[
+    str,
+    StringConstraints(pattern=r"^https?://[^\s<>\"'`\\]+$", max_length=2000),
+    AfterValidator(_only_known_placeholders),
+]
+"""An http(s) URL, which may name the placeholders (a module's release URLs do)."""
+
+
+def _plain_relative_path(value: str) -> str:
+    """A path below the settings file's folder, spelled one way: no `/` at the start, no
+    empty, `.`, `..` or hidden part (a hidden file is nothing to publish)."""
+    if any(not part or part.startswith(".") for part in value.split("/")):
+        raise ValueError(
+            "a path relative to the settings file, with no empty, '.', '..' or hidden part"
+        )
+    return value
+
+
+RepositoryPath = Annotated[
+    str,
+    StringConstraints(pattern=r"^[A-Za-z0-9_\-. /]+$", max_length=500),
+    AfterValidator(_plain_relative_path),
+]
+"""A file of the content repository, relative to the settings file's folder."""
+MATERIAL_COLOURS = (
+    "red",
+    "pink",
+    "purple",
+    "deep purple",
+    "indigo",
+    "blue",
+    "light blue",
+    "cyan",
+    "teal",
+    "green",
+    "light green",
+    "lime",
+    "yellow",
+    "amber",
+    "orange",
+    "deep orange",
+    "brown",
+    "grey",
+    "blue grey",
+    "black",
+    "white",
+)
+Colour = Literal[MATERIAL_COLOURS]  # type: ignore[valid-type]
+
+
+class Colours(Model):
+    """The site's colours, by the Material theme's names; the same in light and dark mode."""
+
+    primary: Colour = "indigo"
+    """The header's and the links' colour."""
+    accent: Colour = "indigo"
+    """The colour of what is hovered or focused."""
+
+
+class SiteSettings(Model):
+    """The rules website."""
+
+    title: Name = "rulepress rules reference"
+    """The site's name, in its header and every page's title."""
+    description: Text = "Tabletop rules published from a validated compendium."
+    """The site's description, for search engines and link previews."""
+    url: Url | None = None
+    """Where the site is published (`https://me.github.io/my-rules/`): gives the sitemap
+    and every page's canonical link, and lets the 404 page work in a sub-folder."""
+    repository: Url | None = None
+    """The content repository's web page (`https://github.com/me/my-rules`): the header
+    links it, and each page built from one YAML file gets an "edit this page" link."""
+    edit_path: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-./]*/$")] = "edit/main/"
+    """The path of an edit link below `repository`, before the file's own path
+    (`edit/main/` on GitHub and GitLab, for the branch `main`)."""
+    logo: RepositoryPath | None = None
+    """An image shown in the header (SVG, PNG, JPEG or WebP)."""
+    favicon: RepositoryPath | None = None
+    """The browser tab's icon (ICO, PNG or SVG)."""
+    colours: Colours = Colours()
+    """The Material theme's primary and accent colours."""
+    language: Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")] = "en"
+    """The language of the site's own words (search, navigation), a code the Material
+    theme knows (`en`, `de`, `fr`, `pt-BR`...)."""
+    copyright: Name | None = None
+    """The line at the foot of every page (shown as text, not HTML)."""
+    extra_css: list[RepositoryPath] = Field(default=[], max_length=20)
+    """Stylesheets added to every page, after the site's own."""
+
+
+class Author(Model):
+    """A Foundry module author, as module.json lists them."""
+
+    name: Name
+    email: Annotated[str, StringConstraints(pattern=r"^[^\s@<>]+@[^\s@<>]+$", max_length=200)] = ""
+    url: Url | None = None
+    discord: Name | None = None
+
+
+class FoundrySettings(Model):
+    """The Foundry VTT modules, one per ruleset."""
+
+    id_prefix: Slug = "rulepress"
+    """The start of each module's id and folder: `<id_prefix>-<ruleset id>`."""
+    title: Pattern = "{ruleset}"
+    """Each module's title in Foundry's module list."""
+    authors: list[Author] = Field(default=[], max_length=50)
+    """The modules' authors; when none are given, the sources' authors."""
+    url: Url | None = None
+    """The modules' web page (`url` in module.json)."""
+    manifest: Url | None = None
+    """Where Foundry fetches the latest module.json to update a module (`manifest`):
+    name the module with `{module}`."""
+    download: Url | None = None
+    """Where this release's zip is downloaded from (`download`)."""
+
+
+FrontMatterValue = Pattern | int | float | bool | list[Pattern]
+
+
+class GuideSettings(Model):
+    """The Markdown quick-reference guides, one per ruleset."""
+
+    title: Pattern = "{ruleset}"
+    """Each guide's first heading."""
+    front_matter: dict[Slug, FrontMatterValue] = Field(default={}, max_length=50)
+    """YAML front matter put at the top of each guide (for a static site generator or a
+    wiki that reads it); values may be patterns."""
+
+
+class Settings(Model):
+    """Everything a publisher may set; each part may be left out."""
+
+    site: SiteSettings = SiteSettings()
+    foundry: FoundrySettings = FoundrySettings()
+    guides: GuideSettings = GuideSettings()
