@@ -19,9 +19,12 @@ from tests.helpers import COMPENDIUM, base_tree, build_tree, unpack_with_cli
 MODULE = "rulepress-demo"
 
 
-def demo_build(tmp_path: Path, options: ExportOptions | None = None) -> Path:
-    """The demo compendium built for Foundry; the `foundry` output folder."""
+def demo_build(tmp_path: Path, settings: str = "", options: ExportOptions | None = None) -> Path:
+    """The demo compendium, with `settings` as its rulepress.yaml, built for Foundry; the
+    `foundry` output folder."""
     build_tree(tmp_path / "c", base_tree())
+    if settings:
+        (tmp_path / "rulepress.yaml").write_text(settings, encoding="utf-8")
     validation, _ = build(tmp_path / "c", tmp_path / "out", ["foundry"], options)
     assert validation.ok
     return tmp_path / "out" / "foundry"
@@ -31,16 +34,47 @@ def manifest_of(foundry: Path) -> dict:
     return json.loads((foundry / MODULE / "module.json").read_text(encoding="utf-8"))
 
 
-def test_the_manifest_carries_the_release_urls_it_is_given(tmp_path):
-    options = ExportOptions(
-        foundry_url="https://example.org/rules",
-        foundry_manifest="https://example.org/releases/latest/download/{module}.json",
-        foundry_download="https://example.org/releases/download/v1/{module}.zip",
-    )
-    manifest = manifest_of(demo_build(tmp_path, options))
+def test_the_manifest_carries_the_release_urls_the_settings_give(tmp_path):
+    settings = """
+foundry:
+  url: https://example.org/rules
+  manifest: https://example.org/releases/latest/download/{module}.json
+  download: https://example.org/releases/download/v1/{module}.zip
+"""
+    manifest = manifest_of(demo_build(tmp_path, settings))
     assert manifest["url"] == "https://example.org/rules"
     assert manifest["manifest"] == f"https://example.org/releases/latest/download/{MODULE}.json"
     assert manifest["download"] == f"https://example.org/releases/download/v1/{MODULE}.zip"
+
+
+def test_the_settings_name_the_modules_and_their_authors(tmp_path):
+    settings = """
+foundry:
+  id_prefix: acme
+  title: "{ruleset} (Acme edition)"
+  authors:
+    - {name: Ada, email: ada@example.org, discord: ada#1}
+    - {name: Bo}
+"""
+    foundry = demo_build(tmp_path, settings)
+    assert sorted(p.name for p in foundry.iterdir()) == [
+        ".rulepress-output",
+        "acme-demo",
+        "acme-demo.zip",
+    ]
+    manifest = json.loads((foundry / "acme-demo" / "module.json").read_text(encoding="utf-8"))
+    assert manifest["id"] == "acme-demo"
+    assert manifest["title"] == "Demo (Acme edition)"
+    assert manifest["authors"] == [
+        {"name": "Ada", "email": "ada@example.org", "discord": "ada#1"},
+        {"name": "Bo"},
+    ]
+
+
+def test_without_settings_the_sources_authors_are_the_modules(tmp_path):
+    manifest = manifest_of(demo_build(tmp_path))
+    assert manifest["id"] == MODULE
+    assert [author["name"] for author in manifest["authors"]] == ["Tests"]
 
 
 def test_without_release_urls_the_manifest_has_none(tmp_path):

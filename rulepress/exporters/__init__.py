@@ -23,7 +23,9 @@ ENTRY_POINT_GROUP = "rulepress.exporters"
 
 @dataclass(frozen=True)
 class ExportOptions:
-    """The target settings a build was asked for, the same for every target it writes."""
+    """The target settings a build was asked for on the command line, the same for every
+    target it writes. What a publisher sets for good is in the compendium's settings
+    (`compendium.settings`, from rulepress.yaml)."""
 
     foundry_version: int = 13
     """The Foundry VTT version the module targets (it picks the TableResult shape)."""
@@ -31,15 +33,6 @@ class ExportOptions:
     """The Foundry game system whose item fields the weapons fill."""
     templates: Path | None = None
     """A folder of templates that override the shipped ones by name (rendered sandboxed)."""
-    foundry_url: str | None = None
-    """The Foundry modules' web page (`url` in module.json); `{module}` stands for the
-    module's id, since a build writes a module per ruleset. None leaves it out."""
-    foundry_manifest: str | None = None
-    """Where Foundry fetches the latest module.json to update (`manifest`; `{module}` as
-    for `foundry_url`). None leaves it out."""
-    foundry_download: str | None = None
-    """Where this release's zip is downloaded from (`download`; `{module}` as for
-    `foundry_url`). None leaves it out."""
 
 
 class Exporter(Protocol):

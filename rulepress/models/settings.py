@@ -163,6 +163,10 @@ class FoundrySettings(Model):
     download: Url | None = None
     """Where this release's zip is downloaded from (`download`)."""
 
+    def module_id(self, ruleset_id: str) -> str:
+        """The id (and folder name) of a ruleset's module."""
+        return f"{self.id_prefix}-{ruleset_id}"
+
 
 FrontMatterValue = Pattern | int | float | bool | list[Pattern]
 
@@ -183,3 +187,11 @@ class Settings(Model):
     site: SiteSettings = SiteSettings()
     foundry: FoundrySettings = FoundrySettings()
     guides: GuideSettings = GuideSettings()
+
+    def placeholders(self, ruleset_id: str, ruleset_title: str) -> dict[str, str]:
+        """What each of PLACEHOLDERS stands for in a ruleset's outputs."""
+        return {
+            "ruleset": ruleset_title,
+            "ruleset_id": ruleset_id,
+            "module": self.foundry.module_id(ruleset_id),
+        }

@@ -1,6 +1,7 @@
 """The `foundry` target: one Foundry VTT module per ruleset.
 
-`dist/foundry/<module-id>/` holds `module.json`, `packs/<name>/` (LevelDB, the layout the
+`dist/foundry/<module-id>/` (the id is `<id_prefix>-<ruleset id>`, `rulepress-` unless the
+settings say otherwise) holds `module.json`, `packs/<name>/` (LevelDB, the layout the
 official CLI writes) and `src/packs/<name>/*.json` (the same documents as source files
 with `_key`, which the official CLI packs into the identical pack); beside it,
 `<module-id>.zip` is the same folder as a release for Foundry's installer.
@@ -15,7 +16,7 @@ from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
-from rulepress.exporters.foundry.manifest import manifest, release_links
+from rulepress.exporters.foundry.manifest import manifest
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
@@ -25,11 +26,6 @@ from rulepress.exporters.memo import RenderMemo
 from rulepress.output_names import safe_child
 
 FOUNDRY_VERSIONS = (12, 13)
-
-
-def module_id(ruleset_id: str) -> str:
-    """The module id of a ruleset: `rulepress-<ruleset id>`."""
-    return f"rulepress-{ruleset_id}"
 
 
 class FoundryExporter:
@@ -49,9 +45,12 @@ class FoundryExporter:
         """Write each ruleset's module folder and its release zip into `out`."""
         env = environment(options.templates, plain=inert)
         html = html_environment(options.templates)
+        publisher = compendium.settings.settings
         for ruleset in compendium:
             settings = ModuleOptions(
-                module_id(ruleset.id), options.foundry_version, options.foundry_system
+                publisher.foundry.module_id(ruleset.id),
+                options.foundry_version,
+                options.foundry_system,
             )
             folder = safe_child(out, settings.module_id)
             open_pack = _pack_opener(out, folder, memo)
@@ -61,7 +60,7 @@ class FoundryExporter:
                 pack.documents.clear()  # written: only its name and type are needed now
                 packs.append(pack)
             text = json.dumps(
-                manifest(ruleset, settings, packs, release_links(options, settings.module_id)),
+                manifest(ruleset, settings, packs, publisher),
                 indent=2,
                 ensure_ascii=False,
             )

@@ -5,44 +5,49 @@ from __future__ import annotations
 import html
 
 from rulepress.compendium.model import Ruleset
-from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import ModuleOptions
+from rulepress.models.settings import FoundrySettings, Settings, fill
 
 PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
 
 
-def release_links(options: ExportOptions, module_id: str) -> dict[str, str]:
-    """module.json's `url`, `manifest` and `download`, those the options give, with
+def release_links(foundry: FoundrySettings, module_id: str) -> dict[str, str]:
+    """module.json's `url`, `manifest` and `download`, those the settings give, with
     `{module}` replaced by the module's id (Foundry needs `manifest` to update a module
     and `download` to install it)."""
-    given = {
-        "url": options.foundry_url,
-        "manifest": options.foundry_manifest,
-        "download": options.foundry_download,
-    }
+    given = {"url": foundry.url, "manifest": foundry.manifest, "download": foundry.download}
     return {name: url.replace("{module}", module_id) for name, url in given.items() if url}
 
 
+def authors(ruleset: Ruleset, foundry: FoundrySettings) -> list[dict]:
+    """The module's authors: the settings' (their empty fields left out), else the
+    sources' authors, each with the source it wrote."""
+    if foundry.authors:
+        return [author.model_dump(exclude_defaults=True) for author in foundry.authors]
+    return [
+        {"name": source.author, "flags": {"rulepress": {"source": source.title}}}
+        for source in ruleset.info.sources
+    ]
+
+
 def manifest(
-    ruleset: Ruleset, options: ModuleOptions, packs: list[Pack], links: dict[str, str] | None = None
+    ruleset: Ruleset, options: ModuleOptions, packs: list[Pack], settings: Settings | None = None
 ) -> dict:
-    """The module's manifest; `links` are its release URLs (release_links)."""
+    """The module's manifest, with the publisher's title, authors and release URLs."""
+    settings = settings or Settings()
     info = ruleset.info
     credits = " ".join(source.credit for source in info.sources)
     version = str(options.foundry_version)
     return {
         "id": options.module_id,
-        "title": info.title,
+        "title": fill(settings.foundry.title, **settings.placeholders(ruleset.id, info.title)),
         # Foundry shows a package's description as HTML (setup, module management).
         "description": html.escape(" ".join(f"{info.summary} {credits}".split()), quote=False),
         "version": info.version,
-        "authors": [
-            {"name": source.author, "flags": {"rulepress": {"source": source.title}}}
-            for source in info.sources
-        ],
+        "authors": authors(ruleset, settings.foundry),
         "compatibility": {"minimum": version, "verified": version},
-        **(links or {}),
+        **release_links(settings.foundry, options.module_id),
         "packs": [
             {
                 "name": pack.name,
