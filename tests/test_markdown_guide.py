@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from ruamel.yaml import YAML
 
 from rulepress.commands.build import build
 from rulepress.exporters.markdown_guide import render_guide
@@ -70,3 +71,39 @@ def test_build_writes_a_guide_per_ruleset(tmp_path):
     assert sorted(p.name for p in (tmp_path / "markdown").iterdir()) == sorted(
         [".rulepress-output", *(f"{r}.md" for r in RULESETS)]
     )
+
+
+def test_the_settings_title_the_guide_and_head_it_with_front_matter(tmp_path):
+    build_tree(tmp_path / "c", base_tree())
+    (tmp_path / "rulepress.yaml").write_text(
+        """
+guides:
+  title: "{ruleset}: the quick reference"
+  front_matter:
+    layout: guide
+    title: "{ruleset} ({ruleset_id})"
+    weight: 3
+    draft: false
+    tags: [rules, "{module}", "a\\"quote: ---"]
+""",
+        encoding="utf-8",
+    )
+    build(tmp_path / "c", tmp_path / "out", ["markdown"])
+    text = (tmp_path / "out" / "markdown" / "demo.md").read_text(encoding="utf-8")
+    head, matter, body = text.split("---\n", 2)
+    assert head == ""
+    assert YAML(typ="safe").load(matter) == {
+        "layout": "guide",
+        "title": "Demo (demo)",
+        "weight": 3,
+        "draft": False,
+        "tags": ["rules", "rulepress-demo", 'a"quote: ---'],
+    }
+    assert body.startswith("\n# Demo: the quick reference\n")
+
+
+def test_without_settings_a_guide_has_no_front_matter(tmp_path):
+    build_tree(tmp_path / "c", base_tree())
+    build(tmp_path / "c", tmp_path / "out", ["markdown"])
+    text = (tmp_path / "out" / "markdown" / "demo.md").read_text(encoding="utf-8")
+    assert text.startswith("# Demo\n")

@@ -7,6 +7,7 @@ filters, so a `|` or a `<` in the data never breaks a table or the page.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium, Ruleset
@@ -14,6 +15,7 @@ from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.guide import Chapter, chapters, section_of
 from rulepress.exporters.markdown_text import environment, md, render_section
 from rulepress.exporters.memo import RenderMemo
+from rulepress.models.settings import GuideSettings, Settings, fill
 from rulepress.output_names import safe_child
 
 
@@ -29,16 +31,42 @@ def anchor_link(parts: list[Chapter]):
     return link
 
 
+def front_matter(guides: GuideSettings, placeholders: dict[str, str]) -> str:
+    """The settings' front matter as a YAML block (`---` lines), "" when there is none.
+    Each value is written as JSON, which YAML reads as it is: text cannot end the block
+    or add a key."""
+    if not guides.front_matter:
+        return ""
+
+    def filled(item: object) -> object:
+        if isinstance(item, list):
+            return [filled(each) for each in item]
+        return fill(item, **placeholders) if isinstance(item, str) else item
+
+    lines = [
+        f"{key}: {json.dumps(filled(item), ensure_ascii=False)}"
+        for key, item in guides.front_matter.items()
+    ]
+    return "---\n" + "\n".join(lines) + "\n---\n\n"
+
+
 def render_guide(
-    ruleset: Ruleset, templates: Path | None = None, memo: RenderMemo | None = None
+    ruleset: Ruleset,
+    templates: Path | None = None,
+    memo: RenderMemo | None = None,
+    settings: Settings | None = None,
 ) -> str:
-    """A ruleset's quick-reference guide as one Markdown text; `templates` overrides the shipped
-    templates by name."""
+    """A ruleset's quick-reference guide as one Markdown text, titled and headed as the
+    publisher's `settings` say; `templates` overrides the shipped templates by name."""
+    settings = settings or Settings()
+    placeholders = settings.placeholders(ruleset.id, ruleset.info.title)
     env = environment(templates)
     parts = chapters(ruleset)
     link = anchor_link(parts)
     rulings = ruleset.rulings()
     return env.get_template("guide.md.j2").render(
+        front_matter=front_matter(settings.guides, placeholders),
+        title=fill(settings.guides.title, **placeholders),
         ruleset=ruleset,
         info=ruleset.info,
         chapters=parts,
@@ -63,5 +91,5 @@ class MarkdownExporter(BaseExporter):
     ) -> None:
         """Write `<ruleset>.md` for each ruleset into `out`."""
         for ruleset in compendium:
-            text = render_guide(ruleset, options.templates, memo)
+            text = render_guide(ruleset, options.templates, memo, compendium.settings.settings)
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")
