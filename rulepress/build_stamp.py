@@ -2,12 +2,13 @@
 
 After a successful build the CLI writes a stamp: every file the build read (the
 compendium, the rulepress package with its templates and site assets, a --templates
-folder), each by the digest of its bytes; the compendium's git commit and the variables
-that change an output; every folder of the trees it wrote. Run again with the same
-arguments in the same folder, the launcher checks them all again; when nothing differs
-it prints the stamp's report and stops. Anything else (a changed, added or removed file,
-a commit, an output folder replaced or a file added to or removed from one, other
-arguments, `--force` or `--no-cache`) runs the real build.
+folder, the settings file and the files it names), each by the digest of its bytes;
+the compendium's git commit and the variables that change an output; every folder of
+the trees it wrote. Run again with the same arguments in the same folder, the launcher
+checks them all again; when nothing differs it prints the stamp's report and stops.
+Anything else (a changed, added or removed file, a commit, an output folder replaced or
+a file added to or removed from one, other arguments, `--force` or `--no-cache`) runs
+the real build.
 The stamp is sealed with the user's key (rulepress.sealed), so a stamp committed to a
 repository is no stamp, and one of any other shape than this code writes is none either.
 Only standard-library modules Python loads at start are imported here (through
@@ -26,13 +27,14 @@ from rulepress.caching import (
     cache_folder,
     code_folders,
     digest,
+    file_digest,
     file_digests,
     relative_prefix,
     tree_digests,
 )
 from rulepress.files import open_regular
 
-STAMP_VERSION = 2
+STAMP_VERSION = 3
 
 
 def _unchanged(folder: str, digests: dict[str, str]) -> bool:
@@ -48,13 +50,15 @@ def _unchanged(folder: str, digests: dict[str, str]) -> bool:
     return seen == len(digests)
 
 
-def snapshot(compendium: str, others: list[str]) -> dict:
+def snapshot(compendium: str, others: list[str], single: list[str] = ()) -> dict:
     """What a build is about to read: every file of the package, the compendium and the
-    `others` folders, by digest, and the compendium's git commit (the site shows its
-    history). Taken before the build, so an edit made while it runs is seen next time."""
+    `others` folders, and each of the `single` files (or that it is absent), by digest,
+    and the compendium's git commit (the site shows its history). Taken before the
+    build, so an edit made while it runs is seen next time."""
     folders = [*code_folders(), compendium, *others]
     files = {os.path.abspath(f): tree_digests(f) for f in folders if os.path.isdir(f)}
-    return {"files": files, "git": _git_record(compendium)}
+    singles = {os.path.abspath(f): file_digest(f) for f in single}
+    return {"files": files, "single": singles, "git": _git_record(compendium)}
 
 
 def _git_record(folder: str) -> list | None:
@@ -147,6 +151,9 @@ def _well_formed(stamp: object) -> bool:
         return False
     if type(inputs) is not dict or not _made_of(inputs.get("files"), dict, str):
         return False
+    single = inputs.get("single")
+    if not (_made_of(single, dict, str) and _made_of(list(single.values()), list, str)):
+        return False
     git = inputs.get("git")
     return (
         all(type(state) is list for state in outputs.values())
@@ -195,6 +202,9 @@ def up_to_date(argv: list[str]) -> list[str] | None:
             return None
         for folder, digests in stamp["inputs"]["files"].items():
             if not _unchanged(folder, digests):
+                return None
+        for path, found in stamp["inputs"]["single"].items():
+            if file_digest(path) != found:
                 return None
         return list(stamp["report"])
     except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError):

@@ -68,14 +68,17 @@ def code_digest() -> str:
     code this process runs."""
     listing = [sys.version]
     for folder in code_folders():
-        digests = tree_digests(folder) if os.path.isdir(folder) else {"": _file_digest(folder)}
+        digests = tree_digests(folder) if os.path.isdir(folder) else {"": file_digest(folder)}
         listing += [f"{folder} {path} {hexdigest}" for path, hexdigest in sorted(digests.items())]
     return digest("\n".join(listing).encode("utf-8", "surrogateescape"))
 
 
-def _file_digest(path: str) -> str:
+def file_digest(path: str) -> str:
+    """The digest of one file's bytes; "absent" or "unreadable" when it has none."""
     try:
         return digest(read_regular(path))
+    except FileNotFoundError:
+        return "absent"
     except OSError:
         return "unreadable"
 

@@ -33,6 +33,17 @@ def no_cache_option(function):
     )(function)
 
 
+def settings_option(function):
+    """`--settings FILE`, for the commands that read the publisher's settings."""
+    return click.option(
+        "--settings",
+        type=FilePath(path_type=Path, dir_okay=False),
+        default=None,
+        help="The publisher's settings file (site, Foundry modules, guides); default: "
+        "rulepress.yaml beside COMPENDIUM, if there is one.",
+    )(function)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulepress")
 def cli() -> None:
@@ -55,14 +66,17 @@ def cli() -> None:
     help="text for people, json for tools, github for annotations.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@settings_option
 @no_cache_option
-def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -> None:
-    """Check COMPENDIUM (default ./compendium) and print `path:line:col: level CODE: message`
-    for each finding, errors first."""
+def validate_command(
+    compendium: Path, fmt: str, strict: bool, settings: Path | None, no_cache: bool
+) -> None:
+    """Check COMPENDIUM (default ./compendium) and the publisher's settings, and print
+    `path:line:col: level CODE: message` for each finding, errors first."""
     from rulepress.commands.validate import format_findings
     from rulepress.validation import validate
 
-    validation = validate(compendium, strict=strict, cache=not no_cache)
+    validation = validate(compendium, strict=strict, cache=not no_cache, settings=settings)
     click.echo(format_findings(validation, fmt, relative_to=Path.cwd()))
     sys.exit(EXIT_CLEAN if validation.ok else EXIT_FINDINGS)
 
@@ -103,6 +117,7 @@ def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -
     help="Build even when nothing the last identical build read or wrote has changed, "
     "and render every output afresh.",
 )
+@settings_option
 @no_cache_option
 def build_command(
     compendium: Path,
@@ -111,9 +126,12 @@ def build_command(
     foundry_version: str,
     templates: Path | None,
     force: bool,
+    settings: Path | None,
     no_cache: bool,
 ) -> None:
-    """Validate COMPENDIUM, then write every output into OUT. Nothing is written when
+    """Validate COMPENDIUM and the publisher's settings, then write every output into OUT
+    (the settings give the site, the Foundry modules and the guides their titles and
+    addresses). Nothing is written when
     validation finds errors; a target's previous output is replaced only when its new
     output is complete. Run again with nothing changed, it only says so."""
     from rulepress.commands.build import stamped_build
@@ -122,7 +140,14 @@ def build_command(
 
     options = ExportOptions(foundry_version=int(foundry_version), templates=templates)
     validation, written = stamped_build(
-        compendium, out, targets, options, sys.argv[1:], force=force, cache=not no_cache
+        compendium,
+        out,
+        targets,
+        options,
+        sys.argv[1:],
+        force=force,
+        cache=not no_cache,
+        settings=settings,
     )
     if not validation.ok:
         click.echo(format_findings(validation, "text", relative_to=Path.cwd()), err=True)
@@ -212,13 +237,15 @@ def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
     show_default=True,
     help="Address to serve the preview on.",
 )
-def serve_command(compendium: Path, address: str) -> None:
-    """Preview the rules site with live reload: edit COMPENDIUM and the browser updates."""
+@settings_option
+def serve_command(compendium: Path, address: str, settings: Path | None) -> None:
+    """Preview the rules site with live reload: edit COMPENDIUM or the settings and the
+    browser updates."""
     from rulepress.commands.serve import serve
 
     if not compendium.is_dir():
         raise RulepressError(f"compendium folder not found: {compendium}")
-    sys.exit(serve(compendium, address))
+    sys.exit(serve(compendium, address, settings))
 
 
 @cli.group("import")

@@ -13,6 +13,7 @@ from rulepress import build_stamp
 from rulepress.caching import digest, tree_digests
 from rulepress.commands.validate import build_summary
 from rulepress.compendium.model import Compendium
+from rulepress.compendium.settings import settings_beside
 from rulepress.errors import RulepressError
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.memo import RenderMemo
@@ -48,6 +49,7 @@ def build(
     cache: bool = False,
     fresh: bool = False,
     after_writing: Callable[[Validation, list[Path]], None] | None = None,
+    settings: Path | None = None,
 ) -> tuple[Validation, list[Path]]:
     """Validate `root`; when it has no errors, write each target into `out/<target>`.
 
@@ -56,14 +58,15 @@ def build(
     document cache, and exporters take the pieces the previous export rendered from the
     same inputs (exporters.memo); `fresh` renders everything and only fills the memo.
     `after_writing` runs while the output lock is still held (stamped_build stamps the
-    build there: the outputs are still its own).
+    build there: the outputs are still its own). `settings` names the publisher's
+    settings file (default: rulepress.yaml beside `root`).
     """
     options = options or ExportOptions()
     exporters = available_exporters()
     unknown = [t for t in targets if t not in exporters]
     if unknown:
         raise RulepressError(f"unknown target {unknown[0]!r}; known: {', '.join(exporters)}")
-    validation = validate(root, cache=cache)
+    validation = validate(root, cache=cache, settings=settings)
     if not validation.ok:
         return validation, []
     out = Path(out)
@@ -101,6 +104,7 @@ def stamped_build(
     *,
     force: bool = False,
     cache: bool = True,
+    settings: Path | None = None,
 ) -> tuple[Validation, list[Path]]:
     """The build `rulepress build` runs with the command line `argv`: cached unless told
     not to, and then stamped (rulepress.build_stamp), so that the launcher answers the
@@ -110,10 +114,13 @@ def stamped_build(
     # runs is seen next time
     # (the site's assets are package data: the package's digests cover them)
     others = [str(options.templates)] if options.templates else []
-    inputs = build_stamp.snapshot(str(root), others)
+    settings_file = settings or settings_beside(root)
+    inputs = build_stamp.snapshot(str(root), others, [str(settings_file)])
     argv = [arg for arg in argv if not (force and arg == "--force")]
 
     def stamp(validation: Validation, written: list[Path]) -> None:
+        # the files the settings name, by the bytes this build used
+        inputs["single"].update(validation.compendium.settings.asset_digests())
         report = [build_summary(validation, root)]
         report += [
             f"up to date: {path} (nothing changed; --force builds again)" for path in written
@@ -128,6 +135,7 @@ def stamped_build(
         cache=cache,
         fresh=force,
         after_writing=stamp if cache else None,
+        settings=settings,
     )
 
 

@@ -2,7 +2,8 @@
 
 Field docstrings become `description`s, so an editor with yaml-language-server shows them
 on hover; `compendium.schema.json` picks the kind's schema by `kind`, and the repository's
-`.vscode/settings.json` associates it with every file under `compendium/`.
+`.vscode/settings.json` associates it with every file under `compendium/`, and
+`settings.schema.json` with `rulepress.yaml`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import Field, TypeAdapter
 
 from rulepress import kinds
 from rulepress.errors import RulepressError
+from rulepress.models.settings import Settings
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 
@@ -32,10 +34,17 @@ def compendium_schema() -> dict:
     return {"$schema": SCHEMA_URI, "title": "rulepress compendium document", **schema}
 
 
+def settings_schema() -> dict:
+    """The schema of the publisher's settings file, rulepress.yaml."""
+    schema = Settings.model_json_schema(mode="validation")
+    return {"$schema": SCHEMA_URI, "title": "rulepress settings (rulepress.yaml)", **schema}
+
+
 def schemas() -> dict[str, dict]:
-    """File name -> schema, for every kind and the compendium-wide union."""
+    """File name -> schema, for every kind, the compendium-wide union and the settings."""
     files = {f"{kind}.schema.json": kind_schema(kind) for kind in sorted(kinds.models())}
     files["compendium.schema.json"] = compendium_schema()
+    files["settings.schema.json"] = settings_schema()
     return files
 
 

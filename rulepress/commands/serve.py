@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from rulepress.commands.validate import format_findings
+from rulepress.compendium.settings import settings_beside
 from rulepress.errors import RulepressError
 from rulepress.exporters.site import mkdocs_command
 from rulepress.exporters.site.pages import generate
@@ -30,13 +31,20 @@ from rulepress.commands.serve import regenerate
 
 
 def on_pre_build(config, **kwargs):
-    regenerate(Path(os.environ["RULEPRESS_COMPENDIUM"]), Path(config.config_file_path).parent)
+    settings = os.environ["RULEPRESS_SETTINGS"]
+    regenerate(
+        Path(os.environ["RULEPRESS_COMPENDIUM"]),
+        Path(config.config_file_path).parent,
+        Path(settings) if settings else None,
+    )
 """
 
 
-def regenerate(compendium: Path, project: Path) -> bool:
-    """Regenerate the pages if the compendium validates; report its errors otherwise."""
-    validation = validate(compendium, cache=True)  # a rebuild re-reads only edited files
+def regenerate(compendium: Path, project: Path, settings: Path | None = None) -> bool:
+    """Regenerate the pages if the compendium and the settings validate; report their
+    errors otherwise."""
+    # a rebuild re-reads only edited files
+    validation = validate(compendium, cache=True, settings=settings)
     if not validation.ok:
         print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
         print("rulepress: the compendium has errors; showing the last good pages", flush=True)
@@ -62,20 +70,30 @@ def check_address(address: str) -> None:
         raise RulepressError(f"cannot serve on {address}: {exc.strerror or exc}") from None
 
 
-def serve(compendium: Path, address: str) -> int:
-    """Run the preview until interrupted; return mkdocs's exit code."""
+def serve(compendium: Path, address: str, settings: Path | None = None) -> int:
+    """Run the preview until interrupted; return mkdocs's exit code. `settings` names the
+    settings file (default: rulepress.yaml beside the compendium); it is watched too."""
     check_address(address)
     compendium = compendium.resolve()
+    named = settings is not None
+    settings = (settings or settings_beside(compendium)).resolve()
     with tempfile.TemporaryDirectory(prefix="rulepress-serve-") as folder:
         project = Path(folder)
         (project / HOOK_FILE).write_text(HOOK, encoding="utf-8")
-        if not regenerate(compendium, project):
+        if not regenerate(compendium, project, settings if named else None):
             return 1
         config = project / "mkdocs.yml"
+        watched = ["-w", str(compendium)]
+        if settings.is_file():
+            watched += ["-w", str(settings)]
         command = mkdocs_command(
-            "serve", "-f", str(config), "-a", address, "--livereload", "-w", str(compendium)
+            "serve", "-f", str(config), "-a", address, "--livereload", *watched
         )
-        environment = {**os.environ, "RULEPRESS_COMPENDIUM": str(compendium)}
+        environment = {
+            **os.environ,
+            "RULEPRESS_COMPENDIUM": str(compendium),
+            "RULEPRESS_SETTINGS": str(settings) if named else "",
+        }
         process = subprocess.Popen(command, env=environment)
         # A terminated preview takes its mkdocs server with it.
         signal.signal(signal.SIGTERM, lambda *_: process.terminate())

@@ -71,11 +71,11 @@ def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSetti
             _problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
         ]
     except YamlProblem as problem:
+        if problem.code == Code.EMPTY_FILE:  # only comments: every default
+            return PublisherSettings(file=path), []
         return PublisherSettings(), [
             Finding(Level.ERROR, problem.code, problem.message, path, *problem.position)
         ]
-    if data is None:
-        data = {}  # a file of comments only: every default
     if not isinstance(data, dict):
         return PublisherSettings(), [
             _problem(path, Code.NOT_A_MAPPING, "the settings file must hold a mapping")
@@ -126,7 +126,7 @@ def _read_assets(
             findings.append(
                 Finding(
                     Level.ERROR,
-                    Code.SETTINGS_FILE_NAMED,
+                    Code.UNUSABLE_NAMED_FILE,
                     f"{'.'.join(map(str, where))}: {name}: {problem}",
                     source.file,
                     position.line,

@@ -16,8 +16,12 @@ from typing import TYPE_CHECKING
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
 from rulepress.exporters import BaseExporter, ExportOptions
-from rulepress.exporters.site.pages import generate
+from rulepress.exporters.foundry import FoundryExporter
+from rulepress.exporters.json_data import JsonExporter
+from rulepress.exporters.markdown_guide import MarkdownExporter
+from rulepress.exporters.site.pages import DOWNLOADS, generate
 from rulepress.git import git_output
+from rulepress.output_names import safe_child
 
 if TYPE_CHECKING:
     from rulepress.exporters.memo import RenderMemo
@@ -80,7 +84,24 @@ class SiteExporter(BaseExporter):
         options: ExportOptions,
         memo: RenderMemo | None = None,
     ) -> None:
-        """Generate the mkdocs project in a temporary folder and build the site into `out`."""
+        """Generate the mkdocs project in a temporary folder, build the site into `out`,
+        and put the downloads its home page links beside it."""
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             config = generate(compendium, Path(project), options.templates)
             run_mkdocs(config, out, build_epoch(compendium.root))
+            write_downloads(compendium, safe_child(out, DOWNLOADS), options, Path(project))
+
+
+def write_downloads(
+    compendium: Compendium, folder: Path, options: ExportOptions, scratch: Path
+) -> None:
+    """Each ruleset's guide, Foundry module zip and JSON, as the `markdown`, `foundry` and
+    `json` targets write them (rendered again here: a site is published on its own, and
+    an exporter never reads another's output)."""
+    folder.mkdir()
+    MarkdownExporter().export(compendium, folder, options)
+    JsonExporter().export(compendium, folder, options)
+    modules = safe_child(scratch, "foundry")
+    FoundryExporter().export(compendium, modules, options)
+    for module in sorted(modules.glob("*.zip")):
+        module.replace(safe_child(folder, module.name))

@@ -11,8 +11,11 @@ from __future__ import annotations
 import html
 import io
 import itertools
+import json
+import os
 import posixpath
 from pathlib import Path
+from urllib.parse import quote
 
 from ruamel.yaml import YAML
 
@@ -23,11 +26,13 @@ from rulepress.exporters.guide import Chapter, Section, chapters
 from rulepress.exporters.markdown_text import TEMPLATES, environment, md, render_section
 from rulepress.exporters.site.charts import charts_for
 from rulepress.history import history
+from rulepress.models.settings import Settings, SiteSettings
 from rulepress.validators import CHECKS
 
 # The site's own files (mkdocs.yml, home-page text, stylesheet, script, theme overrides):
 # package data, so an installed rulepress builds a site without this repository.
 SITE = Path(__file__).resolve().parent / "assets"
+HOOKS = Path(__file__).resolve().parent / "mkdocs_hooks.py"
 REDIRECT = """# {title}
 
 <meta http-equiv="refresh" content="0; url={target}">
@@ -41,6 +46,11 @@ NAV_FOLDER_SIZE = 50
 # one entry at a time: a page of n headings costs n**2 (one page of 20,000 rulings, 102 s
 # of a build). Rulings are shown this many to a page, so the cost grows with their number.
 RULINGS_PER_PAGE = 100
+DOWNLOADS = "downloads"
+"""The site's folder of each ruleset's guide, Foundry module zip and JSON."""
+PUBLISHER_FILES = "_publisher"
+"""Where the files the settings name (logo, favicon, stylesheets) go: no ruleset's id,
+which is a slug, can be this name."""
 
 
 def page_of(ruleset: Ruleset, chapter: Chapter, section: Section) -> str:
@@ -103,6 +113,42 @@ def _page_title(entry: dict, *, first: bool) -> str:
     return title
 
 
+class EditLinks:
+    """The "edit this page" links: the web page that edits a YAML file of the content
+    repository, when the settings name the repository (else none)."""
+
+    def __init__(self, compendium: Compendium):
+        publisher = compendium.settings
+        site = publisher.settings.site
+        folder = publisher.repository_folder
+        self.base = f"{site.repository.rstrip('/')}/{site.edit_path}" if site.repository else None
+        self.folder = Path(os.path.abspath(folder)) if folder else None
+
+    def url(self, file: Path) -> str | None:
+        """The edit link of `file`, if it lies in the repository (by its path, not where
+        a link leads: the path is what the repository holds)."""
+        if self.base is None or self.folder is None:
+            return None
+        try:
+            relative = Path(os.path.abspath(file)).relative_to(self.folder)
+        except ValueError:
+            return None
+        return self.base + quote(relative.as_posix())
+
+    def front_matter(self, file: Path) -> str:
+        """A page's front matter naming its edit link (see mkdocs_hooks), or ""."""
+        url = self.url(file)
+        return f"---\nedit_url: {json.dumps(url)}\n---\n\n" if url else ""
+
+    def section_link(self, file: Path) -> str:
+        """A section's own edit link, on a page built from several files, or ""."""
+        url = self.url(file)
+        if url is None:
+            return ""
+        href = html.escape(url, quote=True)
+        return f'<p class="rp-edit"><a href="{href}" rel="edit">Edit this section</a></p>\n\n'
+
+
 def nav_title(text: str) -> str:
     """Material puts navigation titles into every page as they are: escape them here."""
     return html.escape(text, quote=False)
@@ -125,6 +171,16 @@ class SiteProject:
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
+        self.written.add(path)
+
+    def write_bytes(self, relative: str, data: bytes) -> None:
+        """Write a file of the site as it is (an image, a stylesheet)."""
+        path = self.docs / relative
+        if path in self.written:
+            raise RuntimeError(f"two files of the site would be written to {relative}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_bytes() != data:
+            path.write_bytes(data)
         self.written.add(path)
 
     def remove_stale(self) -> None:
@@ -152,15 +208,20 @@ def generate(
     pages_env.filters.update(env.filters)
     nav: list = [{"Home": "index.md"}]
     rulesets = list(compendium)
+    settings = compendium.settings.settings
     project.write(
         "index.md",
         pages_env.get_template("home.md.j2").render(
-            rulesets=rulesets, intro=(SITE / "home.md").read_text(encoding="utf-8")
+            title=settings.site.title,
+            rulesets=rulesets,
+            intro=(SITE / "home.md").read_text(encoding="utf-8"),
+            downloads=[downloads_of(ruleset, settings) for ruleset in rulesets],
         ),
     )
+    edit = EditLinks(compendium)
     for ruleset in rulesets:
         nav.append(
-            {nav_title(ruleset.info.title): _ruleset_pages(project, pages_env, env, ruleset)}
+            {nav_title(ruleset.info.title): _ruleset_pages(project, pages_env, env, ruleset, edit)}
         )
     revisions = history(compendium)
     if revisions:
@@ -178,21 +239,25 @@ def generate(
     nav.append({"Contributing": "contributing.md"})
     for asset in ("stylesheets/extra.css", "javascripts/iframe-worker-shim.js"):
         project.write(asset, (SITE / asset).read_text(encoding="utf-8"))
+    for name, data in compendium.settings.assets.items():
+        project.write_bytes(f"{PUBLISHER_FILES}/{name}", data)
     project.write("includes/glossary.md", _glossary(rulesets), docs=False)
     project.remove_stale()
-    return _write_config(project, nav, hooks)
+    return _write_config(project, nav, hooks, compendium.settings.settings.site)
 
 
-def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> list:
+def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset, edit: EditLinks) -> list:
     parts = chapters(ruleset)
     places = site_places(ruleset, parts)
     charts = charts_for(ruleset)
     for name, (_, svg) in charts.items():
         project.write(f"assets/{name}", svg)
     base = ruleset.id
+    ruleset_file = ruleset.info_source.file
     project.write(
         f"{base}/index.md",
-        pages_env.get_template("ruleset.md.j2").render(
+        edit.front_matter(ruleset_file)
+        + pages_env.get_template("ruleset.md.j2").render(
             ruleset=ruleset,
             info=ruleset.info,
             chapters=parts,
@@ -209,7 +274,8 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
             for section in chapter.sections:
                 page = page_of(ruleset, chapter, section)
                 body = render_section(env, section, ruleset, site_link(places, page), heading=1)
-                project.write(page, f"# {md(section.title)}\n\n{body}")
+                front = edit.front_matter(_file_of(ruleset, section))
+                project.write(page, f"{front}# {md(section.title)}\n\n{body}")
                 pages_nav.append({nav_title(section.title): page})
                 for old in section.document.previous_ids:  # links to a renamed page still land
                     project.write(
@@ -224,21 +290,48 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset) -> li
             continue
         page = page_of(ruleset, chapter, chapter.sections[0])
         link = site_link(places, page)
-        blocks = [f"# {md(chapter.title)}\n"]
-        for section in chapter.sections:
+        files = [_file_of(ruleset, section) for section in chapter.sections]
+        one_file = len(set(files)) == 1
+        blocks = [f"{edit.front_matter(files[0]) if one_file else ''}# {md(chapter.title)}\n"]
+        for section, file in zip(chapter.sections, files, strict=True):
             heading = "" if section.title == chapter.title else f"## {md(section.title)}\n\n"
+            own_link = "" if one_file else edit.section_link(file)
             blocks.append(
-                f'<a id="{section.id}"></a>\n\n{heading}'
+                f'<a id="{section.id}"></a>\n\n{heading}{own_link}'
                 f"{render_section(env, section, ruleset, link, heading=2)}"
             )
         project.write(page, "\n".join(blocks))
         nav.append({nav_title(chapter.title): page})
     nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset)})
     project.write(
-        f"{base}/sources.md", pages_env.get_template("sources.md.j2").render(info=ruleset.info)
+        f"{base}/sources.md",
+        edit.front_matter(ruleset_file)
+        + pages_env.get_template("sources.md.j2").render(info=ruleset.info),
     )
     nav.append({"Sources": f"{base}/sources.md"})
     return nav
+
+
+def _file_of(ruleset: Ruleset, section: Section) -> Path:
+    """The YAML file a section is built from: its first document's."""
+    entry = ruleset.entry(section.document.id)
+    return entry.file if entry is not None else ruleset.info_source.file
+
+
+def downloads_of(ruleset: Ruleset, settings: Settings) -> dict[str, str | None]:
+    """A ruleset's files in the site's `downloads/` folder (written by the site target),
+    and its module's manifest URL when the settings give one, for the home page."""
+    module = settings.foundry.module_id(ruleset.id)
+    found = {
+        "title": ruleset.info.title,
+        "guide": f"{DOWNLOADS}/{ruleset.id}.md",
+        "module": f"{DOWNLOADS}/{module}.zip",
+        "json": f"{DOWNLOADS}/{ruleset.id}.json",
+        "manifest": None,
+    }
+    if settings.foundry.manifest:
+        found["manifest"] = settings.foundry.manifest.replace("{module}", module)
+    return found
 
 
 def _rulings_pages(project: SiteProject, pages_env, ruleset: Ruleset) -> str | list:
@@ -257,6 +350,32 @@ def _rulings_pages(project: SiteProject, pages_env, ruleset: Ruleset) -> str | l
     return nav[0]["Rulings"] if len(nav) == 1 else nav_folders(nav)
 
 
+def _apply_settings(config: dict, site: SiteSettings) -> None:
+    """The publisher's site settings, put into the mkdocs configuration. Texts go in as
+    they are: the hooks escape them (mkdocs_hooks.on_config)."""
+    config["site_name"] = site.title
+    config["site_description"] = site.description
+    theme = config["theme"]
+    theme["language"] = site.language
+    for scheme in theme["palette"]:
+        scheme["primary"] = site.colours.primary
+        scheme["accent"] = site.colours.accent
+    if site.url:  # canonical links, sitemap.xml, and a 404 page that works in a sub-folder
+        config["site_url"] = site.url
+    if site.repository:
+        config["repo_url"] = site.repository
+        config["edit_uri"] = ""  # each page's own link is set by the hooks
+        theme["features"].append("content.action.edit")
+    if site.copyright:
+        config["copyright"] = site.copyright
+    # URLs of the files, which mkdocs writes into the pages as they are: a space quoted
+    if site.logo:
+        theme["logo"] = f"{PUBLISHER_FILES}/{quote(site.logo)}"
+    if site.favicon:
+        theme["favicon"] = f"{PUBLISHER_FILES}/{quote(site.favicon)}"
+    config["extra_css"] += [f"{PUBLISHER_FILES}/{quote(css)}" for css in site.extra_css]
+
+
 def _glossary(rulesets: list[Ruleset]) -> str:
     """Abbreviation definitions (`*[TERM]: text`) for every ruleset's glossary."""
     terms: dict[str, list[str]] = {}
@@ -272,15 +391,17 @@ def _glossary(rulesets: list[Ruleset]) -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
-def _write_config(project: SiteProject, nav: list, hooks: tuple[str, ...]) -> Path:
+def _write_config(
+    project: SiteProject, nav: list, hooks: tuple[str, ...], site: SiteSettings
+) -> Path:
     yaml = YAML(typ="safe", pure=True)
     yaml.width = 4096  # a long navigation title stays on one line
     config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))
     config["docs_dir"] = "docs"
     config["theme"]["custom_dir"] = str(SITE / config["theme"]["custom_dir"])
     config["nav"] = nav
-    if hooks:
-        config["hooks"] = list(hooks)
+    config["hooks"] = [str(HOOKS), *hooks]
+    _apply_settings(config, site)
     for extension in config["markdown_extensions"]:
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             extension["pymdownx.snippets"]["base_path"] = [str(project.folder.resolve())]
