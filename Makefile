@@ -11,16 +11,22 @@ NPM    := $(shell command -v npm 2>/dev/null)
 FOUNDRY_CLI := tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs
 TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI))
 
-.PHONY: build test lint bench fuzz clean
+.PHONY: build test lint docs bench fuzz clean
 
 build: $(VENV)/.installed
 	$(BIN)/rulepress build
 
 test: $(VENV)/.installed-test $(TEST_TOOLS)
-	$(BIN)/ruff check rulepress tests bench
-	$(BIN)/ruff format --check rulepress tests bench
+	$(BIN)/ruff check rulepress tests bench docs
+	$(BIN)/ruff format --check rulepress tests bench docs
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
+
+# rulepress's own documentation into dist/docs/ (tests/test_docs.py builds it in `make test`).
+# The variables silence two banners about mkdocs's future, printed on every build.
+docs: $(VENV)/.installed-test
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --quiet
+	@echo "wrote dist/docs/index.html"
 
 fuzz: $(VENV)/.installed-test
 	RULEPRESS_FUZZ=long $(BIN)/python -m pytest tests/test_fuzz.py -q -p no:cacheprovider --hypothesis-show-statistics
@@ -30,8 +36,8 @@ bench: $(VENV)/.installed-test $(TEST_TOOLS)
 	$(BIN)/python bench/bench_build.py
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check rulepress tests bench
-	$(BIN)/ruff format --check rulepress tests bench
+	$(BIN)/ruff check rulepress tests bench docs
+	$(BIN)/ruff format --check rulepress tests bench docs
 	$(BIN)/lint-imports
 
 # pip writes its progress and its build backend's warnings into $(PIP_LOG) (the last

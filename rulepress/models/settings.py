@@ -141,9 +141,13 @@ class Author(Model):
     """A Foundry module author, as module.json lists them."""
 
     name: Name
+    """The author's name, as Foundry's module list shows it."""
     email: Annotated[str, StringConstraints(pattern=r"^[^\s@<>]+@[^\s@<>]+$", max_length=200)] = ""
+    """An address to write to about the module."""
     url: Url | None = None
+    """The author's web page."""
     discord: Name | None = None
+    """The author's Discord name."""
 
 
 class FoundrySettings(Model):

@@ -17,6 +17,7 @@ import posixpath
 from pathlib import Path
 from urllib.parse import quote
 
+import jinja2
 from ruamel.yaml import YAML
 
 from rulepress.compendium.model import Compendium, Ruleset
@@ -190,13 +191,12 @@ class SiteProject:
                 path.unlink()
 
 
-def generate(
-    compendium: Compendium, folder: Path, templates: Path | None = None, hooks: tuple[str, ...] = ()
-) -> Path:
-    """Write the mkdocs project into `folder`; return the path of its mkdocs.yml.
-    `hooks` names mkdocs hook files in `folder` (the live preview's)."""
-    project = SiteProject(folder)
-    env = environment(templates)
+def pages_environment(
+    templates: Path | None = None, sections: jinja2.Environment | None = None
+) -> jinja2.Environment:
+    """The environment of the site's page templates, with the filters of `sections` (the
+    section templates' environment, made here when not given). The project's own
+    documentation renders the finding codes with it too."""
     pages_env = templating.environment(
         TEMPLATES / "site",
         templates,
@@ -205,7 +205,27 @@ def generate(
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    pages_env.filters.update(env.filters)
+    pages_env.filters.update((sections or environment(templates)).filters)
+    return pages_env
+
+
+def finding_codes() -> dict:
+    """What `finding-codes.md.j2` shows: every reading and model code, every check."""
+    return {
+        "checks": sorted(CHECKS, key=lambda c: c.code),
+        "codes": CODE_DOCS,
+        "code_names": {code.value: code.slug for code in Code},
+    }
+
+
+def generate(
+    compendium: Compendium, folder: Path, templates: Path | None = None, hooks: tuple[str, ...] = ()
+) -> Path:
+    """Write the mkdocs project into `folder`; return the path of its mkdocs.yml.
+    `hooks` names mkdocs hook files in `folder` (the live preview's)."""
+    project = SiteProject(folder)
+    env = environment(templates)
+    pages_env = pages_environment(templates, env)
     nav: list = [{"Home": "index.md"}]
     rulesets = list(compendium)
     settings = compendium.settings.settings
@@ -230,11 +250,7 @@ def generate(
         nav.append({"Changes": "changes.md"})
     project.write(
         "contributing.md",
-        pages_env.get_template("contributing.md.j2").render(
-            checks=sorted(CHECKS, key=lambda c: c.code),
-            codes=CODE_DOCS,
-            code_names={code.value: code.slug for code in Code},
-        ),
+        pages_env.get_template("contributing.md.j2").render(**finding_codes()),
     )
     nav.append({"Contributing": "contributing.md"})
     for asset in ("stylesheets/extra.css", "javascripts/iframe-worker-shim.js"):
