@@ -121,7 +121,8 @@ def settings_page() -> str:
         f"A content repository's `{SETTINGS_FILE}`, beside its `compendium/` folder, sets how "
         "the outputs present the rules. Every setting has a default, so the file and each "
         "of its parts may be left out; an unknown key or a wrong value is a finding at "
-        "`path:line:col`, like the data's.",
+        "`path:line:col`, like the data's. `--settings FILE` names another file, and "
+        "`rulepress schema` writes `settings.schema.json` for editors.",
         "",
         "```yaml",
         "site:",
