@@ -19,9 +19,11 @@ class InvalidCompendium(Exception):
         self.findings = findings
 
 
-def load(root: Path | str = "compendium") -> Compendium:
-    """Load and validate a compendium; warnings are allowed, errors raise InvalidCompendium."""
-    result = validate(root)
+def load(root: Path | str = "compendium", settings: Path | None = None) -> Compendium:
+    """Load and validate a compendium and its publisher's settings (`settings`, else
+    rulepress.yaml beside `root`, as `compendium.settings`); warnings are allowed, errors
+    raise InvalidCompendium."""
+    result = validate(root, settings=settings)
     if not result.ok:
         raise InvalidCompendium(result.findings)
     return result.compendium
