@@ -182,6 +182,41 @@ def fmt_command(path: Path, check: bool) -> None:
     sys.exit(EXIT_FINDINGS if result.failed or (check and result.changed) else EXIT_CLEAN)
 
 
+@cli.command("init")
+@click.argument("directory", type=FilePath(path_type=Path))
+@click.option(
+    "--title", help="The rules' title: the site's, the ruleset's. Default: from DIRECTORY's name."
+)
+@click.option(
+    "--ruleset",
+    "ruleset_id",
+    default="my-rules",
+    show_default=True,
+    help="The sample ruleset's id (a slug): its folder under compendium/.",
+)
+@click.option(
+    "--github",
+    metavar="OWNER/NAME",
+    help="The GitHub repository the content will live in: sets the site's address "
+    "(GitHub Pages), its edit links and the Foundry modules' release URLs.",
+)
+def init_command(directory: Path, title: str | None, ruleset_id: str, github: str | None) -> None:
+    """Write a new content repository into DIRECTORY (new or empty): the settings
+    (rulepress.yaml), a sample ruleset with one small document of each kind, pre-commit
+    hooks, GitHub workflows (checks on pull requests, the site on GitHub Pages, release
+    files on a tag), a .gitignore and a README for its contributors. It validates and
+    builds as written. Refuses a folder that is not empty; writes nothing on failure."""
+    from rulepress.commands.init import init_repository
+
+    written = init_repository(directory, title=title, ruleset_id=ruleset_id, github=github)
+    for path in written:
+        click.echo(f"wrote {printable(str(path))}")
+    click.echo(
+        f"next: cd {printable(str(directory))} && rulepress validate && rulepress build"
+        " (then git init, and see README.md)"
+    )
+
+
 @cli.command("schema")
 @click.option(
     "--out",

@@ -109,10 +109,12 @@ def installed(tmp_path_factory) -> dict:
     return {"venv": venv, "env": env, "work": work, "log": root / "read-from-the-repository.log"}
 
 
-def _rulepress(installed: dict, *args: str, seconds: float = 300) -> subprocess.CompletedProcess:
+def _rulepress(
+    installed: dict, *args: str, seconds: float = 300, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     result = subprocess.run(
         [str(installed["venv"] / "bin" / "rulepress"), *args],
-        cwd=installed["work"],
+        cwd=cwd or installed["work"],
         env=installed["env"],
         capture_output=True,
         text=True,
@@ -206,4 +208,30 @@ def test_serve_outside_the_repository_serves_a_page(installed):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+    _assert_nothing_read_from_the_repository(installed)
+
+
+def test_init_then_validate_and_build_outside_the_repository(installed, tmp_path):
+    """A new publisher's first steps: `rulepress init my-rules`, then validate and build."""
+    title = "Installed Rules"
+    initialised = _rulepress(
+        installed, "init", "my-rules", "--title", title, "--github", "me/my-rules", cwd=tmp_path
+    )
+    assert initialised.returncode == 0, initialised.stdout + initialised.stderr
+    content = tmp_path / "my-rules"
+    for name in (".gitignore", ".pre-commit-config.yaml", ".github/workflows/release.yml"):
+        assert (content / name).is_file(), name
+    assert f"title: {title}" in (content / "rulepress.yaml").read_text(encoding="utf-8")
+
+    validated = _rulepress(installed, "validate", "--strict", cwd=content)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    built = _rulepress(installed, "build", cwd=content, seconds=600)
+    assert built.returncode == 0, built.stdout + built.stderr
+    dist = content / "dist"
+    assert (dist / "site" / "my-rules" / "index.html").is_file()
+    assert (dist / "markdown" / "my-rules.md").stat().st_size > 0
+    assert (dist / "json" / "my-rules.json").stat().st_size > 0
+    assert (dist / "foundry" / "rulepress-my-rules.zip").is_file()
+    module = (dist / "foundry" / "rulepress-my-rules" / "module.json").read_text(encoding="utf-8")
+    assert title in module
     _assert_nothing_read_from_the_repository(installed)
