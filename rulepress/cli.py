@@ -54,16 +54,30 @@ def cli() -> None:
     show_default=True,
     help="text for people, json for tools, github for annotations.",
 )
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "--strict", is_flag=True, help="Treat warnings as errors (acknowledged ones excepted)."
+)
+@click.option(
+    "--show-acknowledged",
+    is_flag=True,
+    help="Also print the findings the documents acknowledge, marked with their reason.",
+)
 @no_cache_option
-def validate_command(compendium: Path, fmt: str, strict: bool, no_cache: bool) -> None:
+def validate_command(
+    compendium: Path, fmt: str, strict: bool, show_acknowledged: bool, no_cache: bool
+) -> None:
     """Check COMPENDIUM (default ./compendium) and print `path:line:col: level CODE: message`
-    for each finding, errors first."""
+    for each finding, errors first. Findings a document acknowledges (`acknowledged:`)
+    are counted apart and printed only with --show-acknowledged."""
     from rulepress.commands.validate import format_findings
     from rulepress.validation import validate
 
     validation = validate(compendium, strict=strict, cache=not no_cache)
-    click.echo(format_findings(validation, fmt, relative_to=Path.cwd()))
+    click.echo(
+        format_findings(
+            validation, fmt, relative_to=Path.cwd(), show_acknowledged=show_acknowledged
+        )
+    )
     sys.exit(EXIT_CLEAN if validation.ok else EXIT_FINDINGS)
 
 

@@ -14,20 +14,36 @@ FORMATS = ("text", "json", "github")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
-def format_findings(validation: Validation, fmt: str, relative_to: Path | None = None) -> str:
-    """The findings as `validate` prints them: a line each, JSON, or GitHub annotations."""
-    findings = validation.findings
+def format_findings(
+    validation: Validation,
+    fmt: str,
+    relative_to: Path | None = None,
+    *,
+    show_acknowledged: bool = False,
+) -> str:
+    """The findings as `validate` prints them: a line each, JSON, or GitHub annotations.
+    Acknowledged findings are left out of text (unless `show_acknowledged`) and GitHub
+    output, and always listed, flagged, in JSON."""
     if fmt == "json":
         return _json_text(_as_json(validation, relative_to))
+    open_findings = [f for f in validation.findings if not f.acknowledged]
     if fmt == "github":
-        return "\n".join(_github(f, relative_to) for f in findings)
-    # A message quotes data (a key, a name): printed as a path is, one finding one line.
-    lines = [
-        f"{f.where(relative_to)}: {f.level} {f.code}: {printable(f.message)}" for f in findings
-    ]
-    lines += counts_by_code(findings)
+        return "\n".join(_github(f, relative_to) for f in open_findings)
+    shown = validation.findings if show_acknowledged else open_findings
+    lines = [finding_line(f, relative_to) for f in shown]
+    lines += counts_by_code(open_findings)
     lines.append(summary(validation))
     return "\n".join(lines)
+
+
+def finding_line(finding: Finding, relative_to: Path | None = None) -> str:
+    """`path:line:col: level CODE: message`, an acknowledged finding marked with its
+    reason. A message quotes data (a key, a name): printed as a path is, one finding one
+    line."""
+    marked = f" (acknowledged: {finding.reason})" if finding.acknowledged else ""
+    return printable(
+        f"{finding.where(relative_to)}: {finding.level} {finding.code}{marked}: {finding.message}"
+    )
 
 
 def counts_by_code(findings: list[Finding]) -> list[str]:
@@ -55,11 +71,14 @@ def build_summary(validation: Validation, compendium: Path) -> str:
 
 
 def summary(validation: Validation) -> str:
-    """The count of findings by level, the last line `validate` prints."""
+    """The count of findings by level, the last line `validate` prints; the acknowledged
+    ones counted apart, when there are any."""
     counts = [
         f"{validation.count(level)} {level}{'s' if validation.count(level) != 1 else ''}"
         for level in Level
     ]
+    if validation.acknowledged:
+        counts.append(f"{validation.acknowledged} acknowledged")
     return ", ".join(counts).replace("infos", "info")
 
 
@@ -71,7 +90,10 @@ def _as_json(validation: Validation, relative_to: Path | None) -> dict:
     return {
         "version": 1,
         "ok": validation.ok,
-        "counts": {str(level): validation.count(level) for level in Level},
+        "counts": {
+            **{str(level): validation.count(level) for level in Level},
+            "acknowledged": validation.acknowledged,
+        },
         "findings": [
             {
                 "level": str(f.level),
@@ -81,6 +103,8 @@ def _as_json(validation: Validation, relative_to: Path | None) -> dict:
                 "file": _relative(f.file, relative_to),
                 "line": f.line,
                 "col": f.col,
+                "acknowledged": f.acknowledged,
+                "reason": f.reason if f.acknowledged else None,
             }
             for f in validation.findings
         ],
