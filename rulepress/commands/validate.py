@@ -31,7 +31,7 @@ def format_findings(
         return "\n".join(_github(f, relative_to) for f in open_findings)
     shown = validation.findings if show_acknowledged else open_findings
     lines = [finding_line(f, relative_to) for f in shown]
-    lines += counts_by_code(open_findings)
+    lines += counts_by_code(list(shown))
     lines.append(summary(validation))
     return "\n".join(lines)
 
@@ -47,26 +47,32 @@ def finding_line(finding: Finding, relative_to: Path | None = None) -> str:
 
 
 def counts_by_code(findings: list[Finding]) -> list[str]:
-    """The findings counted by code, most first: where a long list's weight lies."""
-    counts: dict[tuple[str, str, Level], int] = {}
+    """The findings counted by code, most first: where a long list's weight lies. The
+    acknowledged ones (listed with --show-acknowledged) are counted on lines of their own."""
+    counts: dict[tuple[str, str, str], int] = {}
     for finding in findings:
-        key = (finding.code, finding.name, finding.level)
+        level = f"{finding.level}, acknowledged" if finding.acknowledged else str(finding.level)
+        key = (finding.code, finding.name, level)
         counts[key] = counts.get(key, 0) + 1
     if not counts:
         return []
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0], item[0][2]))
     return ["", "by code:"] + [
         f"  {count:>4}  {code} {name} ({level})".rstrip() for (code, name, level), count in ordered
     ]
 
 
 def build_summary(validation: Validation, compendium: Path) -> str:
-    """What `build` says of validation: the counts, and how to see the findings."""
+    """What `build` says of validation: the counts, and how to see the findings (the
+    acknowledged ones too, when they are all there is)."""
     import shlex
 
     text = f"validated: {summary(validation)}"
-    if validation.findings:
-        text += f" (to list them: rulepress validate {shlex.quote(printable(str(compendium)))})"
+    folder = shlex.quote(printable(str(compendium)))
+    if validation.acknowledged == len(validation.findings) > 0:
+        text += f" (to list them: rulepress validate --show-acknowledged {folder})"
+    elif validation.findings:
+        text += f" (to list them: rulepress validate {folder})"
     return text
 
 
