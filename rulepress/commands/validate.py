@@ -3,11 +3,12 @@ GitHub workflow commands."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
 
-from rulepress.errors import Finding, Level, display_path, printable
+from rulepress.errors import Finding, Level, RulepressError, display_path, printable
 from rulepress.validation import Validation
 
 FORMATS = ("text", "json", "github")
@@ -20,15 +21,17 @@ def format_findings(
     relative_to: Path | None = None,
     *,
     show_acknowledged: bool = False,
+    changed: set[Path] | None = None,
 ) -> str:
     """The findings as `validate` prints them: a line each, JSON, or GitHub annotations.
     Acknowledged findings are left out of text (unless `show_acknowledged`) and GitHub
-    output, and always listed, flagged, in JSON."""
+    output, and always listed, flagged, in JSON. `changed` (resolved paths) limits the
+    GitHub annotations to the findings in those files."""
     if fmt == "json":
         return _json_text(_as_json(validation, relative_to))
     open_findings = [f for f in validation.findings if not f.acknowledged]
     if fmt == "github":
-        return "\n".join(_github(f, relative_to) for f in open_findings)
+        return github_annotations(in_files(open_findings, changed), relative_to)
     shown = validation.findings if show_acknowledged else open_findings
     lines = [finding_line(f, relative_to) for f in shown]
     lines += counts_by_code(list(shown))
@@ -122,6 +125,74 @@ def _json_text(data: dict) -> str:
     cannot carry: then every character beyond ASCII is written as a JSON escape."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
     return json.dumps(data, indent=2) if _SURROGATE.search(text) else text
+
+
+ANNOTATIONS_PER_LEVEL = 10
+"""GitHub shows at most ten annotations of each level per step; more are dropped unseen."""
+
+
+def in_files(findings: list[Finding], files: set[Path] | None) -> list[Finding]:
+    """The findings in `files` (resolved paths); all of them when `files` is None."""
+    if files is None:
+        return list(findings)
+    return [f for f in findings if f.file is not None and f.file.resolve() in files]
+
+
+def github_annotations(findings: list[Finding], relative_to: Path | None = None) -> str:
+    """One workflow command per finding, at most ANNOTATIONS_PER_LEVEL of each level, then
+    a notice of how many more there are (so none is silently dropped by GitHub)."""
+    shown: dict[Level, int] = {}
+    lines, more = [], 0
+    for finding in findings:
+        if shown.get(finding.level, 0) < ANNOTATIONS_PER_LEVEL:
+            shown[finding.level] = shown.get(finding.level, 0) + 1
+            lines.append(_github(finding, relative_to))
+        else:
+            more += 1
+    if more:
+        lines.append(
+            f"::notice title=rulepress::{more} more finding{'s' if more != 1 else ''} not "
+            f"annotated (GitHub shows {ANNOTATIONS_PER_LEVEL} per level in a step): the step "
+            "summary or `rulepress validate` lists them all"
+        )
+    return "\n".join(lines)
+
+
+def step_summary(
+    validation: Validation, findings: list[Finding], relative_to: Path | None = None
+) -> str:
+    """The findings as a Markdown table for $GITHUB_STEP_SUMMARY, with the counts."""
+    lines = ["## rulepress validate", "", summary(validation), ""]
+    if not findings:
+        return "\n".join([*lines, "No findings.", ""])
+    lines += ["| Level | Code | Where | Message |", "| --- | --- | --- | --- |"]
+    for f in findings:
+        cells = (str(f.level), f"{f.code} {f.name}".strip(), f.where(relative_to), f.message)
+        lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
+    return "\n".join([*lines, ""])
+
+
+def write_step_summary(
+    summary_file: Path, validation: Validation, relative_to: Path | None = None
+) -> None:
+    """Append the step summary to GitHub's $GITHUB_STEP_SUMMARY file, as GitHub expects:
+    every finding not acknowledged, also those of files `--changed-since` did not
+    annotate (a change can break a file it does not touch, by a reference)."""
+    findings = [f for f in validation.findings if not f.acknowledged]
+    text = step_summary(validation, findings, relative_to)
+    try:
+        with summary_file.open("a", encoding="utf-8", errors="backslashreplace") as out:
+            out.write(text)
+    except OSError as exc:
+        raise RulepressError(
+            f"cannot write the step summary {summary_file}: {exc.strerror or exc}"
+        ) from None
+
+
+def _cell(text: str) -> str:
+    """A Markdown table cell: one line (printable escapes a line break as `\\n`), `|`
+    escaped so it cannot end the cell, and HTML escaped so data cannot add markup."""
+    return html.escape(printable(text), quote=False).replace("|", "\\|")
 
 
 def _github(finding: Finding, relative_to: Path | None) -> str:
