@@ -65,19 +65,55 @@ def cli() -> None:
     show_default=True,
     help="text for people, json for tools, github for annotations.",
 )
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "--strict", is_flag=True, help="Treat warnings as errors (acknowledged ones excepted)."
+)
+@click.option(
+    "--show-acknowledged",
+    is_flag=True,
+    help="Also print the findings the documents acknowledge, marked with their reason.",
+)
+@click.option(
+    "--changed-since",
+    metavar="REF",
+    default=None,
+    help="With --format github: annotate only the files changed since git revision REF "
+    "(and untracked ones).",
+)
 @settings_option
 @no_cache_option
 def validate_command(
-    compendium: Path, fmt: str, strict: bool, settings: Path | None, no_cache: bool
+    compendium: Path,
+    fmt: str,
+    strict: bool,
+    show_acknowledged: bool,
+    changed_since: str | None,
+    settings: Path | None,
+    no_cache: bool,
 ) -> None:
     """Check COMPENDIUM (default ./compendium) and the publisher's settings, and print
-    `path:line:col: level CODE: message` for each finding, errors first."""
-    from rulepress.commands.validate import format_findings
+    `path:line:col: level CODE: message` for each finding, errors first. Findings a document acknowledges (`acknowledged:`)
+    are counted apart and printed only with --show-acknowledged. With --format github,
+    every finding is also written as a Markdown table to $GITHUB_STEP_SUMMARY when set."""
+    from rulepress.commands.validate import format_findings, write_step_summary
+    from rulepress.git import changed_files
     from rulepress.validation import validate
 
+    if changed_since is not None and fmt != "github":
+        raise click.UsageError("--changed-since goes with --format github")
+    changed = changed_files(compendium, changed_since) if changed_since is not None else None
     validation = validate(compendium, strict=strict, cache=not no_cache, settings=settings)
-    click.echo(format_findings(validation, fmt, relative_to=Path.cwd()))
+    click.echo(
+        format_findings(
+            validation,
+            fmt,
+            relative_to=Path.cwd(),
+            show_acknowledged=show_acknowledged,
+            changed=changed,
+        )
+    )
+    if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        write_step_summary(Path(os.environ["GITHUB_STEP_SUMMARY"]), validation, Path.cwd())
     sys.exit(EXIT_CLEAN if validation.ok else EXIT_FINDINGS)
 
 

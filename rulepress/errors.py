@@ -1,7 +1,8 @@
 """Findings: what rulepress reports about a compendium, and where.
 
 Every problem a contributor can cause becomes a Finding with a code, a level and a
-`path:line:col`. Codes RP0xx come from reading files, RP1xx from the models, RP2xx from
+`path:line:col`. Codes RP0xx come from reading files (and RP011 from
+acknowledgements that excuse nothing), RP1xx from the models, RP2xx from
 the cross-document checks in `rulepress.validators`, RP3xx from running the rules.
 """
 
@@ -36,6 +37,7 @@ class Code(enum.StrEnum):
     OUTSIDE_COMPENDIUM = "RP008"
     NO_RULESET = "RP009"
     UNUSABLE_NAMED_FILE = "RP010"
+    STALE_ACKNOWLEDGEMENT = "RP011"
 
     UNKNOWN_KIND = "RP100"
     UNKNOWN_FIELD = "RP101"
@@ -62,6 +64,8 @@ CODE_DOCS: dict[str, str] = {
     "RP009": "A ruleset folder without a `ruleset.yaml`, or a document outside any ruleset.",
     "RP010": "A file the settings name (logo, favicon, stylesheet) is missing, of the wrong "
     "kind, too large, or outside the content repository.",
+    "RP011": "An acknowledgement (`acknowledged:` in a document) that matches no finding: "
+    "the problem it excused is fixed or has moved, so the acknowledgement should go.",
     "RP100": "A document's `kind` names no known document kind.",
     "RP101": "A field the model does not declare (often a typo of a real field).",
     "RP102": "A required field is missing.",
@@ -82,6 +86,13 @@ class Finding:
     line: int | None = None
     col: int | None = None
     name: str = ""
+    path: tuple = ()
+    """The data path inside the document the finding points at (`("table", 3, "damage")`),
+    which an acknowledgement's `at` names; () when the finding is about the whole file."""
+    acknowledged: bool = False
+    """The document acknowledges this finding as a known problem of the source."""
+    reason: str = ""
+    """The acknowledgement's reason, when acknowledged."""
 
     def __post_init__(self) -> None:
         if not self.name and self.code in Code._value2member_map_:
@@ -97,6 +108,14 @@ class Finding:
             return "<compendium>"
         path = printable(display_path(self.file, relative_to))
         return f"{path}:{self.line or 1}:{self.col or 1}"
+
+
+def data_path_text(path: tuple) -> str:
+    """A data path as an acknowledgement's `at` spells it: `table[3].damage`, `header`."""
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return text
 
 
 def display_path(path: Path, relative_to: Path | None = None) -> str:

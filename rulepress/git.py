@@ -7,6 +7,7 @@ compendium: revisions given on the command line go after `--end-of-options`, pat
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -39,3 +40,23 @@ def run_git(
         raise RulepressError(f"git {args[0]} did not finish within ten minutes") from None
     except OSError as exc:
         raise RulepressError(f"cannot run git: {exc.strerror or exc}") from None
+
+
+def changed_files(folder: Path | str, ref: str) -> set[Path]:
+    """The files of the repository `folder` is in that differ from revision `ref` (its
+    diff with the working tree), with the untracked files that are not ignored: what a
+    pull request's check should look at. Resolved absolute paths; a `ref` git does not
+    know, or a folder outside any repository, is a RulepressError."""
+    top = run_git(folder, "rev-parse", "--show-toplevel")
+    if top.returncode != 0:
+        raise RulepressError(f"{folder} is not inside a git repository")
+    root = Path(os.fsdecode(top.stdout.rstrip(b"\n")))
+    diff = run_git(root, "diff", "--name-only", "-z", "--end-of-options", ref, "--")
+    if diff.returncode != 0:
+        message = diff.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise RulepressError(
+            f"cannot compare with {ref!r}: {message[0] if message else 'git failed'}"
+        )
+    untracked = run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--")
+    names = [*diff.stdout.split(b"\0"), *untracked.stdout.split(b"\0")]
+    return {(root / os.fsdecode(name)).resolve() for name in names if name}

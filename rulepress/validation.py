@@ -12,19 +12,25 @@ from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level
-from rulepress.validators import run_checks
+from rulepress.validators import apply_acknowledgements, run_checks
 
 
 @dataclass(frozen=True)
 class Validation:
-    """A loaded compendium with its findings, sorted by file and position."""
+    """A loaded compendium with its findings, sorted by file and position. Acknowledged
+    findings are among them, flagged, and counted apart from the others."""
 
     compendium: Compendium
     findings: tuple[Finding, ...]
 
     def count(self, level: Level) -> int:
-        """The number of findings of one level."""
-        return sum(1 for f in self.findings if f.level == level)
+        """The number of findings of one level, acknowledged ones left out."""
+        return sum(1 for f in self.findings if f.level == level and not f.acknowledged)
+
+    @property
+    def acknowledged(self) -> int:
+        """The number of acknowledged findings (known problems of the source)."""
+        return sum(1 for f in self.findings if f.acknowledged)
 
     @property
     def ok(self) -> bool:
@@ -44,13 +50,16 @@ def validate(
     that loaded cleanly before are taken from the document cache (see compendium.cache):
     True for the folder's own, or a given one (a git revision's copy of a compendium
     loads through the working tree's). `settings` names the publisher's settings file
-    (default: rulepress.yaml beside `root`)."""
+    (default: rulepress.yaml beside `root`). The documents' acknowledgements flag the
+    findings they match before `strict` makes warnings errors."""
     if cache is True:
         cache = DocumentCache(Path(root))
     loaded = load_compendium(root, cache or None, settings)
     findings = [*loaded.findings, *run_checks(loaded.compendium)]
-    if strict:
+    findings = apply_acknowledgements(loaded.compendium, findings)
+    if strict:  # an acknowledged finding never fails --strict
         findings = [
-            replace(f, level=Level.ERROR) if f.level == Level.WARNING else f for f in findings
+            replace(f, level=Level.ERROR) if f.level == Level.WARNING and not f.acknowledged else f
+            for f in findings
         ]
     return Validation(loaded.compendium, tuple(sorted(findings, key=Finding.sort_key)))

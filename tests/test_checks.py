@@ -586,14 +586,14 @@ FAILING = [
         INFO,
     ),
     Fails(
-        "unnamed draft whose header is another weapon's name",
-        second_weapon(name=None, header="Test Pistol", status="draft", rows=[]),
+        "unnamed profile whose header is another weapon's name",
+        second_weapon(name=None, header="Test Pistol"),
         "RP213",
         "demo/weapons/zip-gun.yaml",
         3,
         9,
         WARN,
-        also=("RP211", "RP214"),
+        also=("RP212", "RP214"),
     ),
     # RP214 duplicate-name
     Fails(
@@ -768,14 +768,13 @@ FAILING = [
         WARN,
     ),
     Fails(
-        "draft placeholder in the tier of a published pistol",
+        "draft placeholder in the tier of a published pistol: one finding, its draft's",
         second_weapon(tier=1, status="draft"),
-        "RP221",
+        "RP211",
         "demo/weapons/zip-gun.yaml",
-        5,
-        7,
+        13,
+        9,
         WARN,
-        also=("RP211",),
     ),
     # RP301 printed-odds-differ
     Fails(
@@ -1181,6 +1180,27 @@ def test_sort_key_puts_errors_first_then_file_line_col_code():
         warning,
         info,
     ]
+
+
+def test_a_placeholder_gives_one_finding_that_names_everything_wrong_with_it(tmp_path):
+    """A draft's header copied from a published weapon (RP213, RP214) and its tier already
+    taken (RP221) are the placeholder's symptoms: one RP211 finding names them all."""
+    placeholder = second_weapon(name=None, header="Test Pistol", tier=1, status="draft")
+    findings = _findings(tmp_path, placeholder)
+    (finding,) = findings
+    assert (finding.code, finding.file.name) == ("RP211", "zip-gun.yaml")
+    for part in (
+        "is a draft",
+        "header 'Test Pistol' is the name of 'test-pistol' (a copied placeholder?) (RP213",
+        "also used by 'test-pistol' (RP214 duplicate-name)",
+        "tier 1 is already 'Test Pistol' in section 'pistols' (RP221 tier-repeated)",
+    ):
+        assert part in finding.message
+
+
+def test_an_error_of_a_draft_is_not_folded_into_its_draft_finding(tmp_path):
+    files = {WEAPON_FILE: draft(weapon(table(range(1, 11)) + table([10])))}
+    assert {f.code for f in _findings(tmp_path, files)} == {"RP207", "RP211"}
 
 
 def test_validate_reports_errors_before_warnings(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -20,15 +21,14 @@ def broken(tmp_path) -> Path:
     return build_tree(tmp_path / "broken", tree)
 
 
-def test_validate_on_the_bundled_compendium_exits_0_with_warnings():
+def test_validate_on_the_bundled_compendium_shows_no_finding_all_being_acknowledged():
     result = run("validate")
     assert result.returncode == 0
-    assert " warning RP2" in result.stdout
-    assert result.stdout.strip().splitlines()[-1].startswith("0 errors, ")
+    assert re.fullmatch(r"0 errors, 0 warnings, 0 info, \d+ acknowledged\n", result.stdout)
 
 
-def test_every_warning_on_the_bundled_compendium_points_at_a_yaml_line():
-    output = run("validate").stdout.strip().splitlines()
+def test_every_acknowledged_finding_on_the_bundled_compendium_points_at_a_yaml_line():
+    output = run("validate", "--show-acknowledged").stdout.strip().splitlines()
     lines = output[: output.index("")]  # the findings, before the count by code
     assert lines
     for line in lines:
@@ -36,6 +36,7 @@ def test_every_warning_on_the_bundled_compendium_points_at_a_yaml_line():
         path, row, col = place.rsplit(":", 2)
         assert path.startswith("compendium/") and path.endswith(".yaml"), line
         assert int(row) >= 1 and int(col) >= 1
+        assert " (acknowledged: The " in line, line
 
 
 def test_validate_exits_1_and_names_the_line_of_an_error(broken):
@@ -73,10 +74,68 @@ def test_github_format_prints_annotations(broken):
     assert ",line=11,col=7,title=RP103 wrong-type::" in result.stdout
 
 
-def test_strict_turns_the_bundled_warnings_into_errors():
+def test_strict_passes_on_the_bundled_compendium_every_source_problem_acknowledged():
     result = run("validate", "--strict")
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.startswith("0 errors, 0 warnings, 0 info, ")
+
+
+def test_strict_fails_on_one_new_mistake_and_shows_only_it(tmp_path):
+    """A wrong damage figure in an acknowledged document: its acknowledgements still
+    match their findings, and the one new finding is the only one shown."""
+    copy = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, copy)
+    cannon = copy / "iris/weapons/rapid-fire-weapons/tactical-auto-cannon.yaml"
+    text = cannon.read_text()
+    wrong = "{ap: 18, damage: 16, defense: 26,"
+    cannon.write_text(text.replace("{ap: 18, damage: 26, defense: 26,", wrong))
+    result = run("validate", "--strict", str(copy))
     assert result.returncode == 1
-    assert " error RP2" in result.stdout
+    findings = result.stdout.splitlines()[: result.stdout.splitlines().index("")]
+    assert len(findings) == 1, result.stdout
+    assert findings[0].endswith(
+        "tactical-auto-cannon.yaml:32:22: error RP209: damage falls from 25 at AP 17 to 16 at AP 18"
+    )
+    assert result.stdout.splitlines()[-1].startswith("1 error, 0 warnings, 0 info, ")
+
+
+def test_strict_fails_on_one_unknown_field_and_shows_only_it(tmp_path):
+    copy = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, copy)
+    pistol = next((copy / "iris/weapons").rglob("heavy-shotgun.yaml"))
+    pistol.write_text(
+        pistol.read_text().replace("rarity: Uncommon", "rarity: Uncommon\nrarety: Rare")
+    )
+    result = run("validate", "--strict", str(copy))
+    assert result.returncode == 1
+    findings = result.stdout.splitlines()[: result.stdout.splitlines().index("")]
+    assert len(findings) == 1 and " error RP101: " in findings[0], result.stdout
+
+
+def test_show_acknowledged_prints_them_marked_with_their_reason_and_counts_them_apart():
+    result = run("validate", "--show-acknowledged")
+    assert result.returncode == 0
+    assert (
+        "compendium/t2k4e/dice/odds-initial.yaml:9:31: warning RP301 (acknowledged: The "
+        "source prints 49% for a d8 attribute with a d6 skill, where the exact chance is "
+        "47.9%. Kept as printed (ruling printed-percentages-kept).): attribute d8 + skill "
+        "d6: printed 49%, the rules give 47.9%"
+    ) in result.stdout.splitlines()
+    assert "RP301 printed-odds-differ (warning, acknowledged)" in result.stdout
+
+
+def test_json_lists_acknowledged_findings_flagged_with_their_reason():
+    data = json.loads(run("validate", "--format", "json").stdout)
+    assert data["version"] == 1 and data["ok"] is True
+    assert data["counts"]["warning"] == 0 and data["counts"]["acknowledged"] > 0
+    assert len(data["findings"]) == data["counts"]["acknowledged"]
+    for finding in data["findings"]:
+        assert finding["acknowledged"] is True and "kept as" in finding["reason"].lower()
+
+
+def test_github_format_leaves_acknowledged_findings_out():
+    result = run("validate", "--format", "github")
+    assert result.returncode == 0 and result.stdout.strip() == ""
 
 
 def test_build_writes_nothing_when_validation_fails(broken, tmp_path):
@@ -214,7 +273,7 @@ def test_the_t2k4e_odds_json_gives_each_computed_chance_as_an_exact_fraction():
 
 
 def test_validate_ends_with_the_findings_counted_by_code():
-    result = run("validate", str(COMPENDIUM))
+    result = run("validate", "--show-acknowledged", str(COMPENDIUM))
     lines = result.stdout.splitlines()
     findings = [line for line in lines if ": warning RP" in line or ": info RP" in line]
     block = lines[lines.index("by code:") + 1 : -1]
@@ -223,8 +282,8 @@ def test_validate_ends_with_the_findings_counted_by_code():
         count, code_and_name = line.split(maxsplit=1)
         counted[code_and_name] = int(count)
     assert sum(counted.values()) == len(findings) > 0
-    drafts = sum(": warning RP211:" in line for line in findings)
-    assert counted["RP211 draft (warning)"] == drafts
+    drafts = sum(": warning RP211 (acknowledged" in line for line in findings)
+    assert counted["RP211 draft (warning, acknowledged)"] == drafts
     assert list(counted.values()) == sorted(counted.values(), reverse=True)
 
 
@@ -233,4 +292,4 @@ def test_build_says_how_to_list_the_findings_it_counted(tmp_path):
     assert result.returncode == 0, result.stderr
     first = result.stdout.splitlines()[0]
     assert first.startswith("validated: 0 errors, ")
-    assert first.endswith(f"(to list them: rulepress validate {COMPENDIUM})")
+    assert first.endswith(f"(to list them: rulepress validate --show-acknowledged {COMPENDIUM})")

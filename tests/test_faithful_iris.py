@@ -26,14 +26,22 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _without_acknowledgements(text: str) -> str:
+    """A document without its `acknowledged:` block (always last): acknowledgements are
+    the editors' notes on the source's problems, added after import, not on the page."""
+    return text.split("\nacknowledged:\n", 1)[0] + "\n" if "\nacknowledged:\n" in text else text
+
+
 def test_reimporting_the_wiki_page_reproduces_every_weapon_file_byte_for_byte(tmp_path):
+    """Byte for byte but for the acknowledgements, which the page does not hold."""
     copy = tmp_path / "iris"
     shutil.copytree(COMPENDIUM / "iris", copy)
     shutil.rmtree(copy / "weapons")
     import_wiki(PAGE, copy)
     for original in sorted((COMPENDIUM / "iris" / "weapons").rglob("*.yaml")):
         imported = copy / original.relative_to(COMPENDIUM / "iris")
-        assert imported.read_text() == original.read_text(), original.name
+        expected = _without_acknowledgements(original.read_text())
+        assert imported.read_text() == expected, original.name
     assert len(list((copy / "weapons").rglob("*.yaml"))) == len(
         list((COMPENDIUM / "iris" / "weapons").rglob("*.yaml"))
     )

@@ -3,63 +3,91 @@ GitHub workflow commands."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
 
-from rulepress.errors import Finding, Level, display_path, printable
+from rulepress.errors import Finding, Level, RulepressError, display_path, printable
 from rulepress.validation import Validation
 
 FORMATS = ("text", "json", "github")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
-def format_findings(validation: Validation, fmt: str, relative_to: Path | None = None) -> str:
-    """The findings as `validate` prints them: a line each, JSON, or GitHub annotations."""
-    findings = validation.findings
+def format_findings(
+    validation: Validation,
+    fmt: str,
+    relative_to: Path | None = None,
+    *,
+    show_acknowledged: bool = False,
+    changed: set[Path] | None = None,
+) -> str:
+    """The findings as `validate` prints them: a line each, JSON, or GitHub annotations.
+    Acknowledged findings are left out of text (unless `show_acknowledged`) and GitHub
+    output, and always listed, flagged, in JSON. `changed` (resolved paths) limits the
+    GitHub annotations to the findings in those files."""
     if fmt == "json":
         return _json_text(_as_json(validation, relative_to))
+    open_findings = [f for f in validation.findings if not f.acknowledged]
     if fmt == "github":
-        return "\n".join(_github(f, relative_to) for f in findings)
-    # A message quotes data (a key, a name): printed as a path is, one finding one line.
-    lines = [
-        f"{f.where(relative_to)}: {f.level} {f.code}: {printable(f.message)}" for f in findings
-    ]
-    lines += counts_by_code(findings)
+        return github_annotations(in_files(open_findings, changed), relative_to)
+    shown = validation.findings if show_acknowledged else open_findings
+    lines = [finding_line(f, relative_to) for f in shown]
+    lines += counts_by_code(list(shown))
     lines.append(summary(validation))
     return "\n".join(lines)
 
 
+def finding_line(finding: Finding, relative_to: Path | None = None) -> str:
+    """`path:line:col: level CODE: message`, an acknowledged finding marked with its
+    reason. A message quotes data (a key, a name): printed as a path is, one finding one
+    line."""
+    marked = f" (acknowledged: {finding.reason})" if finding.acknowledged else ""
+    return printable(
+        f"{finding.where(relative_to)}: {finding.level} {finding.code}{marked}: {finding.message}"
+    )
+
+
 def counts_by_code(findings: list[Finding]) -> list[str]:
-    """The findings counted by code, most first: where a long list's weight lies."""
-    counts: dict[tuple[str, str, Level], int] = {}
+    """The findings counted by code, most first: where a long list's weight lies. The
+    acknowledged ones (listed with --show-acknowledged) are counted on lines of their own."""
+    counts: dict[tuple[str, str, str], int] = {}
     for finding in findings:
-        key = (finding.code, finding.name, finding.level)
+        level = f"{finding.level}, acknowledged" if finding.acknowledged else str(finding.level)
+        key = (finding.code, finding.name, level)
         counts[key] = counts.get(key, 0) + 1
     if not counts:
         return []
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0], item[0][2]))
     return ["", "by code:"] + [
         f"  {count:>4}  {code} {name} ({level})".rstrip() for (code, name, level), count in ordered
     ]
 
 
 def build_summary(validation: Validation, compendium: Path) -> str:
-    """What `build` says of validation: the counts, and how to see the findings."""
+    """What `build` says of validation: the counts, and how to see the findings (the
+    acknowledged ones too, when they are all there is)."""
     import shlex
 
     text = f"validated: {summary(validation)}"
-    if validation.findings:
-        text += f" (to list them: rulepress validate {shlex.quote(printable(str(compendium)))})"
+    folder = shlex.quote(printable(str(compendium)))
+    if validation.acknowledged == len(validation.findings) > 0:
+        text += f" (to list them: rulepress validate --show-acknowledged {folder})"
+    elif validation.findings:
+        text += f" (to list them: rulepress validate {folder})"
     return text
 
 
 def summary(validation: Validation) -> str:
-    """The count of findings by level, the last line `validate` prints."""
+    """The count of findings by level, the last line `validate` prints; the acknowledged
+    ones counted apart, when there are any."""
     counts = [
         f"{validation.count(level)} {level}{'s' if validation.count(level) != 1 else ''}"
         for level in Level
     ]
+    if validation.acknowledged:
+        counts.append(f"{validation.acknowledged} acknowledged")
     return ", ".join(counts).replace("infos", "info")
 
 
@@ -71,7 +99,10 @@ def _as_json(validation: Validation, relative_to: Path | None) -> dict:
     return {
         "version": 1,
         "ok": validation.ok,
-        "counts": {str(level): validation.count(level) for level in Level},
+        "counts": {
+            **{str(level): validation.count(level) for level in Level},
+            "acknowledged": validation.acknowledged,
+        },
         "findings": [
             {
                 "level": str(f.level),
@@ -81,6 +112,8 @@ def _as_json(validation: Validation, relative_to: Path | None) -> dict:
                 "file": _relative(f.file, relative_to),
                 "line": f.line,
                 "col": f.col,
+                "acknowledged": f.acknowledged,
+                "reason": f.reason if f.acknowledged else None,
             }
             for f in validation.findings
         ],
@@ -92,6 +125,74 @@ def _json_text(data: dict) -> str:
     cannot carry: then every character beyond ASCII is written as a JSON escape."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
     return json.dumps(data, indent=2) if _SURROGATE.search(text) else text
+
+
+ANNOTATIONS_PER_LEVEL = 10
+"""GitHub shows at most ten annotations of each level per step; more are dropped unseen."""
+
+
+def in_files(findings: list[Finding], files: set[Path] | None) -> list[Finding]:
+    """The findings in `files` (resolved paths); all of them when `files` is None."""
+    if files is None:
+        return list(findings)
+    return [f for f in findings if f.file is not None and f.file.resolve() in files]
+
+
+def github_annotations(findings: list[Finding], relative_to: Path | None = None) -> str:
+    """One workflow command per finding, at most ANNOTATIONS_PER_LEVEL of each level, then
+    a notice of how many more there are (so none is silently dropped by GitHub)."""
+    shown: dict[Level, int] = {}
+    lines, more = [], 0
+    for finding in findings:
+        if shown.get(finding.level, 0) < ANNOTATIONS_PER_LEVEL:
+            shown[finding.level] = shown.get(finding.level, 0) + 1
+            lines.append(_github(finding, relative_to))
+        else:
+            more += 1
+    if more:
+        lines.append(
+            f"::notice title=rulepress::{more} more finding{'s' if more != 1 else ''} not "
+            f"annotated (GitHub shows {ANNOTATIONS_PER_LEVEL} per level in a step): the step "
+            "summary or `rulepress validate` lists them all"
+        )
+    return "\n".join(lines)
+
+
+def step_summary(
+    validation: Validation, findings: list[Finding], relative_to: Path | None = None
+) -> str:
+    """The findings as a Markdown table for $GITHUB_STEP_SUMMARY, with the counts."""
+    lines = ["## rulepress validate", "", summary(validation), ""]
+    if not findings:
+        return "\n".join([*lines, "No findings.", ""])
+    lines += ["| Level | Code | Where | Message |", "| --- | --- | --- | --- |"]
+    for f in findings:
+        cells = (str(f.level), f"{f.code} {f.name}".strip(), f.where(relative_to), f.message)
+        lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
+    return "\n".join([*lines, ""])
+
+
+def write_step_summary(
+    summary_file: Path, validation: Validation, relative_to: Path | None = None
+) -> None:
+    """Append the step summary to GitHub's $GITHUB_STEP_SUMMARY file, as GitHub expects:
+    every finding not acknowledged, also those of files `--changed-since` did not
+    annotate (a change can break a file it does not touch, by a reference)."""
+    findings = [f for f in validation.findings if not f.acknowledged]
+    text = step_summary(validation, findings, relative_to)
+    try:
+        with summary_file.open("a", encoding="utf-8", errors="backslashreplace") as out:
+            out.write(text)
+    except OSError as exc:
+        raise RulepressError(
+            f"cannot write the step summary {summary_file}: {exc.strerror or exc}"
+        ) from None
+
+
+def _cell(text: str) -> str:
+    """A Markdown table cell: one line (printable escapes a line break as `\\n`), `|`
+    escaped so it cannot end the cell, and HTML escaped so data cannot add markup."""
+    return html.escape(printable(text), quote=False).replace("|", "\\|")
 
 
 def _github(finding: Finding, relative_to: Path | None) -> str:

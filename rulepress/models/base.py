@@ -130,6 +130,22 @@ class Ruling(Model):
     """Why this reading was chosen."""
 
 
+class Acknowledgement(Model):
+    """A finding the document acknowledges: a known problem of the source, kept as printed
+    on purpose. It matches one finding of `code` in this document's file (the one at `at`
+    when given); the finding is then listed apart and never fails `--strict`. One that
+    matches no finding is itself a finding (RP011), so a fixed problem loses its excuse."""
+
+    code: Annotated[str, StringConstraints(pattern=r"^RP[0-9]{3}$")]
+    """The finding's code (`RP301`)."""
+    at: Annotated[str, StringConstraints(max_length=200, pattern=r"^[A-Za-z0-9_.\[\]-]*$")] = ""
+    """The data path the finding points at (`table[3].damage`, `rows[0].percent[2]`,
+    `header`), which stays true when unrelated lines are edited; empty for a finding about
+    the whole document, or when the file has one finding of `code`."""
+    reason: Text
+    """What the source printed and why it is kept: what a reader of the errata sees."""
+
+
 class Document(Model):
     """A top-level compendium document: one YAML file."""
 
@@ -143,6 +159,8 @@ class Document(Model):
     """Ids this document had before a rename, so exported ids stay stable."""
     rulings: list[Ruling] = []
     """Rulings on this document's ambiguities."""
+    acknowledged: list[Acknowledgement] = []
+    """Findings on this document that are the source's own problems, kept on purpose."""
 
     @property
     def display_name(self) -> str:

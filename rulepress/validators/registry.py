@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.errors import Finding, Level
 from rulepress.models import WeaponProfile
+from rulepress.validators.grouping import group_placeholder_findings
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Check:
                 position.line,
                 position.col,
                 self.name,
+                path=report.path,
             )
 
 
@@ -94,9 +96,10 @@ def check(code: str, name: str, level: Level) -> Callable[[CheckFunction], Check
 
 
 def run_checks(compendium: Compendium) -> list[Finding]:
-    """Every registered check's findings, ruleset by ruleset, in code order."""
+    """Every registered check's findings, ruleset by ruleset, in code order; a
+    placeholder's symptoms grouped into its draft finding (see validators.grouping)."""
     findings = []
     for ruleset in compendium:
         for registered in sorted(CHECKS, key=lambda c: c.code):
             findings.extend(registered.run(ruleset))
-    return findings
+    return group_placeholder_findings(findings)
