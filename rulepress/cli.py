@@ -92,8 +92,9 @@ def validate_command(
     no_cache: bool,
 ) -> None:
     """Check COMPENDIUM (default ./compendium) and the publisher's settings, and print
-    `path:line:col: level CODE: message` for each finding, errors first. Findings a document acknowledges (`acknowledged:`)
-    are counted apart and printed only with --show-acknowledged. With --format github,
+    `path:line:col: level CODE: message` for each finding, errors first. Findings a
+    document acknowledges (`acknowledged:`) are counted apart and printed only with
+    --show-acknowledged. With --format github,
     every finding is also written as a Markdown table to $GITHUB_STEP_SUMMARY when set."""
     from rulepress.commands.validate import format_findings, write_step_summary
     from rulepress.git import changed_files
