@@ -154,7 +154,14 @@ def test_the_workflows_parse_and_run_real_rulepress_commands(content):
                     assert "@v" in step["uses"], step  # pinned to a major version
     for words in commands:
         _assert_real_command(words)
-    assert ["validate", "--format", "github"] in commands
+    assert [
+        "validate",
+        "--strict",
+        "--format",
+        "github",
+        "--changed-since",
+        "origin/$BASE",
+    ] in commands
     assert ["diff", "origin/$BASE", "HEAD", "--format", "markdown"] in commands
     assert ["build"] in commands and ["build", "--target", "site"] in commands
     hooks = yaml.safe_load((content / ".pre-commit-config.yaml").read_text())
