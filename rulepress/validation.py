@@ -62,4 +62,6 @@ def validate(
             replace(f, level=Level.ERROR) if f.level == Level.WARNING and not f.acknowledged else f
             for f in findings
         ]
-    return Validation(loaded.compendium, tuple(sorted(findings, key=Finding.sort_key)))
+    findings.sort(key=Finding.sort_key)
+    errata = tuple(f for f in findings if f.acknowledged)
+    return Validation(replace(loaded.compendium, errata=errata), tuple(findings))

@@ -93,3 +93,30 @@ def test_a_new_mistake_beside_acknowledged_ones_is_the_one_line_strict_prints(tm
     assert lines[0].endswith(": error RP209: damage falls from 19 at AP 19 to 9 at AP 20")
     assert lines[1:] == ["", "by code:", "     1  RP209 figure-falls (error)", lines[-1]]
     assert lines[-1] == "1 error, 0 warnings, 0 info, 2 acknowledged"
+
+
+def test_the_guide_and_the_site_list_the_known_problems_with_their_reasons(tmp_path):
+    from rulepress.commands.build import build
+
+    root = _tree(
+        tmp_path, _acknowledging(("RP209", "table[10].damage", "The source <b>prints</b> 2."))
+    )
+    validation, _ = build(root, tmp_path / "out", ["markdown", "site"])
+    assert validation.ok
+    guide = (tmp_path / "out/markdown/demo.md").read_text(encoding="utf-8")
+    assert "- [Known problems in the source](#errata)" in guide
+    assert "- **Test Pistol** (figure-falls): " in guide
+    assert "*Kept because:* The source &lt;b&gt;prints&lt;/b&gt; 2." in guide
+    page = (tmp_path / "out/site/demo/errata.html").read_text(encoding="utf-8")
+    assert "<td>The source &lt;b&gt;prints&lt;/b&gt; 2.</td>" in page
+    # the finding not acknowledged is no erratum
+    assert guide.count("(figure-falls)") == 1 and page.count("figure-falls") == 1
+
+
+def test_without_acknowledgements_there_are_no_errata(tmp_path):
+    from rulepress.commands.build import build
+
+    root = build_tree(tmp_path / "compendium", base_tree())
+    build(root, tmp_path / "out", ["markdown", "site"])
+    assert "Known problems" not in (tmp_path / "out/markdown/demo.md").read_text(encoding="utf-8")
+    assert not (tmp_path / "out/site/demo/errata.html").exists()

@@ -18,7 +18,10 @@ RULESETS = ("iris", "t2k4e", "t2k-cuf", "cool")
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_the_guide_matches_its_golden_file(bundled, ruleset_id):
-    assert_golden(f"markdown/{ruleset_id}.md", render_guide(bundled.compendium.ruleset(ruleset_id)))
+    compendium = bundled.compendium
+    ruleset = compendium.ruleset(ruleset_id)
+    text = render_guide(ruleset, errata=compendium.errata_of(ruleset))
+    assert_golden(f"markdown/{ruleset_id}.md", text)
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rulepress.compendium.settings import PublisherSettings
 from rulepress.compendium.yaml_source import DataPath, Position, SourceMap
-from rulepress.errors import RulepressError
+from rulepress.errors import Finding, RulepressError
 from rulepress.models import Document, RulesetInfo
 
 if TYPE_CHECKING:
@@ -129,6 +129,19 @@ class Compendium:
     git history go through the same cache, so `--no-cache` reaches them too."""
     settings: PublisherSettings = field(default_factory=PublisherSettings, compare=False)
     """The publisher's settings (rulepress.yaml), defaults when there is no file."""
+    errata: tuple[Finding, ...] = field(default=(), compare=False)
+    """The findings the documents acknowledge: the sources' known problems, each with
+    the reason it is kept (set by validation; the errata the outputs print)."""
+
+    def errata_of(self, ruleset: Ruleset) -> list[tuple[Document, Finding]]:
+        """(document, finding) for each known problem of one ruleset's documents."""
+        documents = {entry.file: entry.document for entry in ruleset.entries}
+        documents[ruleset.info_source.file] = ruleset.info
+        return [
+            (documents[finding.file], finding)
+            for finding in self.errata
+            if finding.file in documents
+        ]
 
     def __iter__(self) -> Iterator[Ruleset]:
         return iter(self.rulesets.values())

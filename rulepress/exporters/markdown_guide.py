@@ -8,13 +8,16 @@ filters, so a `|` or a `<` in the data never breaks a table or the page.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium, Ruleset
+from rulepress.errors import Finding
 from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.guide import Chapter, chapters, section_of
 from rulepress.exporters.markdown_text import environment, md, render_section
 from rulepress.exporters.memo import RenderMemo
+from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
 from rulepress.output_names import safe_child
 
@@ -55,9 +58,11 @@ def render_guide(
     templates: Path | None = None,
     memo: RenderMemo | None = None,
     settings: Settings | None = None,
+    errata: Sequence[tuple[Document, Finding]] = (),
 ) -> str:
     """A ruleset's quick-reference guide as one Markdown text, titled and headed as the
-    publisher's `settings` say; `templates` overrides the shipped templates by name."""
+    publisher's `settings` say, ending with the source's known problems (`errata`, from
+    Compendium.errata_of); `templates` overrides the shipped templates by name."""
     settings = settings or Settings()
     placeholders = settings.placeholders(ruleset.id, ruleset.info.title)
     env = environment(templates)
@@ -71,6 +76,7 @@ def render_guide(
         info=ruleset.info,
         chapters=parts,
         rulings=rulings,
+        errata=errata,
         body=lambda section: render_section(env, section, ruleset, link, memo=memo),
     )
 
@@ -91,5 +97,11 @@ class MarkdownExporter(BaseExporter):
     ) -> None:
         """Write `<ruleset>.md` for each ruleset into `out`."""
         for ruleset in compendium:
-            text = render_guide(ruleset, options.templates, memo, compendium.settings.settings)
+            text = render_guide(
+                ruleset,
+                options.templates,
+                memo,
+                compendium.settings.settings,
+                compendium.errata_of(ruleset),
+            )
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")

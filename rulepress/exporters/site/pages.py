@@ -21,12 +21,13 @@ import jinja2
 from ruamel.yaml import YAML
 
 from rulepress.compendium.model import Compendium, Ruleset
-from rulepress.errors import CODE_DOCS, Code
+from rulepress.errors import CODE_DOCS, Code, Finding
 from rulepress.exporters import templating
 from rulepress.exporters.guide import Chapter, Section, chapters
 from rulepress.exporters.markdown_text import TEMPLATES, environment, md, render_section
 from rulepress.exporters.site.charts import charts_for
 from rulepress.history import history
+from rulepress.models import Document
 from rulepress.models.settings import Settings, SiteSettings
 from rulepress.validators import CHECKS
 
@@ -241,7 +242,11 @@ def generate(
     edit = EditLinks(compendium)
     for ruleset in rulesets:
         nav.append(
-            {nav_title(ruleset.info.title): _ruleset_pages(project, pages_env, env, ruleset, edit)}
+            {
+                nav_title(ruleset.info.title): _ruleset_pages(
+                    project, pages_env, env, ruleset, edit, compendium.errata_of(ruleset)
+                )
+            }
         )
     revisions = history(compendium)
     if revisions:
@@ -262,7 +267,14 @@ def generate(
     return _write_config(project, nav, hooks, compendium.settings.settings.site)
 
 
-def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset, edit: EditLinks) -> list:
+def _ruleset_pages(
+    project: SiteProject,
+    pages_env,
+    env,
+    ruleset: Ruleset,
+    edit: EditLinks,
+    errata: list[tuple[Document, Finding]],
+) -> list:
     parts = chapters(ruleset)
     places = site_places(ruleset, parts)
     charts = charts_for(ruleset)
@@ -319,6 +331,12 @@ def _ruleset_pages(project: SiteProject, pages_env, env, ruleset: Ruleset, edit:
         project.write(page, "\n".join(blocks))
         nav.append({nav_title(chapter.title): page})
     nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset)})
+    if errata:
+        project.write(
+            f"{base}/errata.md",
+            pages_env.get_template("errata.md.j2").render(ruleset=ruleset, errata=errata),
+        )
+        nav.append({"Known problems": f"{base}/errata.md"})
     project.write(
         f"{base}/sources.md",
         edit.front_matter(ruleset_file)
