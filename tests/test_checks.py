@@ -259,6 +259,11 @@ def second_weapon(doc_id: str = "zip-gun", **fields: object) -> dict[str, str]:
 
 # -- the tables --------------------------------------------------------------------------
 
+RIFLES = {
+    "demo/sections/rifles.yaml": SECTION.replace("pistols", "rifles").replace("Pistols", "Rifles")
+}
+"""A second weapon section, for the checks that compare sections."""
+
 
 @dataclass(frozen=True)
 class Fails:
@@ -634,6 +639,20 @@ FAILING = [
         10,
         WARN,
     ),
+    Fails(
+        "one section counts attacks where most profiles of the ruleset count magazine rounds",
+        {
+            **RIFLES,
+            **second_weapon("alpha-gun"),
+            **second_weapon("zip-gun", tier=3),
+            **second_weapon("zulu-rifle", section="rifles", magazine=None, attacks=4),
+        },
+        "RP215",
+        "demo/weapons/zulu-rifle.yaml",
+        12,
+        10,
+        WARN,
+    ),
     # RP216 conflicting-figures
     Fails(
         "corruption per Aug stated as 2 in the rules and 3 in the CP table",
@@ -677,6 +696,17 @@ FAILING = [
         7,
         WARN,
         also=("RP221",),
+    ),
+    # RP225 tier-weaker-table
+    Fails(
+        "tier 2 pistol with less damage than tier 1 at AP 1-4 and less range at every AP",
+        second_weapon(rows=table(damage=lambda ap: ap - 1 if ap < 5 else ap, range=lambda ap: 9)),
+        "RP225",
+        "demo/weapons/zip-gun.yaml",
+        14,
+        21,
+        INFO,
+        more=(("demo/weapons/zip-gun.yaml", 14, 55),),
     ),
     # RP218 level-order
     Fails(
@@ -785,6 +815,7 @@ FAILING = [
         9,
         31,
         WARN,
+        also=("RP303",),
     ),
     Fails(
         "pushed odds table that re-rolls the 1s the push rule keeps",
@@ -794,6 +825,39 @@ FAILING = [
         4,
         7,
         WARN,
+        also=("RP304",),
+    ),
+    Fails(
+        "odds table that prints 30% for d6 + d6 where the rules give 30.6%",
+        odds(with_d6="30, 48"),
+        "RP301",
+        ODDS_FILE,
+        9,
+        27,
+        WARN,
+        also=("RP303",),
+    ),
+    # RP303 odds-table-rounding
+    Fails(
+        "odds table whose every cell is the exact chance rounded down",
+        odds(alone="16, 37", with_d6="30, 47"),
+        "RP303",
+        ODDS_FILE,
+        7,
+        1,
+        INFO,
+        also=("RP301",),
+    ),
+    # RP304 pushed-odds-under-text-reading
+    Fails(
+        "pushed odds table of another reading, seen cell by cell under the rule text's",
+        odds(**PUSHED_EVERY_NON_SUCCESS, push="neither-one-nor-success"),
+        "RP304",
+        ODDS_FILE,
+        7,
+        1,
+        INFO,
+        also=("RP301",),
     ),
     # RP222 odds-row-length
     Fails(
@@ -890,10 +954,6 @@ OTHER_RULESET = {
     "other/ruleset.yaml": RULESET.replace("id: demo", "id: other"),
     "other/traits/acuity.yaml": TRAITS[ACUITY_FILE],
 }
-RIFLES = {
-    "demo/sections/rifles.yaml": SECTION.replace("pistols", "rifles").replace("Pistols", "Rifles")
-}
-
 PASSING = [
     Passes("the same id in two rulesets", OTHER_RULESET, "RP201"),
     Passes(
@@ -956,15 +1016,6 @@ PASSING = [
         "RP214",
     ),
     Passes(
-        "capacity stats that differ between sections",
-        {
-            **RIFLES,
-            **second_weapon(section="rifles", magazine=None, attacks=4),
-            **second_weapon("zulu-rifle", section="rifles", tier=3, magazine=None, attacks=2),
-        },
-        "RP215",
-    ),
-    Passes(
         "draft printed with Speed beside a Move table",
         second_weapon(move_column="Speed", status="draft"),
         "RP215",
@@ -1014,6 +1065,27 @@ PASSING = [
         also=("RP211",),
     ),
     Passes("odds table of the exact chances, rounded", odds(), "RP301"),
+    Passes(
+        "odds table that rounds a half-way chance (d8 alone 37.5%) down",
+        odds(alone="17, 37"),
+        "RP301",
+    ),
+    Passes("odds table rounded to the nearest whole percent", odds(), "RP303"),
+    Passes(
+        "pushed odds table of the push rule's own reading, seen under the rule text's",
+        odds(**PUSHED_EVERY_NON_SUCCESS, push="every-non-success"),
+        "RP304",
+    ),
+    Passes(
+        "tier 2 pistol with more damage and range than tier 1 at every AP",
+        second_weapon(rows=table(damage=lambda ap: ap + 1, range=lambda ap: 15)),
+        "RP225",
+    ),
+    Passes(
+        "capacity stat named one way in the whole ruleset",
+        {**RIFLES, **second_weapon(section="rifles")},
+        "RP215",
+    ),
     Passes("odds rows with one cell per column", odds(), "RP222"),
     Passes(
         "a rule whose chapter only starts like a generated page",

@@ -82,19 +82,20 @@ def test_strict_passes_on_the_bundled_compendium_every_source_problem_acknowledg
 
 def test_strict_fails_on_one_new_mistake_and_shows_only_it(tmp_path):
     """A wrong damage figure in an acknowledged document: its acknowledgements still
-    match their findings, and the one new finding is the only one shown."""
+    match their findings, and the one new finding is the only one shown. (Too high, not
+    too low: a tier 4 damage too low is also below the tier 3 one, RP225.)"""
     copy = tmp_path / "compendium"
     shutil.copytree(COMPENDIUM, copy)
     cannon = copy / "iris/weapons/rapid-fire-weapons/tactical-auto-cannon.yaml"
     text = cannon.read_text()
-    wrong = "{ap: 18, damage: 16, defense: 26,"
+    wrong = "{ap: 18, damage: 36, defense: 26,"
     cannon.write_text(text.replace("{ap: 18, damage: 26, defense: 26,", wrong))
     result = run("validate", "--strict", str(copy))
     assert result.returncode == 1
     findings = result.stdout.splitlines()[: result.stdout.splitlines().index("")]
     assert len(findings) == 1, result.stdout
     assert findings[0].endswith(
-        "tactical-auto-cannon.yaml:32:22: error RP209: damage falls from 25 at AP 17 to 16 at AP 18"
+        "tactical-auto-cannon.yaml:33:22: error RP209: damage falls from 36 at AP 18 to 26 at AP 19"
     )
     assert result.stdout.splitlines()[-1].startswith("1 error, 0 warnings, 0 info, ")
 

@@ -4,12 +4,17 @@ The printed-odds check, the Markdown text and `rulepress odds` all use them."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
+from typing import Literal
 
 from rulepress.models import OddsTable, StepDice
 from rulepress.models.step_dice import Reading
 
 READINGS: tuple[Reading, ...] = ("neither-one-nor-success", "every-non-success")
+
+Rounding = Literal["nearest", "down", "up"]
+ROUNDINGS: tuple[Rounding, ...] = ("nearest", "down", "up")
 
 
 def exact_percent(
@@ -21,8 +26,24 @@ def exact_percent(
 
 
 def within_rounding(printed: int, exact: Fraction) -> bool:
-    """A printed whole percent agrees when it is the exact figure rounded either way."""
-    return abs(printed - exact) < 1
+    """A printed whole percent agrees when it is the exact figure rounded to the nearest
+    whole number. A figure exactly half-way (12.5) agrees with both neighbours (12 and
+    13): a printed table does not say whether it rounds halves up or to even."""
+    return rounds_to(printed, exact, "nearest")
+
+
+def rounds_to(printed: int, exact: Fraction, rounding: Rounding) -> bool:
+    """Whether rounding `exact` the given way gives `printed` (halves as in within_rounding)."""
+    if rounding == "down":
+        return printed == math.floor(exact)
+    if rounding == "up":
+        return printed == math.ceil(exact)
+    return abs(printed - exact) <= Fraction(1, 2)
+
+
+def roundings_explaining(cells: list[tuple[int, Fraction]]) -> dict[Rounding, int]:
+    """For each way of rounding, how many (printed, exact) cells it gives as printed."""
+    return {r: sum(rounds_to(p, e, r) for p, e in cells) for r in ROUNDINGS}
 
 
 def best_reading(step_dice: StepDice, table: OddsTable) -> tuple[Reading, int]:

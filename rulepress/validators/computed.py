@@ -2,33 +2,74 @@
 
 from __future__ import annotations
 
-from rulepress.compendium.model import Ruleset
+from collections.abc import Iterator
+
+from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.models import OddsTable, PushRule, StepDice
+from rulepress.models.odds_table import OddsRow
 from rulepress.models.step_dice import Reading, push_reading
 from rulepress.rules.examples import replay
-from rulepress.rules.odds import best_reading, exact_percent, within_rounding
+from rulepress.rules.odds import (
+    ROUNDINGS,
+    best_reading,
+    exact_percent,
+    roundings_explaining,
+    within_rounding,
+)
 from rulepress.validators.registry import Report, check
+
+
+def _odds_tables(ruleset: Ruleset) -> Iterator[Entry]:
+    """The ruleset's odds tables, when it has step dice to compute them from."""
+    if ruleset.one(StepDice) is None:
+        return
+    for entry in ruleset.entries:
+        if isinstance(entry.document, OddsTable):
+            yield entry
+
+
+def _pool(row: OddsRow, column: str) -> str:
+    """A cell's dice as a reader says them: "attribute d8 + skill d6"."""
+    return f"attribute {column}" + (f" + skill {row.skill}" if row.skill else " alone")
+
+
+def _cells(step_dice: StepDice, table: OddsTable, reading: Reading):
+    """(row index, cell index, row, column, printed, exact) for every printed cell."""
+    for r, row in enumerate(table.rows):
+        for c, (column, printed) in enumerate(zip(table.columns, row.percent, strict=False)):
+            yield (
+                r,
+                c,
+                row,
+                column,
+                printed,
+                exact_percent(step_dice, table, row.skill, column, reading),
+            )
+
+
+def _table_reading(ruleset: Ruleset, table: OddsTable) -> tuple[Reading, int]:
+    """The reading a table's cells are compared under: for a pushed table the one most of
+    its cells follow (and how many agree), else the rule text's."""
+    step_dice, text_reading = ruleset.one(StepDice), push_reading(ruleset.one(PushRule))
+    if table.roll == "pushed":
+        return best_reading(step_dice, table)
+    return text_reading, 0
 
 
 @check("RP301", "printed-odds-differ", Level.WARNING)
 def printed_odds_differ(ruleset: Ruleset):
-    """A printed odds cell differs from the chance the rules give by more than rounding
-    (a whole point or more). For a pushed table the check also names the reading of the
-    push rule the printed table follows, and reports when it is not the text's.
+    """A printed odds cell is not the chance the rules give rounded to the nearest whole
+    percent (a chance exactly half-way, 12.5%, accepts 12 and 13). For a pushed table the
+    check also names the reading of the push rule the printed table follows, and reports
+    when it is not the text's.
 
     Example: the initial-roll table prints 49% for d6 + d8, where the rules give 47.9%."""
-    step_dice, push = ruleset.one(StepDice), ruleset.one(PushRule)
-    if step_dice is None:
-        return
-    text_reading: Reading = push_reading(push)
-    for entry in ruleset.entries:
+    text_reading = push_reading(ruleset.one(PushRule))
+    step_dice = ruleset.one(StepDice)
+    for entry in _odds_tables(ruleset):
         table = entry.document
-        if not isinstance(table, OddsTable):
-            continue
-        reading, agreeing = (
-            best_reading(step_dice, table) if table.roll == "pushed" else (text_reading, 0)
-        )
+        reading, agreeing = _table_reading(ruleset, table)
         if table.roll == "pushed" and reading != text_reading:
             yield Report(
                 entry,
@@ -37,19 +78,81 @@ def printed_odds_differ(ruleset: Ruleset):
                 f"text's '{text_reading}'",
                 ("roll",),
             )
-        for r, row in enumerate(table.rows):
-            for c, (column, printed) in enumerate(zip(table.columns, row.percent, strict=False)):
-                exact = exact_percent(step_dice, table, row.skill, column, reading)
-                if not within_rounding(printed, exact):
-                    pool = f"attribute {column}" + (
-                        f" + skill {row.skill}" if row.skill else " alone"
-                    )
-                    by = f" ({reading} reading)" if table.roll == "pushed" else ""
-                    yield Report(
-                        entry,
-                        f"{pool}: printed {printed}%, the rules give {float(exact):.1f}%{by}",
-                        ("rows", r, "percent", c),
-                    )
+        for r, c, row, column, printed, exact in _cells(step_dice, table, reading):
+            if not within_rounding(printed, exact):
+                by = f" ({reading} reading)" if table.roll == "pushed" else ""
+                yield Report(
+                    entry,
+                    f"{_pool(row, column)}: printed {printed}%, the rules give "
+                    f"{float(exact):.1f}%{by}",
+                    ("rows", r, "percent", c),
+                )
+
+
+@check("RP303", "odds-table-rounding", Level.INFO)
+def odds_table_rounding(ruleset: Ruleset):
+    """An odds table whose cells are not all the exact chances rounded to the nearest whole
+    percent: says which way of rounding (down, up), if any, gives every printed cell, and
+    how many cells each way gives. One finding per table, beside the cell findings of
+    RP301 (pushed tables under the reading they follow).
+
+    Example: "cells follow rounding up (all 20 agree); nearest explains 18", or "no single
+    rounding explains every cell (nearest 18 of 20, down 2, up 16)"."""
+    step_dice = ruleset.one(StepDice)
+    for entry in _odds_tables(ruleset):
+        table = entry.document
+        reading, _ = _table_reading(ruleset, table)
+        cells = [(printed, exact) for *_, printed, exact in _cells(step_dice, table, reading)]
+        explained = roundings_explaining(cells)
+        if explained["nearest"] == len(cells):
+            continue
+        whole = [r for r in ROUNDINGS if explained[r] == len(cells)]
+        if whole:
+            message = (
+                f"cells follow rounding {' and '.join(whole)} (all {len(cells)} agree); "
+                f"nearest explains {explained['nearest']}"
+            )
+        else:
+            counts = ", ".join(
+                f"{r} {explained[r]}" + (f" of {len(cells)}" if r == "nearest" else "")
+                for r in ROUNDINGS
+            )
+            message = f"no single rounding explains every cell ({counts})"
+        by = f" under the '{reading}' reading" if table.roll == "pushed" else ""
+        yield Report(entry, message + by, ("rows",), key=True)
+
+
+@check("RP304", "pushed-odds-under-text-reading", Level.INFO)
+def pushed_odds_under_text_reading(ruleset: Ruleset):
+    """A pushed odds table that follows another reading of the push than the rule text's
+    (RP301 names it), cell by cell under the text's reading: each printed cell that is
+    not the rule text's chance rounded to the nearest whole percent, with that chance, so
+    a reader of the rule sees what it gives. One finding per table.
+
+    Example: "under the rule text's 'neither-one-nor-success' reading, 20 of 20 cells
+    differ (attribute + skill: printed (text's chance)): d6 alone 31% (27.8%); ..."."""
+    step_dice = ruleset.one(StepDice)
+    text_reading = push_reading(ruleset.one(PushRule))
+    for entry in _odds_tables(ruleset):
+        table = entry.document
+        if table.roll != "pushed" or _table_reading(ruleset, table)[0] == text_reading:
+            continue
+        differing = [
+            f"{column}{f' + {row.skill}' if row.skill else ' alone'} {printed}% "
+            f"({float(exact):.1f}%)"
+            for _, _, row, column, printed, exact in _cells(step_dice, table, text_reading)
+            if not within_rounding(printed, exact)
+        ]
+        if differing:
+            total = sum(len(row.percent) for row in table.rows)
+            yield Report(
+                entry,
+                f"under the rule text's '{text_reading}' reading, {len(differing)} of "
+                f"{total} cells differ (attribute + skill: printed (text's chance)): "
+                + "; ".join(differing),
+                ("rows",),
+                key=True,
+            )
 
 
 @check("RP302", "example-disagrees", Level.WARNING)

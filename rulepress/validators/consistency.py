@@ -20,6 +20,7 @@ from rulepress.validators.registry import (
     published_weapons_by_section,
     weapon_entries,
 )
+from rulepress.validators.tables import _spans
 
 RARITY_ORDER = ("Ubiquitous", "Common", "Uncommon", "Rare", "Legendary")
 
@@ -95,15 +96,23 @@ def duplicate_name(ruleset: Ruleset):
 
 @check("RP215", "column-named-two-ways", Level.WARNING)
 def column_named_two_ways(ruleset: Ruleset):
-    """The same column is printed under two names: the movement column as Move and
-    Speed, or a section's capacity stat as Magazine and Attacks. The minority is named.
+    """The same column or stat is printed under two names: the movement column as Move
+    and Speed, the capacity stat as Magazine and Attacks. Every profile of the minority
+    name is named: the ruleset's minority in every section, and a section's own minority
+    where the section mostly uses the ruleset's minority name.
 
-    Example: every shotgun table says "Move" but one says "Speed"."""
-    yield from _minority(
-        weapon_entries(ruleset), lambda d: d.move_column, ("move_column",), "movement column"
-    )
-    for entries in published_weapons_by_section(ruleset).values():
-        yield from _minority(entries, _capacity_label, (), "capacity stat")
+    Example: every shotgun table says "Move" but one says "Speed"; or most weapons give a
+    Magazine and the three rapid-fire weapons give Attacks."""
+    weapons = weapon_entries(ruleset)
+    for what, label, path in LABELS:
+        reported: set[int] = set()
+        for report in _minority(weapons, label, path, what, "in the ruleset"):
+            reported.add(id(report.entry))
+            yield report
+        for section, entries in published_weapons_by_section(ruleset).items():
+            for report in _minority(entries, label, path, what, f"in section '{section}'"):
+                if id(report.entry) not in reported:
+                    yield report
 
 
 def _capacity_label(profile: WeaponProfile) -> str | None:
@@ -112,7 +121,16 @@ def _capacity_label(profile: WeaponProfile) -> str | None:
     return "Attacks" if profile.attacks is not None else None
 
 
-def _minority(entries: list[Entry], label, path: tuple, what: str):
+LABELS = (
+    ("movement column", lambda d: d.move_column, ("move_column",)),
+    ("capacity stat", _capacity_label, ()),
+)
+"""Every label a weapon profile prints: (what it names, how to read it, its data path;
+no path: the field named by the label itself, `magazine` or `attacks`)."""
+
+
+def _minority(entries: list[Entry], label, path: tuple, what: str, where: str):
+    """A report for each entry whose label is not the one most of `entries` print."""
     counts = Counter(label(e.document) for e in entries if label(e.document))
     if len(counts) < 2:
         return
@@ -120,12 +138,11 @@ def _minority(entries: list[Entry], label, path: tuple, what: str):
     for entry in entries:
         own = label(entry.document)
         if own and own != usual:
-            where = path or (own.lower(),)
             yield Report(
                 entry,
                 f"{what} is printed as '{own}' here but as '{usual}' in "
-                f"{counts[usual]} other profiles",
-                where,
+                f"{counts[usual]} other profiles {where}",
+                path or (own.lower(),),
             )
 
 
@@ -188,6 +205,53 @@ def tier_order(ruleset: Ruleset):
                     f"{a.tier} '{a.name}' ({a.rarity})",
                     ("rarity",),
                 )
+
+
+TIER_COLUMNS = ("damage", "defense", "range")
+"""The table columns a higher tier is expected to match or beat at every AP."""
+
+
+@check("RP225", "tier-weaker-table", Level.INFO)
+def tier_weaker_table(ruleset: Ruleset):
+    """Within a weapon section, a higher tier's table gives a lower damage, defense or
+    range than a lower tier's at the same AP. It may be intended (a trade-off for another
+    column), so it is information: one finding per profile and column, naming each lower
+    tier it falls below with the APs (one per pair would leave an acknowledgement stale
+    whenever the other profile fails to load).
+
+    Example: "tier 4 range is lower at the same AP than tier 1 'Pump Action Shotgun' at
+    AP 1-10 (AP 1: 15 against 20); tier 2 'Semi-Auto Shotgun' at AP 1-15 (...)"."""
+    for entries in published_weapons_by_section(ruleset).values():
+        for higher in entries:
+            b = higher.document
+            lower = sorted(
+                (e.document for e in entries if e.document.tier < b.tier),
+                key=lambda d: (d.tier, d.order),
+            )
+            for column in TIER_COLUMNS:
+                first, parts = None, []
+                for a in lower:
+                    weaker = [
+                        (index, row, a.row_at(row.ap))
+                        for index, row in enumerate(b.table)
+                        if a.row_at(row.ap) is not None
+                        and getattr(row, column) < getattr(a.row_at(row.ap), column)
+                    ]
+                    if not weaker:
+                        continue
+                    index, row, theirs = weaker[0]
+                    first = index if first is None else min(first, index)
+                    parts.append(
+                        f"tier {a.tier} '{a.display_name}' at AP "
+                        f"{_spans([w[1].ap for w in weaker])} (AP {row.ap}: "
+                        f"{getattr(row, column)} against {getattr(theirs, column)})"
+                    )
+                if parts:
+                    yield Report(
+                        higher,
+                        f"tier {b.tier} {column} is lower at the same AP than " + "; ".join(parts),
+                        ("table", first, column),
+                    )
 
 
 @check("RP221", "tier-repeated", Level.WARNING)
