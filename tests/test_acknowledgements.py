@@ -120,3 +120,14 @@ def test_without_acknowledgements_there_are_no_errata(tmp_path):
     build(root, tmp_path / "out", ["markdown", "site"])
     assert "Known problems" not in (tmp_path / "out/markdown/demo.md").read_text(encoding="utf-8")
     assert not (tmp_path / "out/site/demo/errata.html").exists()
+
+
+def test_an_acknowledgement_is_not_stale_while_a_file_of_its_ruleset_fails_to_load(tmp_path):
+    # the finding it excused may be a cross-document one about the file that failed
+    unmatched = weapon() + "acknowledged:\n  - {code: RP209, reason: Kept as printed.}\n"
+    tree = {**base_tree(), WEAPON_FILE: unmatched}
+    codes = [f.code for f in validate(build_tree(tmp_path / "a", tree)).findings]
+    assert codes == ["RP011"]
+    tree["demo/skills/broken.yaml"] = "kind: skill\nid: broken\nnmae: Typo\n"
+    codes = sorted(f.code for f in validate(build_tree(tmp_path / "b", tree)).findings)
+    assert "RP011" not in codes and "RP101" in codes

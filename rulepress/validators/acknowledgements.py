@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from rulepress.compendium.model import Compendium, Entry
+from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.errors import Code, Finding, Level, data_path_text
 
 
@@ -27,23 +27,35 @@ def apply_acknowledgements(compendium: Compendium, findings: list[Finding]) -> l
         if finding.file is not None:
             by_file.setdefault(finding.file, []).append(index)
     stale: list[Finding] = []
-    for entry in _documents(compendium):
-        for number, acknowledgement in enumerate(entry.document.acknowledged):
-            index = _match(result, by_file.get(entry.file, []), acknowledgement)
-            if index is None:
-                stale.append(_stale(entry, number, acknowledgement))
-            else:
-                result[index] = replace(
-                    result[index], acknowledged=True, reason=acknowledgement.reason
-                )
+    unread = _files_not_loaded(findings)
+    for ruleset in compendium:
+        # a file that did not load takes the cross-document findings about it along: an
+        # acknowledgement is only stale once its whole ruleset has loaded
+        complete = not any(file.is_relative_to(ruleset.folder) for file in unread)
+        for entry in _documents(ruleset):
+            for number, acknowledgement in enumerate(entry.document.acknowledged):
+                index = _match(result, by_file.get(entry.file, []), acknowledgement)
+                if index is None:
+                    if complete:
+                        stale.append(_stale(entry, number, acknowledgement))
+                else:
+                    result[index] = replace(
+                        result[index], acknowledged=True, reason=acknowledgement.reason
+                    )
     return result + stale
 
 
-def _documents(compendium: Compendium) -> Iterator[Entry]:
-    """Every document that may acknowledge findings: each ruleset's `ruleset.yaml` too."""
-    for ruleset in compendium:
-        yield Entry(ruleset.info, ruleset.info_source)
-        yield from ruleset.entries
+def _files_not_loaded(findings: list[Finding]) -> set[Path]:
+    """The files whose reading or model validation failed (RP0xx and RP1xx errors)."""
+    return {
+        f.file for f in findings if f.file is not None and f.level == Level.ERROR and f.code < "RP2"
+    }
+
+
+def _documents(ruleset: Ruleset) -> Iterator[Entry]:
+    """Every document that may acknowledge findings: the ruleset's `ruleset.yaml` too."""
+    yield Entry(ruleset.info, ruleset.info_source)
+    yield from ruleset.entries
 
 
 def _match(findings: list[Finding], candidates: list[int], acknowledgement) -> int | None:
