@@ -257,6 +257,22 @@ def second_weapon(doc_id: str = "zip-gun", **fields: object) -> dict[str, str]:
     return {f"demo/weapons/{doc_id}.yaml": profile(doc_id, **fields)}
 
 
+SECOND_RULE_FILE = "demo/rules/exhaustion.yaml"
+
+
+def boundary_rules(first: str, second: str) -> Files:
+    """Two rules that each state a boundary of stamina at 0 (`first`, `second`: the
+    comparisons); each boundary opens at line 8, column 5 of its file."""
+
+    def rule(doc_id: str, comparison: str) -> str:
+        return RULE.replace("reading-tables", doc_id) + (
+            f'boundaries:\n  - {{quantity: stamina, comparison: "{comparison}", value: 0, '
+            f"text: Stamina {comparison} 0}}\n"
+        )
+
+    return {RULE_FILE: rule("reading-tables", first), SECOND_RULE_FILE: rule("exhaustion", second)}
+
+
 # -- the tables --------------------------------------------------------------------------
 
 
@@ -884,6 +900,27 @@ FAILING = [
         12,
         INFO,
     ),
+    # RP230 threshold-wording
+    Fails(
+        "one rule says below 0 and another 0 or less",
+        boundary_rules("<", "<="),
+        "RP230",
+        RULE_FILE,
+        8,
+        5,
+        WARN,
+        more=((SECOND_RULE_FILE, 8, 5),),
+    ),
+    Fails(
+        "one rule says more than 0 and another 0 or more",
+        boundary_rules(">", ">="),
+        "RP230",
+        RULE_FILE,
+        8,
+        5,
+        WARN,
+        more=((SECOND_RULE_FILE, 8, 5),),
+    ),
 ]
 
 OTHER_RULESET = {
@@ -1031,6 +1068,8 @@ PASSING = [
         {RULESET_FILE: RULESET + "chapters:\n  - {title: Arms, kinds: [weapon-section]}\n"},
         "RP224",
     ),
+    Passes("a rule and its complement", boundary_rules("<", ">="), "RP230"),
+    Passes("the same boundary worded alike", boundary_rules("<=", "<="), "RP230"),
 ]
 
 
