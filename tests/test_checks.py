@@ -273,6 +273,11 @@ def boundary_rules(first: str, second: str) -> Files:
     return {RULE_FILE: rule("reading-tables", first), SECOND_RULE_FILE: rule("exhaustion", second)}
 
 
+def rule_text(text: str) -> Files:
+    """The reading-tables rule with another text (`text:` at line 6, column 7)."""
+    return {RULE_FILE: RULE.replace("text: Find the row for your AP.", f"text: {text}")}
+
+
 # -- the tables --------------------------------------------------------------------------
 
 
@@ -921,6 +926,53 @@ FAILING = [
         WARN,
         more=((SECOND_RULE_FILE, 8, 5),),
     ),
+    # RP231 misspelled-word
+    Fails(
+        "a misspelled word in a one-line text, reported at the word",
+        rule_text("Find teh row for your AP."),
+        "RP231",
+        RULE_FILE,
+        6,
+        12,
+        WARN,
+    ),
+    Fails(
+        "a misspelled word in a block text, reported at the word",
+        rule_text("|\n  Find the row for your AP.\n  Roll the dice, then teh row."),
+        "RP231",
+        RULE_FILE,
+        8,
+        23,
+        WARN,
+    ),
+    Fails(
+        "a misspelled word in a quoted title",
+        {RULE_FILE: RULE.replace("title: Reading Tables", 'title: "Reading Tabels"')},
+        "RP231",
+        RULE_FILE,
+        3,
+        17,
+        WARN,
+    ),
+    # RP232 undefined-term
+    Fails(
+        "a named test of no skill, trait or glossary term",
+        rule_text("Make a Sneaking test, then another Sneaking test."),
+        "RP232",
+        RULE_FILE,
+        6,
+        14,
+        INFO,
+    ),
+    Fails(
+        "a unit no glossary defines",
+        rule_text("It costs 2 SP."),
+        "RP232",
+        RULE_FILE,
+        6,
+        18,
+        INFO,
+    ),
 ]
 
 OTHER_RULESET = {
@@ -1070,6 +1122,15 @@ PASSING = [
     ),
     Passes("a rule and its complement", boundary_rules("<", ">="), "RP230"),
     Passes("the same boundary worded alike", boundary_rules("<=", "<="), "RP230"),
+    Passes("a text spelled right", rule_text("Roll the dice; AKs versus pistols."), "RP231"),
+    Passes(
+        "a test named after a trait, and a unit the text introduces",
+        rule_text("Make an Acuity test. Spend Stress Points (SP); it costs 2 SP."),
+        "RP232",
+    ),
+    Passes(
+        "a capitalised word starting a sentence", rule_text("Any roll. The PC MUST roll."), "RP232"
+    ),
 ]
 
 

@@ -4,6 +4,7 @@ from rulepress.validators import (  # noqa: F401
     computed,
     consistency,
     names,
+    prose,
     references,
     tables,
     thresholds,
