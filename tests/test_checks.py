@@ -257,6 +257,27 @@ def second_weapon(doc_id: str = "zip-gun", **fields: object) -> dict[str, str]:
     return {f"demo/weapons/{doc_id}.yaml": profile(doc_id, **fields)}
 
 
+SECOND_RULE_FILE = "demo/rules/exhaustion.yaml"
+
+
+def boundary_rules(first: str, second: str) -> Files:
+    """Two rules that each state a boundary of stamina at 0 (`first`, `second`: the
+    comparisons); each boundary opens at line 8, column 5 of its file."""
+
+    def rule(doc_id: str, comparison: str) -> str:
+        return RULE.replace("reading-tables", doc_id) + (
+            f'boundaries:\n  - {{quantity: stamina, comparison: "{comparison}", value: 0, '
+            f"text: Stamina {comparison} 0}}\n"
+        )
+
+    return {RULE_FILE: rule("reading-tables", first), SECOND_RULE_FILE: rule("exhaustion", second)}
+
+
+def rule_text(text: str) -> Files:
+    """The reading-tables rule with another text (`text:` at line 6, column 7)."""
+    return {RULE_FILE: RULE.replace("text: Find the row for your AP.", f"text: {text}")}
+
+
 # -- the tables --------------------------------------------------------------------------
 
 RIFLES = {
@@ -948,6 +969,74 @@ FAILING = [
         12,
         INFO,
     ),
+    # RP230 threshold-wording
+    Fails(
+        "one rule says below 0 and another 0 or less",
+        boundary_rules("<", "<="),
+        "RP230",
+        RULE_FILE,
+        8,
+        5,
+        WARN,
+        more=((SECOND_RULE_FILE, 8, 5),),
+    ),
+    Fails(
+        "one rule says more than 0 and another 0 or more",
+        boundary_rules(">", ">="),
+        "RP230",
+        RULE_FILE,
+        8,
+        5,
+        WARN,
+        more=((SECOND_RULE_FILE, 8, 5),),
+    ),
+    # RP231 misspelled-word
+    Fails(
+        "a misspelled word in a one-line text, reported at the word",
+        rule_text("Find teh row for your AP."),
+        "RP231",
+        RULE_FILE,
+        6,
+        12,
+        WARN,
+    ),
+    Fails(
+        "a misspelled word in a block text, reported at the word",
+        rule_text("|\n  Find the row for your AP.\n  Roll the dice, then teh row."),
+        "RP231",
+        RULE_FILE,
+        8,
+        23,
+        WARN,
+    ),
+    Fails(
+        "a misspelled word in a quoted title",
+        {RULE_FILE: RULE.replace("title: Reading Tables", 'title: "Reading Tabels"')},
+        "RP231",
+        RULE_FILE,
+        3,
+        17,
+        WARN,
+    ),
+    # RP232 undefined-term
+    Fails(
+        "a named test of no skill, trait or glossary term",
+        rule_text("Make a Sneaking test, then another Sneaking test."),
+        "RP232",
+        RULE_FILE,
+        6,
+        14,
+        INFO,
+    ),
+    Fails(
+        "a unit no glossary defines",
+        rule_text("It costs 2 SP."),
+        "RP232",
+        RULE_FILE,
+        6,
+        18,
+        INFO,
+    ),
 ]
 
 OTHER_RULESET = {
@@ -1102,6 +1191,17 @@ PASSING = [
         "chapters that place each kind once",
         {RULESET_FILE: RULESET + "chapters:\n  - {title: Arms, kinds: [weapon-section]}\n"},
         "RP224",
+    ),
+    Passes("a rule and its complement", boundary_rules("<", ">="), "RP230"),
+    Passes("the same boundary worded alike", boundary_rules("<=", "<="), "RP230"),
+    Passes("a text spelled right", rule_text("Roll the dice; AKs versus pistols."), "RP231"),
+    Passes(
+        "a test named after a trait, and a unit the text introduces",
+        rule_text("Make an Acuity test. Spend Stress Points (SP); it costs 2 SP."),
+        "RP232",
+    ),
+    Passes(
+        "a capitalised word starting a sentence", rule_text("Any roll. The PC MUST roll."), "RP232"
     ),
 ]
 

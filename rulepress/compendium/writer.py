@@ -1,10 +1,10 @@
 """Write documents in the canonical YAML form.
 
-Keys follow the model's field order (`kind`, `id`, `status` first; `previous_ids`,
-`rulings` and `acknowledged` last). A list item whose values are all scalars and that
-fits on one line is written as a flow mapping, so a table row is one line and a one-cell
-change is a one-line diff. Multi-line text is a literal block. Given the file's original
-round-trip tree, comments stay with the keys and list items they annotate.
+Keys follow the model's field order (`kind`, `id`, `status` first; `boundaries`,
+`previous_ids`, `rulings` and `acknowledged` last). A list item whose values are all
+scalars and that fits on one line is written as a flow mapping, so a table row is one line
+and a one-cell change is a one-line diff. Multi-line text is a literal block. Given the
+file's original round-trip tree, comments stay with the keys and list items they annotate.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rulepress.files import Replacement
 from rulepress.models import Document
 
 ROW_WIDTH = 110
-_LAST_KEYS = ("previous_ids", "rulings", "acknowledged")
+_LAST_KEYS = ("boundaries", "previous_ids", "rulings", "acknowledged")
 
 
 def _yaml() -> YAML:

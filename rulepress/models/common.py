@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -43,3 +44,44 @@ class Example(Model):
 
 
 Percent = Annotated[int, Field(ge=0, le=100)]
+
+
+Comparison = Literal["<", "<=", ">", ">="]
+
+
+class Boundary(Model):
+    """A boundary a rule states, as data: `quantity comparison value` ("Stamina dropping
+    below 0" is `stamina < 0`; "0 or less HP" is `health <= 0`). Stored beside the prose,
+    which stays as printed, so that two rules cutting the same quantity at the same value
+    on different sides of it can be found (the threshold-wording check)."""
+
+    quantity: Slug
+    """What is compared (`stamina`, `tcs`, `single-wound`), named alike across a ruleset."""
+    comparison: Comparison
+    value: int | Slug
+    """A whole number, or a named quantity (`corruption`, `half-hp`, `3x-cuf`)."""
+    text: Text
+    """The words of the source that state it."""
+
+    @property
+    def cut(self) -> float:
+        """Where the boundary falls between whole numbers: `< 0` and `>= 0` fall at -0.5,
+        `<= 0` and `> 0` at +0.5. Two boundaries of one quantity and value that state
+        the same cut agree (a rule and its complement), whatever their words."""
+        return -0.5 if self.comparison in ("<", ">=") else 0.5
+
+    def __str__(self) -> str:
+        return f"{self.quantity} {self.comparison} {self.value}"
+
+
+class StatesBoundaries(Model):
+    """A document kind whose rules state boundaries: an optional `boundaries` list."""
+
+    boundaries: list[Boundary] = []
+    """The boundaries the text states, as data (see Boundary); the text is kept as printed."""
+
+    def stated_boundaries(self) -> Iterator[tuple[Boundary, tuple]]:
+        """Each boundary this document states, with its data path (a kind whose fields
+        already hold a boundary adds those)."""
+        for number, boundary in enumerate(self.boundaries):
+            yield boundary, ("boundaries", number)

@@ -12,7 +12,7 @@ from pydantic_core import PydanticCustomError
 
 from rulepress import dice
 from rulepress.models.base import Document, Model, Name, Slug, Text
-from rulepress.models.common import Example
+from rulepress.models.common import Boundary, Example, StatesBoundaries
 
 PERCENTILE = 100
 
@@ -59,6 +59,10 @@ class Duration(Model):
         return sum(dice.roll(sides, rng) for _ in range(count)) + bonus
 
 
+_HP_FRACTIONS = {0.25: "quarter-hp", 0.5: "half-hp", 0.75: "three-quarters-hp", 1.0: "hp"}
+"""The names a fraction of total hit-points has as a boundary's value."""
+
+
 class ShockTrigger(Model):
     """A wound or a total of damage that calls for a shock roll, as a fraction of HP."""
 
@@ -68,7 +72,7 @@ class ShockTrigger(Model):
     fractions_of_hp: Annotated[list[Annotated[float, Field(gt=0, le=1)]], Field(min_length=1)]
 
 
-class ShockRoll(Document):
+class ShockRoll(Document, StatesBoundaries):
     """A Cool roll against shock after a heavy wound; failure stuns."""
 
     KIND = "shock-roll"
@@ -83,6 +87,27 @@ class ShockRoll(Document):
     critical_failure: Text
     unconscious: Duration
     examples: list[Example] = []
+
+    def stated_boundaries(self):
+        """Each trigger's boundary (`single-wound >= half-hp`, `total-damage > quarter-hp`),
+        besides any listed in `boundaries`."""
+        yield from super().stated_boundaries()
+        for number, trigger in enumerate(self.triggers):
+            quantity, comparison = (
+                ("single-wound", ">=")
+                if trigger.when == "single-wound-at-least"
+                else ("total-damage", ">")
+            )
+            for index, fraction in enumerate(trigger.fractions_of_hp):
+                yield (
+                    Boundary(
+                        quantity=quantity,
+                        comparison=comparison,
+                        value=_HP_FRACTIONS.get(fraction, f"{round(fraction * 100)}-percent-hp"),
+                        text=trigger.text,
+                    ),
+                    ("triggers", number, "fractions_of_hp", index),
+                )
 
     def required(self, wound: int, damage_before: int, hit_points: int) -> bool:
         """Whether a wound calls for a shock roll: a single wound of at least half the
@@ -110,7 +135,7 @@ class ShockRoll(Document):
         return "steady" if roll <= target else "shock"
 
 
-class FearRoll(Document):
+class FearRoll(Document, StatesBoundaries):
     """A Cool roll against fear; failure frightens by the margin, critical failure panics."""
 
     KIND = "fear-roll"
@@ -141,7 +166,7 @@ class FearRoll(Document):
         return FearResult("frightened", roll - target)
 
 
-class CriticalFailure(Document):
+class CriticalFailure(Document, StatesBoundaries):
     """What counts as a critical failure on a percentile roll (the source never says)."""
 
     KIND = "critical-failure"

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from rulepress.models.base import Document, Model, Name, Slug, Text
+from rulepress.models.common import StatesBoundaries
 from rulepress.models.figures import StatedFigure
 
 Level = Annotated[int, Field(ge=0, le=100)]
@@ -46,7 +47,7 @@ class Outcome(Model):
     dispels_for_session: bool = False
 
 
-class CorruptionRules(Document):
+class CorruptionRules(Document, StatesBoundaries):
     """How corruption accrues, what triggers the Presence, and the Willpower test against it."""
 
     KIND = "corruption-rules"

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from rulepress import dice
 from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import DIE_SIDES, Die, Example
+from rulepress.models.common import DIE_SIDES, Boundary, Die, Example, StatesBoundaries
 from rulepress.models.figures import StatedFigure
 
 Multiple = Annotated[int, Field(ge=1, le=10)]
@@ -101,7 +101,7 @@ class PenaltyEnd(Model):
     text: Text
 
 
-class ThreatThreshold(Document):
+class ThreatThreshold(Document, StatesBoundaries):
     """Fear, Fright or Fight-or-Flight: what happens when TCs exceed `exceeds` times CUF."""
 
     KIND = "threat-threshold"
@@ -143,6 +143,30 @@ class ThreatThreshold(Document):
         """Whether a passed check's penalties still apply at this TC total."""
         end = self.penalties_end.multiple * cuf
         return tcs > end if self.penalties_end.tcs == "at-most" else tcs >= end
+
+    def stated_boundaries(self):
+        """The TC totals this state starts above (`exceeds`) and its penalties end at
+        (`penalties_end`), besides any listed in `boundaries`."""
+        yield from super().stated_boundaries()
+        yield (
+            Boundary(
+                quantity="tcs",
+                comparison=">",
+                value=f"{self.exceeds}x-cuf",
+                text=f"{self.name} starts when TCs exceed {self.exceeds} x CUF",
+            ),
+            ("exceeds",),
+        )
+        end = self.penalties_end
+        yield (
+            Boundary(
+                quantity="tcs",
+                comparison="<=" if end.tcs == "at-most" else "<",
+                value=f"{end.multiple}x-cuf",
+                text=end.text,
+            ),
+            ("penalties_end", "tcs"),
+        )
 
     def stated_figures(self):
         """The comparison that ends this state's penalties, which every state should state

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Literal
 
 from rulepress.models.base import Document, Name, Text, ref
+from rulepress.models.common import StatesBoundaries
 
 
-class RuleText(Document):
+class RuleText(Document, StatesBoundaries):
     """A section of rules text, kept as printed. `chapter` groups sections for the guides."""
 
     KIND = "rule"

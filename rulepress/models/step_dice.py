@@ -14,7 +14,7 @@ from pydantic import Field
 
 from rulepress import dice
 from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import DIE_SIDES
+from rulepress.models.common import DIE_SIDES, Boundary, StatesBoundaries
 
 StepDie = Literal["d6", "d8", "d10", "d12"]
 Attribute = Literal["STR", "AGL", "INT", "EMP"]
@@ -36,7 +36,7 @@ class SuccessStep(Model):
     successes: Annotated[int, Field(ge=1, le=10)]
 
 
-class StepDice(Document):
+class StepDice(Document, StatesBoundaries):
     """Attribute and skill are each a die from d6 (D) to d12 (A); 6+ succeeds, 10+ twice."""
 
     KIND = "step-dice"
@@ -48,6 +48,21 @@ class StepDice(Document):
     successes: Annotated[list[SuccessStep], Field(min_length=1, max_length=12)]
     """At most one step per face of a d12: every face's successes are looked up in this
     list, for every cell of every odds table that validation checks."""
+
+    def stated_boundaries(self):
+        """The face each success step starts at (`die-face >= 6`), besides any listed."""
+        yield from super().stated_boundaries()
+        for number, step in enumerate(self.successes):
+            counted = "a success" if step.successes == 1 else f"{step.successes} successes"
+            yield (
+                Boundary(
+                    quantity="die-face",
+                    comparison=">=",
+                    value=step.at_least,
+                    text=f"a roll of {step.at_least} or greater counts {counted}",
+                ),
+                ("successes", number, "at_least"),
+            )
 
     def successes_for(self, face: int) -> int:
         """Successes one die counts: the highest step whose threshold the face reaches."""
@@ -128,7 +143,7 @@ def push_reading(push: PushRule | None) -> Reading:
     return push.rerolls if push is not None else DEFAULT_READING
 
 
-class PushRule(Document):
+class PushRule(Document, StatesBoundaries):
     """Re-roll some dice once, at a cost to the character or the gear used."""
 
     KIND = "push-rule"
@@ -185,7 +200,7 @@ class PushRule(Document):
         return PushPrice(cost, 0, 0)
 
 
-class ModifierRule(Document):
+class ModifierRule(Document, StatesBoundaries):
     """Net all modifiers, then shift one die a step per point, keeping the dice balanced."""
 
     KIND = "modifier-rule"

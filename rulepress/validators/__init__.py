@@ -1,6 +1,14 @@
 """Cross-document checks. Importing this package registers every check."""
 
-from rulepress.validators import computed, consistency, names, references, tables  # noqa: F401
+from rulepress.validators import (  # noqa: F401
+    computed,
+    consistency,
+    names,
+    prose,
+    references,
+    tables,
+    thresholds,
+)
 from rulepress.validators.acknowledgements import apply_acknowledgements
 from rulepress.validators.registry import CHECKS, Check, Report, check, run_checks
 

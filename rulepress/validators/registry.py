@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.yaml_source import Position
 from rulepress.errors import Finding, Level
 from rulepress.models import WeaponProfile
 from rulepress.validators.grouping import group_placeholder_findings
@@ -28,6 +29,8 @@ class Report:
     key: bool = False
     level: Level | None = None
     """Overrides the check's level for this one report."""
+    at: Position | None = None
+    """Where in the file, when more exact than the value at `path` (a word in a text)."""
 
 
 CheckFunction = Callable[[Ruleset], Iterable[Report]]
@@ -67,7 +70,7 @@ class Check:
     def run(self, ruleset: Ruleset) -> Iterator[Finding]:
         """The check's findings in one ruleset, each pointing at its file, line and column."""
         for report in self.function(ruleset):
-            position = report.entry.position(report.path, key=report.key)
+            position = report.at or report.entry.position(report.path, key=report.key)
             yield Finding(
                 report.level if report.level is not None else self.level,
                 self.code,

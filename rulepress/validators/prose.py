@@ -1,0 +1,282 @@
+"""Checks over the prose of every document: spelling, and terms the rules never define.
+
+Prose is every value of a `Text` or `Name` field (models.base), however deep in the
+document; ids, kinds and other code values are not prose. A finding points at the word
+itself in the YAML where it can be found there (see `word_position`)."""
+
+from __future__ import annotations
+
+import functools
+import re
+import typing
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel, BeforeValidator
+
+from rulepress.compendium.model import Entry, Ruleset
+from rulepress.compendium.yaml_source import Position
+from rulepress.errors import Level
+from rulepress.models.base import Name, Text
+from rulepress.validators.registry import Report, check
+
+WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+"""A word as the spelling check reads it: letters, with inner apostrophes (don't,
+referee’s); hyphens and digits split words (equal-to, 2d6)."""
+_PROSE_VALIDATORS = {
+    id(meta.func)
+    for annotation in (Text, Name)
+    for meta in typing.get_args(annotation)[1:]
+    if isinstance(meta, BeforeValidator)
+}
+
+
+# -- prose of a document -------------------------------------------------------------------
+
+
+def prose(model: BaseModel, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """(data path, text) of every Text or Name value inside `model`, in field order."""
+    for name, is_prose in _prose_fields(type(model)):
+        yield from _walk(getattr(model, name), (*path, name), is_prose)
+
+
+@functools.cache
+def _prose_fields(cls: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
+    """(name, holds prose itself) of each field of `cls` that holds prose or models."""
+    fields = []
+    for name, info in cls.model_fields.items():
+        direct = any(_is_prose_meta(m) for m in info.metadata) or _holds_prose(info.annotation)
+        if direct or _holds_models(info.annotation):
+            fields.append((name, direct))
+    return tuple(fields)
+
+
+def _is_prose_meta(meta: object) -> bool:
+    return isinstance(meta, BeforeValidator) and id(meta.func) in _PROSE_VALIDATORS
+
+
+def _holds_prose(annotation: object) -> bool:
+    if any(_is_prose_meta(m) for m in getattr(annotation, "__metadata__", ())):
+        return True
+    if typing.get_origin(annotation) is dict:
+        return False  # an example's given/expect: keys and code values
+    return any(_holds_prose(arg) for arg in typing.get_args(annotation))
+
+
+def _holds_models(annotation: object) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_holds_models(arg) for arg in typing.get_args(annotation))
+
+
+def _walk(value: object, path: tuple, is_prose: bool) -> Iterator[tuple[tuple, str]]:
+    if isinstance(value, BaseModel):
+        yield from prose(value, path)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from _walk(item, (*path, index), is_prose)
+    elif isinstance(value, str) and is_prose:
+        yield path, value
+
+
+# -- where a word stands in the file -------------------------------------------------------
+
+
+def _file_text(file: Path) -> str:
+    """The file's text, read once per version of the file (`serve` validates again after
+    an edit, in the same process)."""
+    try:
+        stat = file.stat()
+    except OSError:
+        return ""
+    return _read(file, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read(file: Path, mtime: int, size: int) -> str:
+    try:
+        return file.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _occurrences(word: str) -> re.Pattern:
+    return re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])")
+
+
+def word_position(entry: Entry, path: tuple, value: str, offset: int) -> Position | None:
+    """Where the word at `offset` of the value at `path` stands in the file: the same
+    occurrence of the word counted from the value's start. A plain or quoted scalar keeps
+    its words as written, and so does a block scalar (its lines are the value's lines);
+    None (the value's own position) when the word is not found near the value, as when
+    an escape spells part of it."""
+    start = entry.position(path)
+    text = _file_text(entry.file)
+    if not text or not entry.source.has(path):
+        return None
+    lines = text.split("\n")
+    if start.line > len(lines):
+        return None
+    begin = sum(len(line) + 1 for line in lines[: start.line - 1]) + start.col - 1
+    match = WORD.match(value, offset)
+    if match is None:
+        return None
+    word = match.group()
+    pattern = _occurrences(word)
+    nth = len(pattern.findall(value, 0, offset))
+    limit = begin + 2 * len(value) + 200
+    for number, found in enumerate(pattern.finditer(text, begin, limit)):
+        if number == nth:
+            line = text.count("\n", 0, found.start()) + 1
+            col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+            return Position(line, col)
+    return None
+
+
+# -- spelling ------------------------------------------------------------------------------
+
+
+@functools.cache
+def misspellings() -> dict[str, str]:
+    """codespell's dictionaries of common misspellings ("clear" and "rare", its defaults),
+    lowercase misspelling -> suggested fixes, less the project's word list. Read once,
+    as a library: no process per file."""
+    from codespell_lib._spellchecker import Misspelling, build_dict
+
+    found: dict[str, Misspelling] = {}
+    data = resources.files("codespell_lib") / "data"
+    ignored = project_words()
+    for name in ("dictionary.txt", "dictionary_rare.txt"):
+        with resources.as_file(data / name) as dictionary:
+            build_dict(str(dictionary), found, ignored)
+    return {word: misspelling.data for word, misspelling in found.items()}
+
+
+@functools.cache
+def project_words() -> frozenset[str]:
+    """The games' own terms that codespell would take for misspellings (words.txt beside
+    this module, one lowercase word a line, `#` comments)."""
+    listed = resources.files("rulepress.validators").joinpath("words.txt").read_text("utf-8")
+    return frozenset(
+        line.strip().lower()
+        for line in listed.splitlines()
+        if line.strip() and not line.startswith("#")
+    )
+
+
+def _report_at(entry: Entry, message: str, path: tuple, value: str, offset: int) -> Report:
+    return Report(entry, message, path, at=word_position(entry, path, value, offset))
+
+
+@check("RP231", "misspelled-word", Level.WARNING)
+def misspelled_word(ruleset: Ruleset):
+    """A word of a text, name or title is a common misspelling (codespell's dictionary),
+    reported at the word itself with the likely fix. A game's own term that the
+    dictionary takes for a misspelling belongs in the project word list
+    (rulepress/validators/words.txt); a misspelling the source printed is acknowledged.
+
+    Example: `text: Roll teh dice.`, reported as "teh" (did you mean "the"?)."""
+    known = misspellings()
+    for entry in ruleset.entries:
+        for path, value in prose(entry.document):
+            for match in WORD.finditer(value):
+                fixes = known.get(match.group().lower().replace("’", "'"))
+                if fixes is None:
+                    continue
+                suggestion = " or ".join(f'"{fix.strip()}"' for fix in fixes.split(","))
+                yield _report_at(
+                    entry,
+                    f'"{match.group()}" is a common misspelling (did you mean {suggestion}?)',
+                    path,
+                    value,
+                    match.start(),
+                )
+
+
+# -- terms the rules never define ----------------------------------------------------------
+
+UNIT = re.compile(r"(?<![A-Za-z0-9])[0-9]+ ?([A-Z][A-Za-z]*[A-Z][A-Za-z]*)\b")
+"""An abbreviation of two capitals or more written after a number: `1TC`, `13 TCs`, `5AP`."""
+NAMED_TEST = re.compile(
+    r"(?<![A-Za-z0-9])((?:[A-Z][A-Za-z]*)(?: (?:or|of|and) [A-Z][A-Za-z]*| [A-Z][A-Za-z]*)*)"
+    r" (test|check|roll)\b"
+)
+"""A capitalised name before test, check or roll: `Willpower test`, `FEAR check`."""
+_NAMING_WORD = re.compile(
+    r"(?:^|\s)(?:a|an|the|their|his|her|your|its|this|that|each|every|[^\s]*[0-9][^\s]*)\s+$",
+    re.IGNORECASE,
+)
+"""What stands before a named test: an article or possessive, or a figure (`a 5AP
+Willpower test`). "the PC MUST roll" and a sentence's first word are no names."""
+
+
+def defined_terms(ruleset: Ruleset) -> set[str]:
+    """What the ruleset defines, lowercase: its glossary's terms, every document's id,
+    name or title (a skill, a trait, a threshold, a rule), and each abbreviation a text
+    introduces in parentheses after its long form ("Character Points (or CP)")."""
+    terms = {term.lower() for term in ruleset.info.glossary}
+    for entry in ruleset.entries:
+        document = entry.document
+        terms.add(document.id.replace("-", " "))
+        terms.add(document.display_name.lower())
+        for _, value in prose(document):
+            for introduced in re.finditer(r"\((?:or )?([A-Z][A-Za-z.]*[A-Z]s?)\)", value):
+                terms.add(introduced.group(1).lower())
+    return terms
+
+
+def _is_defined(term: str, defined: set[str]) -> bool:
+    """Whether `term` (or its singular) is defined; "STR or AGL" when each of its names is."""
+    lowered = term.lower()
+    singular = lowered[:-1] if lowered.endswith("s") else lowered
+    if lowered in defined or singular in defined:
+        return True
+    names = re.split(r" (?:or|and) ", term)
+    return len(names) > 1 and all(_is_defined(name, defined) for name in names)
+
+
+@check("RP232", "undefined-term", Level.INFO)
+def undefined_term(ruleset: Ruleset):
+    """A term the rules use but never define, reported where it is first used (in file
+    order). A term is, to keep this low-noise, one of two shapes: a unit, an abbreviation
+    of two capitals or more written after a number (`13 TCs`, `5AP`); or a named test, a
+    capitalised name before "test", "check" or "roll", after an article, a possessive or
+    a figure (`a Willpower test`, `their FEAR check`, `a 5AP Willpower test`). It is
+    defined when the ruleset's glossary has it, a document has it as its id, name or
+    title (or the name with its "test", "check" or "roll": a document named "Fear
+    roll"), or a text introduces it in parentheses after its long form ("Character
+    Points (or CP)"); "a STR or AGL roll" when each name is. Case and a plural "s" are
+    ignored.
+
+    Example: `text: Make a Stealth test.` in a ruleset with no Stealth skill and no
+    Stealth in its glossary."""
+    defined = defined_terms(ruleset)
+    reported: set[str] = set()
+    for entry in ruleset.entries:
+        if entry.document.is_draft:
+            continue
+        for path, value in prose(entry.document):
+            for term, offset, spellings in _terms(value):
+                if term.lower() in reported or any(_is_defined(s, defined) for s in spellings):
+                    continue
+                reported.add(term.lower())
+                yield _report_at(
+                    entry,
+                    f'"{term}" is used here but never defined: no glossary entry, document '
+                    "or text defines it",
+                    path,
+                    value,
+                    offset,
+                )
+
+
+def _terms(value: str) -> Iterator[tuple[str, int, tuple[str, ...]]]:
+    """(term, offset, the spellings that would define it) of each unit and each named
+    test in a text, in text order."""
+    found = [(m.group(1), m.start(1), (m.group(1),)) for m in UNIT.finditer(value)]
+    for match in NAMED_TEST.finditer(value):
+        name = match.group(1)
+        if _NAMING_WORD.search(value[: match.start(1)]):
+            found.append((name, match.start(1), (name, f"{name} {match.group(2)}")))
+    yield from sorted(found, key=lambda item: item[1])
