@@ -1196,6 +1196,14 @@ PASSING = [
     Passes("the same boundary worded alike", boundary_rules("<=", "<="), "RP230"),
     Passes("a text spelled right", rule_text("Roll the dice; AKs versus pistols."), "RP231"),
     Passes(
+        "a game's own word listed in its ruleset's words",
+        {
+            **rule_text("The Teh ritual summons nothing."),
+            RULESET_FILE: RULESET + "words: [teh]\n",
+        },
+        "RP231",
+    ),
+    Passes(
         "a test named after a trait, and a unit the text introduces",
         rule_text("Make an Acuity test. Spend Stress Points (SP); it costs 2 SP."),
         "RP232",

@@ -52,3 +52,9 @@ class RulesetInfo(Document):
     does not comes after these, in alphabetical order."""
     glossary: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")], Text] = {}
     """Rule terms and their definitions; the site shows a term's definition on hover."""
+    words: Annotated[
+        list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z'-]*$", max_length=60)]],
+        Field(max_length=1000),
+    ] = []
+    """The game's own words that the spelling check (RP231) would take for misspellings:
+    each is accepted in this ruleset's texts, whatever its case."""

@@ -173,16 +173,19 @@ def _report_at(entry: Entry, message: str, path: tuple, value: str, offset: int)
 def misspelled_word(ruleset: Ruleset):
     """A word of a text, name or title is a common misspelling (codespell's dictionary),
     reported at the word itself with the likely fix. A game's own term that the
-    dictionary takes for a misspelling belongs in the project word list
-    (rulepress/validators/words.txt); a misspelling the source printed is acknowledged.
+    dictionary takes for a misspelling belongs in its ruleset's `words:` (ruleset.yaml),
+    or, for the games rulepress ships, in rulepress/validators/words.txt; a misspelling
+    the source printed is acknowledged.
 
     Example: `text: Roll teh dice.`, reported as "teh" (did you mean "the"?)."""
     known = misspellings()
+    own = {word.lower() for word in ruleset.info.words}
     for entry in ruleset.entries:
         for path, value in prose(entry.document):
             for match in WORD.finditer(value):
-                fixes = known.get(match.group().lower().replace("’", "'"))
-                if fixes is None:
+                word = match.group().lower().replace("’", "'")
+                fixes = known.get(word)
+                if fixes is None or word in own:
                     continue
                 suggestion = " or ".join(f'"{fix.strip()}"' for fix in fixes.split(","))
                 yield _report_at(
