@@ -11,6 +11,7 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.commands.roll import T2k4eRoll, cuf_check, iris_skill_test, t2k4e_roll
+from rulepress.models import ObedienceConsequences
 from tests.helpers import COMPENDIUM, run_macro
 
 
@@ -25,7 +26,12 @@ def macros(tmp_path_factory) -> dict[str, Path]:
 
 
 def test_there_is_a_macro_for_each_game_that_rolls(macros):
-    assert set(macros) == {"Skill Test", "Roll with Modifiers and Push", "Threat Check"}
+    assert set(macros) == {
+        "Skill Test",
+        "Roll with Modifiers and Push",
+        "Threat Check",
+        "Corruption lookup",
+    }
 
 
 def test_the_iris_macro_scores_the_truck_repair_as_the_rules_do(node, macros, bundled):
@@ -95,3 +101,47 @@ def test_the_cuf_macro_reaches_the_state_and_check_the_rules_give(node, macros, 
         assert result["target"] == expected["check"]["target"]
         assert result["suppressionRounds"] == expected["suppression_rounds"]
         assert result["bane"] == expected["bane"]
+
+
+@pytest.mark.parametrize("level", [9, 10, 11, 12, 15, 19, 20, 24])
+def test_the_corruption_lookup_reads_the_row_the_rules_give_for_a_level(
+    node, macros, bundled, level
+):
+    table = bundled.compendium.ruleset("iris").one(ObedienceConsequences)
+    expected = table.row_for(level)
+    run = run_macro(
+        node, macros["Corruption lookup"], {"level": level, "table": "Obedience Consequences"}, []
+    )
+    assert run["dialogs"] == []  # arguments given: no dialog
+    if expected is None:
+        assert run["result"]["result"] is None
+        assert "no row" in run["messages"][0]["content"]
+    else:
+        assert run["result"]["result"].startswith(f"Corruption {expected.level}")
+        assert expected.options[0] in run["messages"][0]["content"]
+
+
+def test_the_corruption_lookup_draws_the_world_table_with_the_level_not_dice(node, macros):
+    run = run_macro(
+        node,
+        macros["Corruption lookup"],
+        {"level": 13, "table": "Corruption Triggers"},
+        [],
+        tables=["Corruption Triggers"],
+    )
+    assert run["draws"] == [{"table": "Corruption Triggers", "total": 13}]
+    assert run["messages"] == []  # Foundry's own draw card says it
+    assert run["result"]["result"] == "Corruption 12-13"
+
+
+def test_the_corruption_lookup_asks_the_level_prefilled_from_the_selected_actor(node, macros):
+    actor = {"attributes": {"Corruption": {"key": "Corruption", "value": 17, "dtype": "Number"}}}
+    run = run_macro(node, macros["Corruption lookup"], {}, [], actor=actor, dialog={})
+    (dialog,) = run["dialogs"]
+    assert dialog["api"] == "DialogV2" and 'name="level" value="17"' in dialog["content"]
+    assert run["result"] == {
+        "test": "corruption-lookup",
+        "table": "Corruption Triggers",
+        "level": 17,
+        "result": "Corruption 16-17",
+    }

@@ -86,7 +86,8 @@ def _add_items(
             where = (ruleset.id, folder_id, item_id, number * SORT_STEP)
             attributes = tuple(tuple(a) for a in mapping.attributes(document, ruleset))
             weight = getattr(document, mapping.weight) if mapping.weight else None
-            look = (mapping.icon, weight)
+            icon = mapping.icon(document, ruleset) if callable(mapping.icon) else mapping.icon
+            look = (icon, weight)
             made = (system, stats)
             if mapping.description:  # an HTML template; the weapons' shares their tables
                 description = Description(module.tables, mapping.description)
