@@ -188,6 +188,15 @@ def _skill_test_rules(ruleset) -> dict:
         "die": rule.die,
         "dicePerRank": rule.dice_per_rank,
         "apByFace": {str(face): ap for face, ap in sorted(rule.ap_by_face.items())},
+        "weapons": [
+            {
+                "name": weapon.display_name,
+                "moveColumn": weapon.move_column,
+                "rows": [list(row) for row in weapon.table],
+            }
+            for weapon in ruleset.all(WeaponProfile)
+            if not weapon.is_draft and weapon.table
+        ],
     }
 
 
