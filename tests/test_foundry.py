@@ -298,7 +298,8 @@ def test_a_weapon_section_page_shows_the_tables_of_its_weapons_items(dist):
     pistol_items = [i for i in items.values() if i.get("type") == "item" and "Pistol" in i["name"]]
     assert len(pistol_items) >= 2
     for item in pistol_items:
-        tables = item["system"]["description"].split("</table>\n<p>")[0]
+        described = item["system"]["description"].split("\n<p data-rulepress-item=")[0]
+        tables = described.split("</table>\n<p>")[0]
         assert f">{item['name']} (Tier " in content and tables in content
     assert content.startswith("<p>Skill: @UUID[Compendium.rulepress-iris.rules.")
 

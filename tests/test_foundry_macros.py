@@ -276,3 +276,32 @@ def test_the_t2k4e_dialog_rolls_and_pushes_like_the_rules(node, macros, bundled)
         assert run["unusedFaces"] == 0
         content = run["messages"][0]["content"]
         assert f"{expected['rolled_pool'][0]}: {faces[0]}" in content
+
+
+def test_a_weapon_items_link_runs_the_skill_test_with_that_weapon(node, macros, bundled, tmp_path):
+    """Simple Worldbuilding rolls only formulas; the Item's description links the macro,
+    which Foundry runs on a click (`execute({event})`), and the macro reads the weapon."""
+    weapon = _weapon(bundled)
+    items = macros["Skill Test"].parent.parent / "weapons"
+    (item,) = [
+        json.loads(p.read_text())
+        for p in items.glob("*.json")
+        if json.loads(p.read_text()).get("flags", {}).get("rulepress", {}).get("id") == weapon.id
+    ]
+    macro_id = json.loads(macros["Skill Test"].read_text())["_id"]
+    link = (
+        f'<p data-rulepress-item="{weapon.id}">'
+        f"@UUID[Compendium.rulepress-iris.macros.Macro.{macro_id}]{{Roll: Skill Test}}</p>"
+    )
+    assert item["system"]["description"].endswith(link)
+    run = run_macro(
+        node,
+        macros["Skill Test"],
+        {},
+        [6, 6],
+        clickedIn={"rulepressItem": weapon.id},
+        dialog={"rank": 1, "traits": []},
+    )
+    (dialog,) = run["dialogs"]
+    assert f'<option value="{weapon.display_name}" selected>' in dialog["content"]
+    assert run["result"]["weapon"]["name"] == weapon.display_name

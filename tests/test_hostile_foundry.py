@@ -150,13 +150,19 @@ class Module:
         return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*"))]
 
     def own_targets(self) -> frozenset[str]:
-        """The UUIDs of the module's journal pages: the only links the exporter makes."""
-        return frozenset(
+        """The UUIDs of the module's journal pages and macros (an Item's link to the macro
+        that rolls with it): the only links the exporter makes."""
+        pages = frozenset(
             f"Compendium.{self.folder.name}.rules.JournalEntry.{entry['_id']}"
             f".JournalEntryPage.{page['_id']}"
             for entry in self.documents("rules")
             for page in entry["pages"]
         )
+        macros = frozenset(
+            f"Compendium.{self.folder.name}.macros.Macro.{macro['_id']}"
+            for macro in self.documents("macros")
+        )
+        return pages | macros
 
     def html_fields(self) -> dict[str, str]:
         """Every field Foundry shows as enriched HTML, by where it is (ids, which data

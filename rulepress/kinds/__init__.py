@@ -97,6 +97,9 @@ class FoundryItems:
     description: str | None = None
     """An HTML template (`foundry/<description>.html.j2`) for the Item's description;
     without one, the kind's guide section of the document alone, as HTML."""
+    macro: str | None = None
+    """The template of the Macro (a kind's `Macro.template`) that rolls with this Item:
+    the description ends with a link that runs it with the Item chosen."""
 
 
 @dataclass(frozen=True)

@@ -190,6 +190,7 @@ def _skill_test_rules(ruleset) -> dict:
         "apByFace": {str(face): ap for face, ap in sorted(rule.ap_by_face.items())},
         "weapons": [
             {
+                "id": weapon.id,
                 "name": weapon.display_name,
                 "moveColumn": weapon.move_column,
                 "rows": [list(row) for row in weapon.table],
@@ -284,6 +285,7 @@ KINDS = (
             folder=lambda weapon, ruleset: ruleset.get(weapon.section),
             description="weapon-item",
             weight="weight",
+            macro="iris-skill-test",
         ),
     ),
     Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),

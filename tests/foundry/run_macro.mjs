@@ -8,7 +8,9 @@
 //           null cancels it;
 //   actor: the selected token's actor's `system` ({attributes: {...}});
 //   flags: the user's flags before the run ({scope: {key: value}});
-//   tables: names of world RollTables; drawing one records the roll's total.
+//   tables: names of world RollTables; drawing one records the roll's total;
+//   clickedIn: the dataset of the element holding the clicked link (`{rulepressItem: id}`):
+//           the macro gets `scope.event` as Foundry's Macro#_onClickDocumentLink passes it.
 // Printed as JSON: the script's return value, the chat messages, the dialogs shown
 // (which API, title, content), the draws, the user's flags after, unused faces, and
 // `planted`: whatever code planted in the macro by its data set globalThis.planted to.
@@ -112,9 +114,17 @@ globalThis.game = {
 };
 globalThis.canvas = {tokens: {controlled: options.actor ? [{actor: {system: options.actor}}] : []}};
 
+// A click on a link inside an element with these data attributes (an Item's description).
+const scopeOf = (given) => {
+  if (!options.clickedIn) return given;
+  const holder = {dataset: options.clickedIn};
+  const target = {closest: (selector) => (selector === "[data-rulepress-item]" ? holder : null)};
+  return {...given, event: {target}};
+};
+
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
 const run = new AsyncFunction("Roll", "ChatMessage", "scope", macro.command);
-const result = await run(Roll, ChatMessage, scope);
+const result = await run(Roll, ChatMessage, scopeOf(scope));
 console.log(JSON.stringify({
   result,
   messages: messages.map((m) => ({content: m.content, flags: m.flags, rolls: m.rolls.length})),
