@@ -9,7 +9,12 @@ BIN    := $(VENV)/bin
 NPM    := $(shell command -v npm 2>/dev/null)
 # The official Foundry CLI, which the tests use to read back our packs (needs Node.js).
 FOUNDRY_CLI := tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs
-TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI))
+# TypeScript and the community's Foundry v13 types, which the tests check our documents
+# and macros against. The types' npm tarball alone: its pixi.js dependency lives on
+# GitHub, so npm could not install it; `skipLibCheck` does without.
+FOUNDRY_TYPES_VERSION := 13.345.1
+FOUNDRY_TYPES := tools/foundry-types/node_modules/fvtt-types/package.json
+TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(FOUNDRY_TYPES))
 
 .PHONY: build test lint docs bench fuzz clean
 
@@ -62,6 +67,15 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 
 $(FOUNDRY_CLI): tools/foundry-cli/package.json tools/foundry-cli/package-lock.json
 	cd tools/foundry-cli && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(FOUNDRY_TYPES): tools/foundry-types/package.json tools/foundry-types/package-lock.json
+	cd tools/foundry-types && npm ci --no-audit --no-fund --loglevel=error
+	cd tools/foundry-types && rm -rf node_modules/fvtt-types && mkdir -p node_modules/fvtt-types \
+	  && npm pack --silent @league-of-foundry-developers/foundry-vtt-types@$(FOUNDRY_TYPES_VERSION) \
+	  && tar xzf league-of-foundry-developers-foundry-vtt-types-$(FOUNDRY_TYPES_VERSION).tgz \
+	     -C node_modules/fvtt-types --strip-components=1 \
+	  && rm league-of-foundry-developers-foundry-vtt-types-$(FOUNDRY_TYPES_VERSION).tgz
 	touch $@
 
 clean:

@@ -194,11 +194,13 @@ def git(repo: Path, *args: str) -> str:
     ).stdout
 
 
-def run_macro(node: str, macro: Path, scope: dict, faces: list[int]) -> dict:
+def run_macro(node: str, macro: Path, scope: dict, faces: list[int], **world: object) -> dict:
     """Run a generated macro's JSON document in node with `scope` and the dice showing
-    `faces`; what it rolled and said."""
+    `faces`; what it rolled and said. `world` sets the harness's stand-ins (`dialog`,
+    `actor`, `flags`, `tables`: see tests/foundry/run_macro.mjs)."""
+    argument = json.dumps({"scope": scope, "faces": faces, **world})
     completed = subprocess.run(
-        [node, str(HARNESS), str(macro), json.dumps({"scope": scope, "faces": faces})],
+        [node, str(HARNESS), str(macro), argument],
         capture_output=True,
         text=True,
         timeout=60,

@@ -171,7 +171,7 @@ def test_drafts_are_left_out_of_the_packs(dist):
 def test_corruption_tables_are_roll_tables_keyed_by_level(dist):
     tables = sources(dist / "rulepress-iris" / "src" / "packs" / "tables")
     (triggers,) = [t for t in tables.values() if t["name"] == "Corruption Triggers"]
-    assert triggers["formula"] == "1d11+9"
+    assert triggers["formula"] == "@level"  # drawn for the level given, never at random
     assert [r["range"] for r in triggers["results"]] == [
         [10, 11],
         [12, 13],
@@ -180,7 +180,8 @@ def test_corruption_tables_are_roll_tables_keyed_by_level(dist):
         [18, 19],
         [20, 20],
     ]
-    assert triggers["results"][0]["name"] == "Corruption 10"
+    assert [r["name"] for r in triggers["results"]][:2] == ["Corruption 10-11", "Corruption 12-13"]
+    assert triggers["results"][-1]["name"] == "Corruption 20"
     assert "torture" in triggers["results"][0]["description"]
 
 
@@ -297,7 +298,8 @@ def test_a_weapon_section_page_shows_the_tables_of_its_weapons_items(dist):
     pistol_items = [i for i in items.values() if i.get("type") == "item" and "Pistol" in i["name"]]
     assert len(pistol_items) >= 2
     for item in pistol_items:
-        tables = item["system"]["description"].split("</table>\n<p>")[0]
+        described = item["system"]["description"].split("\n<p data-rulepress-item=")[0]
+        tables = described.split("</table>\n<p>")[0]
         assert f">{item['name']} (Tier " in content and tables in content
     assert content.startswith("<p>Skill: @UUID[Compendium.rulepress-iris.rules.")
 
@@ -333,13 +335,14 @@ def test_a_value_json_cannot_hold_is_refused_with_its_key():
 
 def test_journal_pages_headings_follow_the_page_title_without_a_jump(tmp_path):
     """A page's title is shown as its h1 (`title.level` 1): the headings inside it start
-    at h2, never h4."""
+    at h2, never h4, in every journal page of every ruleset."""
     import re
 
     out = build_bundled(tmp_path, "foundry")
-    folder = out / "rulepress-iris" / "src" / "packs" / "rules"
+    folders = sorted(out.glob("*/src/packs/rules"))
+    assert len(folders) == len(list(out.glob("*/module.json"))) > 3
     with_headings = 0
-    for path in folder.iterdir():
+    for path in (path for folder in folders for path in folder.iterdir()):
         entry = json.loads(path.read_text(encoding="utf-8"))
         for page in entry["pages"]:
             assert page["title"]["level"] == 1
@@ -360,3 +363,25 @@ def test_an_item_kind_without_a_guide_section_gets_an_empty_description(iris):
     assert weapon_kind.guide is None and weapon_kind.foundry is not None
     weapon = iris.get("light-combat-pistol")
     assert _section_html(environment(), weapon_kind, weapon, iris) == ""
+
+
+def test_each_weapon_has_its_sections_icon_guns_a_gun(dist):
+    """A core icon per weapon section (paths in Foundry core's icon set), not the sword
+    for every weapon; each table its own icon."""
+    from rulepress.kinds.builtin import WEAPON_ICONS
+
+    items = [
+        d
+        for d in sources(dist / "rulepress-iris" / "src" / "packs" / "weapons").values()
+        if d.get("type") != "Item" or "system" in d
+    ]
+    weapons = [i for i in items if "flags" in i and "rulepress" in i["flags"]]
+    assert weapons
+    for weapon in weapons:
+        section = weapon["flags"]["rulepress"]["profile"]["section"]
+        assert weapon["img"] == WEAPON_ICONS[section], weapon["name"]
+        if section in ("pistols", "shotguns", "sniper-rifles", "rapid-fire-weapons", "smgs"):
+            assert weapon["img"].startswith("icons/weapons/guns/")
+    tables = sources(dist / "rulepress-iris" / "src" / "packs" / "tables").values()
+    icons = [t["img"] for t in tables]
+    assert len(set(icons)) == len(icons) and "icons/svg/d20-grey.svg" not in icons

@@ -28,6 +28,7 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.packs.macros import js_literal, macro_environment
+from rulepress.kinds.builtin import WEAPON_ICONS
 from tests.helpers import (
     COMPENDIUM,
     FIELDS,
@@ -149,13 +150,19 @@ class Module:
         return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*"))]
 
     def own_targets(self) -> frozenset[str]:
-        """The UUIDs of the module's journal pages: the only links the exporter makes."""
-        return frozenset(
+        """The UUIDs of the module's journal pages and macros (an Item's link to the macro
+        that rolls with it): the only links the exporter makes."""
+        pages = frozenset(
             f"Compendium.{self.folder.name}.rules.JournalEntry.{entry['_id']}"
             f".JournalEntryPage.{page['_id']}"
             for entry in self.documents("rules")
             for page in entry["pages"]
         )
+        macros = frozenset(
+            f"Compendium.{self.folder.name}.macros.Macro.{macro['_id']}"
+            for macro in self.documents("macros")
+        )
+        return pages | macros
 
     def html_fields(self) -> dict[str, str]:
         """Every field Foundry shows as enriched HTML, by where it is (ids, which data
@@ -398,6 +405,7 @@ def test_a_title_cannot_run_code_in_the_macros_and_they_still_work(node, hostile
         "rulepress-iris/Skill Test": ({"rank": 2, "traits": [1]}, [6, 4]),
         "rulepress-t2k4e/Roll with Modifiers and Push": ({"attribute": "d8"}, [6]),
         "rulepress-t2k-cuf/Threat Check": ({"cuf": 4, "willpower": 6, "tcs": 5}, [3]),
+        "rulepress-iris/Corruption lookup": ({"level": 12, "table": "Corruption Triggers"}, []),
     }
     assert set(macros) == set(runs)
     for name, (scope, faces) in runs.items():
@@ -496,6 +504,9 @@ FOUNDRY_ICONS = {
     "icons/svg/d20-grey.svg",
     "icons/svg/d20-black.svg",
     "icons/svg/dice-target.svg",
+    "icons/svg/terror.svg",
+    "icons/svg/skull.svg",
+    *WEAPON_ICONS.values(),
 }
 
 
@@ -519,7 +530,7 @@ def test_images_are_foundrys_own_icons_whatever_the_data(planted_module):
         for document in planted_module.documents(pack)
         for image in values_named(document, "img") + values_named(document, "src")
     ]
-    assert len(planted_module.documents("macros")) == 1
+    assert len(planted_module.documents("macros")) == 2  # the skill test, the Corruption lookup
     assert images and set(images) <= FOUNDRY_ICONS
 
 

@@ -88,7 +88,8 @@ class FoundryItems:
     """The pack's label after the ruleset's title: `IRIS Quick Reference: Weapons`."""
     attributes: Callable[[Document, Any], list[Attribute]]
     """attributes(document, ruleset): what the Item shows as its attributes."""
-    icon: str = "icons/svg/item-bag.svg"
+    icon: str | Callable[[Document, Any], str] = "icons/svg/item-bag.svg"
+    """A Foundry core icon, or icon(document, ruleset) -> one (a gun for a gun)."""
     folder: Callable[[Document, Any], Document | None] | None = None
     """folder(document, ruleset): the document whose name the Item's folder has."""
     weight: str | None = None
@@ -96,6 +97,9 @@ class FoundryItems:
     description: str | None = None
     """An HTML template (`foundry/<description>.html.j2`) for the Item's description;
     without one, the kind's guide section of the document alone, as HTML."""
+    macro: str | None = None
+    """The template of the Macro (a kind's `Macro.template`) that rolls with this Item:
+    the description ends with a link that runs it with the Item chosen."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,11 @@ class FoundryTable:
     label: str
     rows: Callable[[Document], list[TableRow]]
     description: Callable[[Document], str] = lambda document: ""
+    lookup: str | None = None
+    """What a character's value the table is looked up by (`level`): such a table is
+    drawn for the value a macro is given, never at random; None rolls its range."""
+    icon: str = "icons/svg/d20-grey.svg"
+    """A Foundry core icon for the table."""
 
 
 @dataclass(frozen=True)

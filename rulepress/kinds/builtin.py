@@ -123,17 +123,59 @@ def _weapon_attributes(weapon: WeaponProfile, ruleset) -> list[tuple[str, str, o
 
 
 def _level_rows(table, text) -> list[TableRow]:
-    """One result per row, covering the levels up to the next row's."""
+    """One result per row, covering the levels up to the next row's, named for its
+    range ("Corruption 10-11")."""
     rows = table.rows
-    return [
-        TableRow(
-            row.level,
-            rows[index + 1].level - 1 if index + 1 < len(rows) else row.level,
-            f"Corruption {row.level}",
-            text(row),
-        )
-        for index, row in enumerate(rows)
-    ]
+    made = []
+    for index, row in enumerate(rows):
+        high = rows[index + 1].level - 1 if index + 1 < len(rows) else row.level
+        levels = f"{row.level}-{high}" if high > row.level else f"{row.level}"
+        made.append(TableRow(row.level, high, f"Corruption {levels}", text(row)))
+    return made
+
+
+def _trigger_rows(table: CorruptionTriggers) -> list[TableRow]:
+    return _level_rows(table, lambda row: row.events)
+
+
+def _consequence_rows(table: ObedienceConsequences) -> list[TableRow]:
+    return _level_rows(table, lambda row: " -or- ".join(row.options))
+
+
+def _corruption_lookup_rules(ruleset) -> dict:
+    """Each table looked up by Corruption level, with its rows: the lookup macro finds
+    the RollTable by name, or else reads the row itself."""
+    by_model = ((CorruptionTriggers, _trigger_rows), (ObedienceConsequences, _consequence_rows))
+    tables = [(table, rows(table)) for model, rows in by_model for table in ruleset.all(model)]
+    return {
+        "tables": [
+            {
+                "name": table.display_name,
+                "rows": [
+                    {"low": r.low, "high": r.high, "name": r.name, "text": r.text} for r in rows
+                ],
+            }
+            for table, rows in tables
+        ]
+    }
+
+
+# Foundry core icons (each in the list of core icons foundryvtt/pf2e checks its packs
+# against, build/core-icons.json), by the weapon section a weapon is in.
+WEAPON_ICONS = {
+    "pistols": "icons/weapons/guns/gun-pistol-brown.webp",
+    "shotguns": "icons/weapons/guns/gun-double-barrel.webp",
+    "sniper-rifles": "icons/weapons/guns/rifle-fluted.webp",
+    "rapid-fire-weapons": "icons/weapons/guns/rifle-brown.webp",
+    "smgs": "icons/weapons/guns/gun-topbarrel.webp",
+    "melee": "icons/weapons/daggers/knife-engraved-black.webp",
+    "unarmed": "icons/weapons/fist/fist-knuckles-brass.webp",
+}
+"""A section the list does not name (a publisher's own) keeps Foundry's sword."""
+
+
+def _weapon_icon(weapon: WeaponProfile, ruleset) -> str:
+    return WEAPON_ICONS.get(weapon.section, "icons/svg/sword.svg")
 
 
 def _headers(table) -> str:
@@ -146,6 +188,16 @@ def _skill_test_rules(ruleset) -> dict:
         "die": rule.die,
         "dicePerRank": rule.dice_per_rank,
         "apByFace": {str(face): ap for face, ap in sorted(rule.ap_by_face.items())},
+        "weapons": [
+            {
+                "id": weapon.id,
+                "name": weapon.display_name,
+                "moveColumn": weapon.move_column,
+                "rows": [list(row) for row in weapon.table],
+            }
+            for weapon in ruleset.all(WeaponProfile)
+            if not weapon.is_draft and weapon.table
+        ],
     }
 
 
@@ -229,10 +281,11 @@ KINDS = (
             "weapons",
             "Weapons",
             _weapon_attributes,
-            icon="icons/svg/sword.svg",
+            icon=_weapon_icon,
             folder=lambda weapon, ruleset: ruleset.get(weapon.section),
             description="weapon-item",
             weight="weight",
+            macro="iris-skill-test",
         ),
     ),
     Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
@@ -240,8 +293,14 @@ KINDS = (
         CorruptionTriggers,
         guide=Guide("Corruption", "corruption-triggers", 240),
         foundry=FoundryTable(
-            "tables", "Tables", lambda table: _level_rows(table, lambda row: row.events), _headers
+            "tables",
+            "Tables",
+            _trigger_rows,
+            _headers,
+            lookup="level",
+            icon="icons/svg/terror.svg",
         ),
+        macro=Macro("corruption-lookup", "Corruption lookup", _corruption_lookup_rules),
     ),
     Kind(
         ObedienceConsequences,
@@ -249,8 +308,10 @@ KINDS = (
         foundry=FoundryTable(
             "tables",
             "Tables",
-            lambda table: _level_rows(table, lambda row: " -or- ".join(row.options)),
+            _consequence_rows,
             _headers,
+            lookup="level",
+            icon="icons/svg/skull.svg",
         ),
     ),
     Kind(CpSpending, guide=Guide("Character Points", "cp-spending", 260)),

@@ -19,6 +19,7 @@ from rulepress.exporters.foundry.packs.common import (
     WeaponTables,
     add_reused,
     document_id,
+    foundry_text,
     key,
 )
 from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
@@ -86,7 +87,8 @@ def _add_items(
             where = (ruleset.id, folder_id, item_id, number * SORT_STEP)
             attributes = tuple(tuple(a) for a in mapping.attributes(document, ruleset))
             weight = getattr(document, mapping.weight) if mapping.weight else None
-            look = (mapping.icon, weight)
+            icon = mapping.icon(document, ruleset) if callable(mapping.icon) else mapping.icon
+            look = (icon, weight, roll_link(module, mapping, document))
             made = (system, stats)
             if mapping.description:  # an HTML template; the weapons' shares their tables
                 description = Description(module.tables, mapping.description)
@@ -94,6 +96,28 @@ def _add_items(
             else:
                 text = _section_html(module.env, kind, document, ruleset)
                 pack.add(item(document, attributes, where, look, made, text))
+
+
+def roll_link(module: Module, mapping: kinds.FoundryItems, document: Document) -> str:
+    """The paragraph that ends the Item's description: a link to the macro that rolls
+    with it. Foundry runs a Macro whose content link is clicked (`Macro#_onClickDocumentLink`
+    calls `execute({event})`); the macro reads the Item from the paragraph's
+    `data-rulepress-item` and asks the rest. Simple Worldbuilding rolls only dice formulas
+    from an Item's attributes, so a link is how its Items run a macro. None without one."""
+    macro = next(
+        (
+            kind
+            for kind in kinds.registry().values()
+            if kind.macro is not None and kind.macro.template == mapping.macro
+        ),
+        None,
+    )
+    if macro is None or module.ruleset.one(macro.model) is None:
+        return ""
+    macro_id = document_id(module.ruleset, "macro", macro.macro.template)
+    uuid = f"Compendium.{module.options.module_id}.macros.Macro.{macro_id}"
+    label = foundry_text(f"Roll: {macro.macro.title}")
+    return f'<p data-rulepress-item="{foundry_text(document.id)}">@UUID[{uuid}]{{{label}}}</p>'
 
 
 def _folder_order(ruleset: Ruleset):
@@ -166,12 +190,13 @@ def item(
     description: Description | str,
 ) -> dict:
     """A document's Item; `where` is (ruleset id, folder id, item id, sort), `look` is
-    (icon, weight), `made` is (system, _stats)."""
+    (icon, weight, the link to the macro that rolls with it), `made` is (system, _stats)."""
     ruleset_id, folder_id, item_id, sort = where
-    icon, weight = look
+    icon, weight, link = look
     system, stats = made
     html = description if isinstance(description, str) else description.render(document)
-    item_type, data = system.item(attributes, weight, html.strip())
+    html = "\n".join(part for part in (html.strip(), link) if part)
+    item_type, data = system.item(attributes, weight, html)
     return {
         "_id": item_id,
         "_key": key("items", item_id),

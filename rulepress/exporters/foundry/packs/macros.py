@@ -50,6 +50,12 @@ def macro_environment() -> jinja2.Environment:
     )
 
 
+def dialog_api(foundry_version: int) -> str:
+    """The dialog a macro asks its inputs in: v13's DialogV2, or the v12 build's Dialog
+    (DialogV2 came in v12 as a preview; Dialog is the one v12 documents)."""
+    return "DialogV2" if foundry_version >= 13 else "Dialog"
+
+
 def macros_pack(module: Module) -> Pack:
     """The `macros` pack: a macro per kind that has one and a document in the ruleset."""
     ruleset = module.ruleset
@@ -65,6 +71,9 @@ def macros_pack(module: Module) -> Pack:
         command = env.get_template(f"{macro.template}.js.j2").render(
             rules=js_literal(macro.rules(ruleset)),
             title=js_literal(f"{ruleset.info.title}: {macro.title}"),
+            module=js_literal(module.options.module_id),
+            macro=js_literal(macro.template),
+            dialog=js_literal(dialog_api(stats.foundry_version)),
         )
         pack.add(
             {

@@ -52,15 +52,14 @@ def roll_table(
         )
         for row in rows
     ]
-    low, high = rows[0].low, rows[-1].high
     return {
         "_id": table_id,
         "_key": key("tables", table_id),
         "name": document.display_name,
-        "img": "icons/svg/d20-grey.svg",
+        "img": mapping.icon,
         "description": foundry_text(mapping.description(document)),
         "results": results,
-        "formula": f"1d{high - low + 1}+{low - 1}",
+        "formula": table_formula(mapping, rows),
         "replacement": True,
         "displayRoll": True,
         "folder": None,
@@ -69,6 +68,16 @@ def roll_table(
         "flags": {},
         "_stats": stats.field(),
     }
+
+
+def table_formula(mapping: kinds.FoundryTable, rows: list[kinds.TableRow]) -> str:
+    """A looked-up table's formula is the roll-data value it is looked up by (`@level`),
+    never dice: its macro draws it with `RollTable#draw({roll})` for the value given.
+    Any other table rolls evenly over its range."""
+    if mapping.lookup is not None:
+        return f"@{mapping.lookup}"
+    low, high = rows[0].low, rows[-1].high
+    return f"1d{high - low + 1}+{low - 1}"
 
 
 def table_result(table_id: str, result_id: str, row: kinds.TableRow, stats: Stats) -> dict:
