@@ -16,6 +16,7 @@ import click
 from rulepress import dice
 from rulepress.commands.options import (
     READING,
+    SEED,
     STEP_DIE,
     IntList,
     emit,
@@ -230,7 +231,7 @@ def cool_roll(
 )
 @click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
 @click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed instead.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("iris")
 def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
     """An IRIS skill test: AP from the dice plus the higher trait."""
@@ -266,7 +267,7 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
 )
 @click.option("--gear", "with_gear", is_flag=True, help="The push uses a piece of gear.")
 @click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("t2k4e")
 def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **request):
     """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
@@ -282,7 +283,7 @@ def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **requ
     "--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round."
 )
 @click.option("--d20", type=click.IntRange(1, 20), default=None, help="The check's d20 roll.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("t2k-cuf")
 def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
     """A CUF threat check: the state the TCs reach and the check it calls for."""
@@ -291,7 +292,7 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
 
 
 @click.command("cool")
-@click.argument("kind", type=click.Choice(["shock", "fear"]))
+@click.argument("kind", type=click.Choice(["shock", "fear"]), metavar="KIND")
 @click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
 @click.option(
     "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
@@ -299,7 +300,7 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
 @click.option(
     "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
 )
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("cool")
 def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
     """A Cool shock or fear roll."""
