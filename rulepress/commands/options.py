@@ -155,29 +155,57 @@ def load_ruleset(compendium: Path, ruleset_id: str):
         raise RulepressError(f"--ruleset: {exc.args[0]}") from None
 
 
-def emit(data: dict, as_json: bool, text: str | None = None) -> None:
-    """Print `data` as JSON, or as `text` (default: `plain_lines` of it)."""
+def emit(data: dict, as_json: bool, text: str | None = None, summary: str = "") -> None:
+    """Print `data` as JSON, or as `text` (default: `summary`, a sentence saying the result
+    in words, over `plain_lines` of it)."""
     import json
 
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif text is not None:
+        click.echo(text)
     else:
-        click.echo("\n".join(plain_lines(data)) if text is None else text)
+        click.echo("\n".join([*([summary, ""] if summary else []), *plain_lines(data)]))
 
 
 def plain_lines(data: dict, indent: str = "") -> list[str]:
-    """A result as people read it: `label: value` lines, a nested result indented under
-    its label, lists joined with commas, yes and no for flags, never a Python repr."""
+    """A result as people read it: `label: value` lines, the values of a level aligned, a
+    nested result indented under its label, lists joined with commas, yes and no for flags,
+    never a Python repr."""
+    shown = {
+        key.replace("_", " "): value
+        for key, value in data.items()
+        if not (key == "ruleset" and not indent)  # the command named it
+    }
+    width = max(
+        (len(label) for label, value in shown.items() if not isinstance(value, dict)), default=0
+    )
     lines = []
-    for key, value in data.items():
-        if key == "ruleset" and not indent:
-            continue  # the command named it
-        label = key.replace("_", " ")
+    for label, value in shown.items():
         if isinstance(value, dict):
             lines += [f"{indent}{label}:", *plain_lines(value, indent + "  ")]
         else:
-            lines.append(f"{indent}{label}: {plain_value(value)}")
+            lines.append(f"{indent}{label + ':':<{width + 1}} {plain_value(value)}")
     return lines
+
+
+def table_lines(header: list[str], rows: list[list[str]], ragged_last: bool = False) -> list[str]:
+    """A table as aligned text: the first column to the left, the others to the right, each
+    as wide as its widest cell or heading, two spaces apart. With `ragged_last`, the last
+    column is to the left and unpadded: an exact fraction may have thousands of digits,
+    and padding every line to it would print megabytes of spaces."""
+    aligned = len(header) - 1 if ragged_last else len(header)
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(aligned)]
+
+    def line(cells: list[str]) -> str:
+        first, *rest = cells[:aligned]
+        padded = [
+            first.ljust(widths[0]),
+            *(c.rjust(w) for c, w in zip(rest, widths[1:], strict=True)),
+        ]
+        return "  ".join(padded + cells[aligned:]).rstrip()
+
+    return [line(header), *(line(row) for row in rows)]
 
 
 def plain_value(value: object) -> str:
