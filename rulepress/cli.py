@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import sys
@@ -10,17 +11,43 @@ from pathlib import Path
 import click
 
 from rulepress import __version__
-from rulepress.commands.options import DEFAULT_COMPENDIUM, FilePath
+from rulepress.commands.options import (
+    COMPENDIUM_HELP,
+    DEFAULT_COMPENDIUM,
+    TEXT,
+    FilePath,
+    Text,
+    format_options,
+)
 from rulepress.errors import RulepressError, printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def compendium_argument(function):
-    """The COMPENDIUM argument of the commands that read one (`compendium` unless given)."""
-    return click.argument("compendium", default=DEFAULT_COMPENDIUM, type=FilePath(path_type=Path))(
-        function
-    )
+    """`--compendium FOLDER`, the name every command gives the compendium, and the COMPENDIUM
+    argument that `validate`, `build` and `serve` took first, still accepted; the command
+    gets `compendium` (`compendium` unless given)."""
+
+    @functools.wraps(function)
+    def wrapper(*args, compendium: Path | None, compendium_option: Path | None, **kwargs):
+        if None not in (compendium, compendium_option) and compendium != compendium_option:
+            raise click.BadOptionUsage(
+                "--compendium", "--compendium and COMPENDIUM name two folders; give one"
+            )
+        chosen = compendium or compendium_option or Path(DEFAULT_COMPENDIUM)
+        return function(*args, compendium=chosen, **kwargs)
+
+    wrapper = click.option(
+        "--compendium",
+        "compendium_option",
+        type=FilePath(path_type=Path),
+        default=None,
+        help=f"{COMPENDIUM_HELP} Default: {DEFAULT_COMPENDIUM}; also accepted as the argument.",
+    )(wrapper)
+    return click.argument(
+        "compendium", required=False, default=None, type=FilePath(path_type=Path)
+    )(wrapper)
 
 
 def no_cache_option(function):
@@ -40,7 +67,7 @@ def settings_option(function):
         type=FilePath(path_type=Path, dir_okay=False),
         default=None,
         help="The publisher's settings file (site, Foundry modules, guides); default: "
-        "rulepress.yaml beside COMPENDIUM, if there is one.",
+        "rulepress.yaml beside the compendium, if there is one.",
     )(function)
 
 
@@ -57,13 +84,8 @@ def cli() -> None:
 
 @cli.command("validate")
 @compendium_argument
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-    help="text for people, json for tools, github for annotations.",
+@format_options(
+    ("text", "json", "github"), "text", "text for people, json for tools, github for annotations."
 )
 @click.option(
     "--strict", is_flag=True, help="Treat warnings as errors (acknowledged ones excepted)."
@@ -76,6 +98,7 @@ def cli() -> None:
 @click.option(
     "--changed-since",
     metavar="REF",
+    type=TEXT,
     default=None,
     help="With --format github: annotate only the files changed since git revision REF "
     "(and untracked ones).",
@@ -91,11 +114,11 @@ def validate_command(
     settings: Path | None,
     no_cache: bool,
 ) -> None:
-    """Check COMPENDIUM (default ./compendium) and the publisher's settings, and print
-    `path:line:col: level CODE: message` for each finding, errors first. Findings a
-    document acknowledges (`acknowledged:`) are counted apart and printed only with
-    --show-acknowledged. With --format github,
-    every finding is also written as a Markdown table to $GITHUB_STEP_SUMMARY when set."""
+    """Check the compendium (--compendium, default ./compendium) and the publisher's
+    settings, and print `path:line:col: level CODE: message` for each finding, errors
+    first. Findings a document acknowledges (`acknowledged:`) are counted apart and
+    printed only with --show-acknowledged. With --format github, every finding is also
+    written as a Markdown table to $GITHUB_STEP_SUMMARY when set."""
     from rulepress.commands.validate import format_findings, write_step_summary
     from rulepress.git import changed_files
     from rulepress.validation import validate
@@ -130,6 +153,7 @@ def validate_command(
 @click.option(
     "--target",
     "targets",
+    type=TEXT,
     multiple=True,
     metavar="NAME",
     help="Target to build (repeatable): foundry, markdown, site, json; default: every target.",
@@ -166,11 +190,11 @@ def build_command(
     settings: Path | None,
     no_cache: bool,
 ) -> None:
-    """Validate COMPENDIUM and the publisher's settings, then write every output into OUT
-    (the settings give the site, the Foundry modules and the guides their titles and
-    addresses). Nothing is written when
-    validation finds errors; a target's previous output is replaced only when its new
-    output is complete. Run again with nothing changed, it only says so."""
+    """Validate the compendium (--compendium) and the publisher's settings, then write
+    every output into OUT (the settings give the site, the Foundry modules and the guides
+    their titles and addresses). Nothing is written when validation finds errors; a
+    target's previous output is replaced only when its new output is complete. Run again
+    with nothing changed, it only says so."""
     from rulepress.commands.build import stamped_build
     from rulepress.commands.validate import build_summary, format_findings
     from rulepress.exporters import ExportOptions
@@ -222,17 +246,21 @@ def fmt_command(path: Path, check: bool) -> None:
 @cli.command("init")
 @click.argument("directory", type=FilePath(path_type=Path))
 @click.option(
-    "--title", help="The rules' title: the site's, the ruleset's. Default: from DIRECTORY's name."
+    "--title",
+    type=TEXT,
+    help="The rules' title: the site's, the ruleset's. Default: from DIRECTORY's name.",
 )
 @click.option(
     "--ruleset",
     "ruleset_id",
+    type=TEXT,
     default="my-rules",
     show_default=True,
     help="The sample ruleset's id (a slug): its folder under compendium/.",
 )
 @click.option(
     "--github",
+    type=TEXT,
     metavar="OWNER/NAME",
     help="The GitHub repository the content will live in: sets the site's address "
     "(GitHub Pages), its edit links and the Foundry modules' release URLs.",
@@ -271,20 +299,21 @@ def schema_command(out: Path) -> None:
         click.echo(f"wrote {path}")
 
 
+NO_EMPTY_SIDE = Text("an empty name is neither a compendium folder nor a git revision")
+
+
 @cli.command("diff")
-@click.argument("old")
-@click.argument("new", default="compendium")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-    help="markdown gives a pull-request comment; json is for tools.",
+@click.argument("old", type=NO_EMPTY_SIDE)
+@click.argument("new", type=NO_EMPTY_SIDE, default="compendium")
+@format_options(
+    ("text", "markdown", "json"),
+    "text",
+    "text for people, markdown for a pull-request comment, json for tools.",
 )
 @click.option(
     "--path",
     "compendium_path",
+    type=TEXT,
     default=DEFAULT_COMPENDIUM,
     show_default=True,
     help="Where the compendium is inside the repository, for git revisions.",
@@ -305,14 +334,15 @@ def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
 @click.option(
     "-a",
     "--address",
+    type=Text("'' is not HOST:PORT with a port from 1 to 65535"),
     default="127.0.0.1:8000",
     show_default=True,
     help="Address to serve the preview on.",
 )
 @settings_option
 def serve_command(compendium: Path, address: str, settings: Path | None) -> None:
-    """Preview the rules site with live reload: edit COMPENDIUM or the settings and the
-    browser updates."""
+    """Preview the rules site with live reload: edit the compendium (--compendium) or the
+    settings and the browser updates."""
     from rulepress.commands.serve import serve
 
     if not compendium.is_dir():
@@ -328,19 +358,32 @@ def import_group() -> None:
 @import_group.command("wiki")
 @click.argument("page", type=FilePath(path_type=Path, dir_okay=False))
 @click.option(
-    "--ruleset",
+    "--into",
     "ruleset_folder",
     type=FilePath(path_type=Path, file_okay=False),
-    default=Path(DEFAULT_COMPENDIUM) / "iris",
-    show_default=True,
-    help="Ruleset folder to write the weapon files into.",
+    default=None,
+    help=f"The ruleset's folder to write the weapon files into. Default: "
+    f"{Path(DEFAULT_COMPENDIUM) / 'iris'}.",
 )
-def import_wiki_command(page: Path, ruleset_folder: Path) -> None:
+@click.option(
+    "--ruleset",
+    "old_ruleset_folder",
+    type=FilePath(path_type=Path, file_okay=False),
+    default=None,
+    hidden=True,
+    help="The same as --into (its first name; --ruleset is a ruleset's id elsewhere).",
+)
+def import_wiki_command(
+    page: Path, ruleset_folder: Path | None, old_ruleset_folder: Path | None
+) -> None:
     """Import weapon profiles from a quick-reference wiki PAGE (the IRIS text format:
     section headings, "Weapon Profile - NAME (Tier N)" headers, a stats line and an AP
     table) as one canonical YAML file per weapon, plus one per section."""
     from rulepress.commands.import_wiki import import_wiki
 
+    if None not in (ruleset_folder, old_ruleset_folder) and ruleset_folder != old_ruleset_folder:
+        raise click.BadOptionUsage("--into", "--into and --ruleset name two folders; give one")
+    ruleset_folder = ruleset_folder or old_ruleset_folder or Path(DEFAULT_COMPENDIUM) / "iris"
     for path in import_wiki(page, ruleset_folder):
         click.echo(f"wrote {path}")
 
@@ -399,22 +442,32 @@ def pause_the_collector() -> None:
 
 
 def main() -> None:
-    """Run the CLI and turn its outcome into an exit code: a usage or data problem a one-line
-    message, a bug an "internal error" line."""
+    """The `rulepress` program: run the CLI on the process's arguments and exit with its code."""
     pause_the_collector()
+    sys.exit(run())
+
+
+def run(args: list[str] | None = None) -> int:
+    """Run the CLI and turn its outcome into an exit code: a usage or data problem a one-line
+    message, a bug an "internal error" line. Tests call it in-process."""
     try:
-        cli(standalone_mode=False)
+        cli(args, standalone_mode=False)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_INTERNAL
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.Abort:
         click.echo("aborted", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
+    except click.UsageError as exc:
+        click.echo(f"error: {one_line_usage(exc)}", err=True)
+        return EXIT_USAGE
     except click.ClickException as exc:
         exc.show()
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     except RulepressError as exc:
         click.echo(f"error: {printable(str(exc))}", err=True)  # it may name a file of the data
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     except Exception as exc:  # a bug in rulepress: say so in one line, keep the trace opt-in
         if os.environ.get("RULEPRESS_DEBUG"):
             raise
@@ -423,4 +476,14 @@ def main() -> None:
             "and please report it)",
             err=True,
         )
-        sys.exit(EXIT_INTERNAL)
+        return EXIT_INTERNAL
+    return EXIT_CLEAN
+
+
+def one_line_usage(exc: click.UsageError) -> str:
+    """A usage error in one line, naming the option and where its help is: click's own
+    message, without the usage block it prints around it."""
+    message = " ".join(printable(exc.format_message()).split())
+    if exc.ctx is None:
+        return message
+    return f"{message} (see `{exc.ctx.command_path} --help`)"

@@ -294,3 +294,99 @@ def test_build_says_how_to_list_the_findings_it_counted(tmp_path):
     first = result.stdout.splitlines()[0]
     assert first.startswith("validated: 0 errors, ")
     assert first.endswith(f"(to list them: rulepress validate --show-acknowledged {COMPENDIUM})")
+
+
+ROLLS = [
+    ["roll", "iris", "--rank", "3", "--traits", "5,3", "--faces", "1,4,6"],
+    [
+        *("roll", "t2k4e", "--attribute", "d12", "--skill", "d8", "--modifier", "-1"),
+        *("--faces", "3,7", "--push", "--push-faces", "10", "--for", "STR"),
+    ],
+    ["roll", "cuf", "--cuf", "4", "--willpower", "6", "--tcs", "9", "--d20", "12"],
+    ["roll", "cool", "shock", "--cool", "40", "--roll", "50"],
+]
+
+
+@pytest.mark.parametrize("args", ROLLS, ids=lambda args: args[1])
+def test_a_roll_says_its_result_in_a_sentence_over_aligned_values(args):
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    sentence, blank, *lines = result.stdout.splitlines()
+    assert sentence.endswith(".") and len(sentence.split()) > 5 and blank == ""
+    starts: dict[int, set[int]] = {}
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        value = line.partition(":")[2]
+        if value.strip():  # a label over a nested part has no value
+            starts.setdefault(indent, set()).add(len(line) - len(value.lstrip()))
+    assert starts and all(len(columns) == 1 for columns in starts.values()), result.stdout
+
+
+def column_spans(line: str) -> tuple[list[int], list[int]]:
+    """Where each cell of a text table line ends, and where it starts (cells are two or
+    more spaces apart)."""
+    cells = list(re.finditer(r"\S+(?: \S+)*", line))
+    return [cell.end() for cell in cells], [cell.start() for cell in cells]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["odds", "t2k4e"],
+        ["odds", "iris", "--max-rank", "12", "--up-to", "14"],
+        ["odds", "iris", "--rank", "6", "--trait-bonus", "2"],
+        ["odds", "t2k4e", "--attribute", "d12", "--skill", "d8"],
+    ],
+    ids=["t2k4e tables", "iris table", "iris rank", "t2k4e pool"],
+)
+def test_odds_tables_have_headers_and_aligned_columns(args):
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    blocks = [block.splitlines() for block in result.stdout.split("\n\n")]
+    tables = 0
+    for block in blocks:
+        table = [line for line in block if "  " in line]  # titles are sentences
+        if len(table) < 2:
+            continue
+        tables += 1
+        # the first column is to the left; every other ends where its heading ends, or
+        # (the exact fractions, last) starts where it starts
+        ends, starts = zip(*(column_spans(line) for line in table), strict=True)
+        for column in range(1, len(ends[0])):
+            by_end = {spans[column] for spans in ends}
+            by_start = {spans[column] for spans in starts}
+            assert len(by_end) == 1 or len(by_start) == 1, block
+    assert tables >= 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["odds", "t2k4e"],
+        ["odds", "iris", "--max-rank", "3", "--up-to", "6"],
+        ["odds", "iris", "--rank", "3"],
+        ["odds", "t2k4e", "--attribute", "d12", "--skill", "d8"],
+    ],
+)
+def test_every_chance_in_odds_json_is_an_exact_fraction(args):
+    result = run(*args, "--format", "json")
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            if "percent" in value:
+                assert re.fullmatch(r"[0-9]+/[1-9][0-9]*", value["fraction"]), value
+                numerator, denominator = map(int, value["fraction"].split("/"))
+                assert abs(numerator * 100 / denominator - value["percent"]) < 1e-4
+                found.append(value)
+            else:
+                assert not any(isinstance(v, float) for v in value.values()), value
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            assert not any(isinstance(v, float) for v in value), value
+            for item in value:
+                walk(item)
+
+    walk(json.loads(result.stdout))
+    assert found

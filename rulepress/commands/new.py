@@ -15,7 +15,7 @@ import click
 from pydantic import ValidationError
 
 from rulepress import kinds
-from rulepress.commands.options import RULESET_HELP, compendium_option
+from rulepress.commands.options import RULESET_HELP, TEXT, Text, compendium_option
 from rulepress.compendium.loader import load_compendium, schema_findings
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
@@ -156,13 +156,21 @@ def new_tc_source(compendium: Path, ruleset_id: str, name: str, tc: int) -> Path
 # The kinds' `new` commands (rulepress.kinds.builtin names them; cli.py loads them).
 
 
+NAME = Text("cannot make an id from ''")
+"""A document's name: its id is made from it."""
+
+
 @click.command("weapon")
-@click.argument("name")
-@click.option("--section", required=True, help="Weapon section id (pistols, shotguns...).")
+@click.argument("name", type=NAME)
+@click.option(
+    "--section", type=TEXT, required=True, help="Weapon section id (pistols, shotguns...)."
+)
 @click.option(
     "--tier", type=click.IntRange(1, 10), default=1, show_default=True, help="The weapon's tier."
 )
-@click.option("--ruleset", "ruleset_id", default="iris", show_default=True, help=RULESET_HELP)
+@click.option(
+    "--ruleset", "ruleset_id", type=TEXT, default="iris", show_default=True, help=RULESET_HELP
+)
 @compendium_option
 def new_weapon_command(name, section, tier, ruleset_id, compendium):
     """A draft weapon profile NAME, to fill in with its stats and AP table."""
@@ -170,12 +178,14 @@ def new_weapon_command(name, section, tier, ruleset_id, compendium):
 
 
 @click.command("skill")
-@click.argument("name")
+@click.argument("name", type=NAME)
 @click.option(
     "--category", type=click.Choice(list(SKILL_CATEGORIES)), required=True, help="Its list."
 )
-@click.option("--traits", required=True, help="The two trait ids: agility,acuity.")
-@click.option("--ruleset", "ruleset_id", default="iris", show_default=True, help=RULESET_HELP)
+@click.option("--traits", type=TEXT, required=True, help="The two trait ids: agility,acuity.")
+@click.option(
+    "--ruleset", "ruleset_id", type=TEXT, default="iris", show_default=True, help=RULESET_HELP
+)
 @compendium_option
 def new_skill_command(name, category, traits, ruleset_id, compendium):
     """A skill NAME with its category and two traits."""
@@ -184,9 +194,16 @@ def new_skill_command(name, category, traits, ruleset_id, compendium):
 
 
 @click.command("tc-source")
-@click.argument("name")
-@click.option("--tc", type=int, required=True, help="TCs it adds (negative: reduces).")
-@click.option("--ruleset", "ruleset_id", default="t2k-cuf", show_default=True, help=RULESET_HELP)
+@click.argument("name", type=NAME)
+@click.option(
+    "--tc",
+    type=click.IntRange(-100, 100),
+    required=True,
+    help="TCs it adds, -100 to 100 (negative: reduces).",
+)
+@click.option(
+    "--ruleset", "ruleset_id", type=TEXT, default="t2k-cuf", show_default=True, help=RULESET_HELP
+)
 @compendium_option
 def new_tc_source_command(name, tc, ruleset_id, compendium):
     """A threat-condition source NAME that adds (or with a negative --tc reduces) TCs."""

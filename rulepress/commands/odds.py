@@ -11,7 +11,14 @@ from fractions import Fraction
 import click
 
 from rulepress import dice
-from rulepress.commands.options import READING, STEP_DIE, emit, load_ruleset, ruleset_options
+from rulepress.commands.options import (
+    READING,
+    STEP_DIE,
+    emit,
+    load_ruleset,
+    ruleset_options,
+    table_lines,
+)
 from rulepress.compendium.model import Ruleset
 from rulepress.models import OddsTable, PushRule, SkillTest, StepDice
 from rulepress.models.skill_test import MAX_RANK
@@ -103,44 +110,49 @@ def t2k4e_tables(ruleset: Ruleset, reading: str | None) -> dict:
 
 
 def format_t2k4e_tables(data: dict) -> str:
-    """The printed odds tables beside the computed chances, as text; a star marks a printed cell
-    a point or more off."""
-    lines = [f"push reading: {data['reading']}  (printed / computed; * differs by a point or more)"]
+    """The printed odds tables beside the computed chances, as aligned text; a star marks a
+    printed cell a point or more off the computed figure beside it."""
+    lines = [
+        f"Each cell: the printed chance of at least one success / the chance the rules give "
+        f"(pushing: {data['reading']}); * marks a printed figure a point or more off."
+    ]
     for table in data["tables"]:
         columns = [cell["attribute"] for cell in table["rows"][0]["cells"]]
-        lines += [
-            "",
-            f"{table['name']} ({table['roll']})",
-            "skill \\ attr " + "".join(f"{c:>15}" for c in columns),
+        rows = [
+            [
+                row["skill"] or "--",
+                *(
+                    f"{'' if cell['agrees'] else '*'}{cell['printed']}% / "
+                    f"{cell['computed']['percent']:.1f}%"
+                    for cell in row["cells"]
+                ),
+            ]
+            for row in table["rows"]
         ]
-        for row in table["rows"]:
-            cells = "".join(
-                f"{cell['printed']:>5}% / {cell['computed']['percent']:5.1f}%"
-                f"{' ' if cell['agrees'] else '*'}"
-                for cell in row["cells"]
-            )
-            lines.append(f"{row['skill'] or '--':<13}{cells}")
+        lines += ["", table["name"]]
+        lines += table_lines(["skill \\ attribute", *columns], rows)
     return "\n".join(lines)
 
 
 def format_iris_table(data: dict) -> str:
-    """The chance of at least k AP by rank, as a text table."""
-    header = "rank " + "".join(f"{k:>6}" for k in data["ap"])
-    lines = [f"P(AP >= k) with trait bonus {data['trait_bonus']}, in percent", header]
-    for row in data["rows"]:
-        lines.append(
-            f"{row['rank']:>4} " + "".join(f"{cell['percent']:6.1f}" for cell in row["at_least"])
-        )
-    return "\n".join(lines)
-
-
-def format_distribution(rows: list[tuple[str, dict]], title: str) -> str:
-    """A distribution as text: each outcome's percent, and its exact fraction."""
-    lines = [title]
-    lines += [
-        f"{label:>8}  {chance['percent']:8.4f}%  ({chance['fraction']})" for label, chance in rows
+    """The chance of at least k AP by rank, as an aligned text table."""
+    rows = [
+        [str(row["rank"]), *(f"{cell['percent']:.1f}%" for cell in row["at_least"])]
+        for row in data["rows"]
     ]
-    return "\n".join(lines)
+    return "\n".join(
+        [
+            f"The chance of at least k AP by rank, with a trait bonus of {data['trait_bonus']}:",
+            *table_lines(["rank \\ k", *map(str, data["ap"])], rows),
+        ]
+    )
+
+
+def format_distribution(rows: list[tuple[str, dict]], title: str, outcome: str) -> str:
+    """A distribution as an aligned text table: each outcome's chance, in percent and exact."""
+    cells = [[label, f"{chance['percent']:.4f}%", chance["fraction"]] for label, chance in rows]
+    table = table_lines([outcome, "chance", "exactly"], cells, ragged_last=True)
+    return "\n".join([title, *table])
 
 
 # The kinds' `odds` commands (rulepress.kinds.builtin names them; cli.py loads them).
@@ -181,8 +193,9 @@ def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_jso
     if rank is not None:
         data = iris_distribution(ruleset, rank, trait_bonus)
         text = format_distribution(
-            [(f"{o['ap']} AP", o["exactly"]) for o in data["outcomes"]],
-            f"rank {rank}, trait bonus {trait_bonus}: P(AP = n)",
+            [(str(o["ap"]), o["exactly"]) for o in data["outcomes"]],
+            f"The AP one test earns at rank {rank}, with a trait bonus of {trait_bonus}:",
+            "AP",
         )
     else:
         data = iris_table(ruleset, range(1, max_rank + 1), up_to, trait_bonus)
@@ -215,7 +228,9 @@ def odds_t2k4e(attribute_die, skill_die, reading, compendium, ruleset_id, as_jso
         text = "\n\n".join(
             format_distribution(
                 [(f"{s['successes']}", s["chance"]) for s in data[name]["successes"]],
-                f"{'+'.join(pool)} {name} ({data['reading']}): successes",
+                f"The successes of {'+'.join(pool)}, {name}"
+                + (f" (pushing: {data['reading']}):" if name == "pushed" else ":"),
+                "successes",
             )
             for name in ("initial", "pushed")
         )

@@ -4,6 +4,7 @@ when they are used). Nothing heavy is imported here: `--help` stays quick."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -26,6 +27,26 @@ class FilePath(click.Path):
         if isinstance(value, str) and not value.strip():
             self.fail("an empty path", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class Text(click.types.StringParamType):
+    """Text that may not be empty or blank: an unset shell variable is a usage error naming
+    its option, not a name, a section or an address made of nothing."""
+
+    def __init__(self, empty: str = "an empty value") -> None:
+        self.empty = empty
+
+    def convert(self, value, param, ctx):
+        """Refuse blank text; keep the rest as it is."""
+        if isinstance(value, str) and not value.strip():
+            self.fail(self.empty, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+TEXT = Text()
+
+SEED = click.IntRange(0, 2**63 - 1)
+"""A seed for `random.Random`: any whole number would do, but one of 30 digits is a typo."""
 
 
 class IntList(click.ParamType):
@@ -64,18 +85,59 @@ def compendium_option(function):
 
 
 def ruleset_options(default_ruleset: str):
-    """--compendium, --ruleset (defaulting to `default_ruleset`) and --json."""
+    """--compendium, --ruleset (defaulting to `default_ruleset`), and --format text|json (or
+    --json), given to the command as `as_json`."""
 
     def decorate(function):
-        function = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
+        function = format_options(("text", "json"), "text", "text for people, json for tools.")(
+            as_json_argument(function)
+        )
         function = click.option(
             "--ruleset",
             "ruleset_id",
+            type=TEXT,
             default=default_ruleset,
             show_default=True,
             help=RULESET_HELP,
         )(function)
         return compendium_option(function)
+
+    return decorate
+
+
+def as_json_argument(function):
+    """A command that takes `as_json` called with `fmt` instead."""
+
+    @functools.wraps(function)
+    def wrapper(*args, fmt: str, **kwargs):
+        return function(*args, as_json=fmt == "json", **kwargs)
+
+    return wrapper
+
+
+def format_options(choices: tuple[str, ...], default: str, help: str):
+    """`--format CHOICE` and its shorthand `--json` (`--format json`), one name for the output
+    format in every command that prints data; the command gets `fmt`."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def wrapper(*args, fmt: str | None, json_flag: bool, **kwargs):
+            if json_flag and fmt not in (None, "json"):
+                raise click.BadOptionUsage(
+                    "--json", f"--json is --format json; it cannot go with --format {fmt}"
+                )
+            return function(*args, fmt="json" if json_flag else fmt or default, **kwargs)
+
+        wrapper = click.option(
+            "--json", "json_flag", is_flag=True, help="The same as --format json."
+        )(wrapper)
+        return click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(list(choices)),
+            default=None,
+            help=f"{help} Default: {default}.",
+        )(wrapper)
 
     return decorate
 
@@ -90,32 +152,60 @@ def load_ruleset(compendium: Path, ruleset_id: str):
     except InvalidCompendium as exc:
         raise RulepressError(f"{exc}; run `rulepress validate` for every finding") from None
     except KeyError as exc:
-        raise RulepressError(exc.args[0]) from None
+        raise RulepressError(f"--ruleset: {exc.args[0]}") from None
 
 
-def emit(data: dict, as_json: bool, text: str | None = None) -> None:
-    """Print `data` as JSON, or as `text` (default: `plain_lines` of it)."""
+def emit(data: dict, as_json: bool, text: str | None = None, summary: str = "") -> None:
+    """Print `data` as JSON, or as `text` (default: `summary`, a sentence saying the result
+    in words, over `plain_lines` of it)."""
     import json
 
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif text is not None:
+        click.echo(text)
     else:
-        click.echo("\n".join(plain_lines(data)) if text is None else text)
+        click.echo("\n".join([*([summary, ""] if summary else []), *plain_lines(data)]))
 
 
 def plain_lines(data: dict, indent: str = "") -> list[str]:
-    """A result as people read it: `label: value` lines, a nested result indented under
-    its label, lists joined with commas, yes and no for flags, never a Python repr."""
+    """A result as people read it: `label: value` lines, the values of a level aligned, a
+    nested result indented under its label, lists joined with commas, yes and no for flags,
+    never a Python repr."""
+    shown = {
+        key.replace("_", " "): value
+        for key, value in data.items()
+        if not (key == "ruleset" and not indent)  # the command named it
+    }
+    width = max(
+        (len(label) for label, value in shown.items() if not isinstance(value, dict)), default=0
+    )
     lines = []
-    for key, value in data.items():
-        if key == "ruleset" and not indent:
-            continue  # the command named it
-        label = key.replace("_", " ")
+    for label, value in shown.items():
         if isinstance(value, dict):
             lines += [f"{indent}{label}:", *plain_lines(value, indent + "  ")]
         else:
-            lines.append(f"{indent}{label}: {plain_value(value)}")
+            lines.append(f"{indent}{label + ':':<{width + 1}} {plain_value(value)}")
     return lines
+
+
+def table_lines(header: list[str], rows: list[list[str]], ragged_last: bool = False) -> list[str]:
+    """A table as aligned text: the first column to the left, the others to the right, each
+    as wide as its widest cell or heading, two spaces apart. With `ragged_last`, the last
+    column is to the left and unpadded: an exact fraction may have thousands of digits,
+    and padding every line to it would print megabytes of spaces."""
+    aligned = len(header) - 1 if ragged_last else len(header)
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(aligned)]
+
+    def line(cells: list[str]) -> str:
+        first, *rest = cells[:aligned]
+        padded = [
+            first.ljust(widths[0]),
+            *(c.rjust(w) for c, w in zip(rest, widths[1:], strict=True)),
+        ]
+        return "  ".join(padded + cells[aligned:]).rstrip()
+
+    return [line(header), *(line(row) for row in rows)]
 
 
 def plain_value(value: object) -> str:

@@ -16,6 +16,7 @@ import click
 from rulepress import dice
 from rulepress.commands.options import (
     READING,
+    SEED,
     STEP_DIE,
     IntList,
     emit,
@@ -221,6 +222,58 @@ def cool_roll(
     }
 
 
+def _successes(count: int) -> str:
+    return "1 success" if count == 1 else f"{count} successes"
+
+
+def _faces(faces: Sequence[int]) -> str:
+    return ", ".join(map(str, faces)) or "no dice"
+
+
+def iris_summary(data: dict) -> str:
+    """An IRIS test's result in one sentence."""
+    return (
+        f"Rank {data['rank']} rolls {_dice(len(data['faces']))} ({_faces(data['faces'])}): "
+        f"{data['dice_ap']} AP from the dice and {data['trait_bonus']} from the higher trait, "
+        f"{data['total']} AP in all."
+    )
+
+
+def t2k4e_summary(data: dict) -> str:
+    """A T2K4e roll's result, and its push's, in words."""
+    pool, rolled = "+".join(data["pool"]), "+".join(data["rolled_pool"])
+    shifted = f", shifted by {data['net_modifier']:+d} to {rolled}," if data["net_modifier"] else ""
+    text = f"{pool}{shifted} rolls {_faces(data['faces'])}: {_successes(data['successes'])}."
+    if "pushed" in data:
+        pushed = data["pushed"]
+        text += (
+            f" Pushed, re-rolling {_dice(len(pushed['rerolled']))}: "
+            f"{_faces(pushed['faces'])}, so {_successes(pushed['successes'])}."
+        )
+    return text
+
+
+def cuf_summary(data: dict) -> str:
+    """A CUF threat check's result in words."""
+    start = f"{data['tcs']} TC{'' if data['tcs'] == 1 else 's'} against CUF {data['cuf']}"
+    if "check" not in data:
+        return f"{start}: no threat state, so no check."
+    check = data["check"]
+    return (
+        f"{start}: {data['state'].replace('-', ' ').capitalize()}. The {check['difficulty']} "
+        f"check against {check['target']} rolls {check['roll']}: "
+        f"{'passed' if check['passed'] else 'failed'}."
+    )
+
+
+def cool_summary(kind: str, data: dict) -> str:
+    """A shock or fear roll's result in words."""
+    return (
+        f"{kind.capitalize()} roll of {data['roll']} against a target of {data['target']}: "
+        f"{data['outcome'].replace('-', ' ')}."
+    )
+
+
 # The kinds' `roll` commands (rulepress.kinds.builtin names them; cli.py loads them).
 
 
@@ -230,12 +283,12 @@ def cool_roll(
 )
 @click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
 @click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed instead.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("iris")
 def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
     """An IRIS skill test: AP from the dice plus the higher trait."""
     data = iris_skill_test(load_ruleset(compendium, ruleset_id), rank, traits, faces, seed)
-    emit(data, as_json)
+    emit(data, as_json, summary=iris_summary(data))
 
 
 @click.command("t2k4e")
@@ -266,13 +319,13 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
 )
 @click.option("--gear", "with_gear", is_flag=True, help="The push uses a piece of gear.")
 @click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("t2k4e")
 def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **request):
     """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
     pool = [attribute_die, *([skill_die] if skill_die else [])]
     data = t2k4e_roll(load_ruleset(compendium, ruleset_id), T2k4eRoll(pool, **request))
-    emit(data, as_json)
+    emit(data, as_json, summary=t2k4e_summary(data))
 
 
 @click.command("cuf")
@@ -282,16 +335,16 @@ def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **requ
     "--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round."
 )
 @click.option("--d20", type=click.IntRange(1, 20), default=None, help="The check's d20 roll.")
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("t2k-cuf")
 def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
     """A CUF threat check: the state the TCs reach and the check it calls for."""
     data = cuf_check(load_ruleset(compendium, ruleset_id), cuf, willpower, tcs, d20, seed)
-    emit(data, as_json)
+    emit(data, as_json, summary=cuf_summary(data))
 
 
 @click.command("cool")
-@click.argument("kind", type=click.Choice(["shock", "fear"]))
+@click.argument("kind", type=click.Choice(["shock", "fear"]), metavar="KIND")
 @click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
 @click.option(
     "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
@@ -299,9 +352,9 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
 @click.option(
     "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
 )
-@click.option("--seed", type=int, default=None, help="Roll with this seed.")
+@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options("cool")
 def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
     """A Cool shock or fear roll."""
     data = cool_roll(load_ruleset(compendium, ruleset_id), kind, cool, penalty, roll_, seed)
-    emit(data, as_json)
+    emit(data, as_json, summary=cool_summary(kind, data))

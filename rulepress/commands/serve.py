@@ -59,7 +59,7 @@ def check_address(address: str) -> None:
     in use. The port is tried by binding it, as the server will."""
     host, _, port = address.rpartition(":")
     if not host or not re.fullmatch(r"[0-9]{1,5}", port) or not 1 <= int(port) <= 65535:
-        raise RulepressError(f"{address!r} is not HOST:PORT with a port from 1 to 65535")
+        raise RulepressError(f"--address: {address!r} is not HOST:PORT with a port from 1 to 65535")
     try:
         found = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)
         family, kind, protocol, _, place = found[0]

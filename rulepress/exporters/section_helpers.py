@@ -13,7 +13,7 @@ from rulepress.compendium.model import Ruleset
 from rulepress.exporters.memo import RenderMemo, reused, templates_key
 from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
 from rulepress.models.step_dice import push_reading
-from rulepress.rules.odds import READINGS, best_reading, exact_percent, within_rounding
+from rulepress.rules.odds import READINGS, exact_percent, within_rounding
 
 
 class WeaponBlocks:
@@ -50,7 +50,8 @@ class OddsCell:
     and whether the printed figure agrees."""
 
     text: Fraction
-    """P(at least one success) in percent, by the rule text's reading of the push."""
+    """P(at least one success), by the rule text's reading of the push: the figure printed
+    beside the source's, which `agrees` compares with."""
     other: Fraction
     """The same by the other reading."""
     agrees: bool
@@ -68,12 +69,9 @@ def odds_cells(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo | Non
         printed = table.rows[[r.skill for r in table.rows].index(skill)].percent[
             table.columns.index(column)
         ]
-        best = (
-            text
-            if table.roll == "initial"
-            else exact_percent(step_dice, table, skill, column, best_reading(step_dice, table)[0])
-        )
-        return OddsCell(text / 100, other / 100, within_rounding(printed, best))
+        # against the figure printed beside it, as the caption says (the rule text's
+        # reading), not the bracketed one that happens to agree more often
+        return OddsCell(text / 100, other / 100, within_rounding(printed, text))
 
     return {"odds": odds}
 
