@@ -360,3 +360,16 @@ def test_an_item_kind_without_a_guide_section_gets_an_empty_description(iris):
     assert weapon_kind.guide is None and weapon_kind.foundry is not None
     weapon = iris.get("light-combat-pistol")
     assert _section_html(environment(), weapon_kind, weapon, iris) == ""
+
+
+def test_the_rulings_journal_page_titles_rulings_in_words(dist):
+    folder = dist / "rulepress-t2k4e" / "src" / "packs" / "rules"
+    pages = [
+        page["text"]["content"]
+        for path in sorted(folder.iterdir())
+        for page in json.loads(path.read_text(encoding="utf-8"))["pages"]
+        if page["name"] == "Rulings"
+    ]
+    assert len(pages) == 1
+    assert "<h2>Pushing Your Roll: The text does not say whether a roll can be pushed" in pages[0]
+    assert "push-how-often" not in pages[0]

@@ -51,7 +51,12 @@ def test_rulings_and_sources_close_the_guide(bundled):
     text = render_guide(bundled.compendium.ruleset("t2k-cuf"))
     assert text.index("\n## Rulings\n") < text.index("\n## Sources\n")
     assert "Games Studio 93" in text.split("\n## Sources\n")[1]
-    assert "cuf-average-rounding" in text.split("\n## Rulings\n")[1]
+    rulings = text.split("\n## Rulings\n")[1]
+    assert (
+        "**Coolness Under Fire (CUF): The source averages the roll with Willpower but does not say"
+        in rulings
+    )
+    assert "cuf-average-rounding" not in rulings  # titled in words, not by its slug
 
 
 def test_markdown_and_html_in_the_data_cannot_break_a_table(tmp_path):

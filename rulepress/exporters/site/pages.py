@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import jinja2
+from markdown.extensions import toc
 from ruamel.yaml import YAML
 
 from rulepress.compendium.model import Compendium, Ruleset
@@ -207,7 +208,14 @@ def pages_environment(
         keep_trailing_newline=True,
     )
     pages_env.filters.update((sections or environment(templates)).filters)
+    pages_env.filters["heading_anchor"] = heading_anchor
     return pages_env
+
+
+def heading_anchor(text: str) -> str:
+    """The anchor mkdocs gives a heading of `text`: a page keeps an old heading's anchor
+    when its heading changes (a ruling's slug became its question), so links still land."""
+    return toc.slugify(text, "-")
 
 
 def finding_codes() -> dict:
