@@ -211,3 +211,14 @@ def test_a_long_rulings_question_is_shortened_at_a_clause_or_a_word():
     long = "word " * 40
     heading = shorten_question(long)
     assert heading.endswith("word…") and len(heading) <= HEADING_LENGTH + 1
+
+
+def test_search_weighs_rule_pages_above_rulings_and_contributors_pages(site):
+    import json
+
+    entries = json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    boosts = {entry["location"].split("#")[0]: entry.get("boost", 1) for entry in entries}
+    assert boosts["t2k4e/dice.html"] > 1
+    assert boosts["iris/weapons/pistols.html"] > 1
+    for aside in ("t2k4e/rulings.html", "t2k4e/sources.html", "contributing.html"):
+        assert boosts[aside] < 1, aside

@@ -168,3 +168,15 @@ def test_every_internal_link_resolves(site, base_url):
                     assert response.status == 200, f"{page} -> {href}"
             checked += 1
     assert checked > 200
+
+
+def test_searching_push_ranks_the_rule_above_rulings(page, base_url):
+    page.goto(base_url + "t2k4e/index.html")
+    page.wait_for_load_state("networkidle")
+    hrefs = search(page, "push")
+    assert hrefs, "no result"
+    assert "dice.html" in hrefs[0] and "rulings" not in hrefs[0], hrefs[:5]
+    headings = page.locator(".md-search-result__item h1, .md-search-result__item h2")
+    assert not any(
+        re.search(r": [a-z0-9]+(-[a-z0-9]+)+$", text) for text in headings.all_inner_texts()
+    ), "a ruling's result shows its slug"
