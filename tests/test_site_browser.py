@@ -180,3 +180,33 @@ def test_searching_push_ranks_the_rule_above_rulings(page, base_url):
     assert not any(
         re.search(r": [a-z0-9]+(-[a-z0-9]+)+$", text) for text in headings.all_inner_texts()
     ), "a ruling's result shows its slug"
+
+
+@pytest.fixture
+def dark_page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("ruleset", ["iris", "t2k4e"])
+def test_the_odds_chart_has_no_white_box_in_dark_mode(dark_page, base_url, ruleset):
+    dark_page.goto(base_url + f"{ruleset}/index.html")
+    dark_page.wait_for_load_state("networkidle")
+    assert dark_page.get_attribute("body", "data-md-color-scheme") == "slate"
+    chart = dark_page.locator("figure.rp-chart svg")
+    assert chart.count() == 1
+    chart.scroll_into_view_if_needed()
+    # no background painted behind the chart, and no shape of it covering the plot
+    assert chart.evaluate("e => getComputedStyle(e).backgroundColor") == "rgba(0, 0, 0, 0)"
+    largest = chart.evaluate(
+        """svg => Math.max(0, ...[...svg.querySelectorAll('rect')].map(r => {
+            const box = r.getBBox(); return box.width * box.height;
+        })) / (svg.viewBox.baseVal.width * svg.viewBox.baseVal.height)"""
+    )
+    assert largest < 0.5, largest
+    # the axis text is drawn in the page's (light) text colour
+    text = chart.locator("text").first.evaluate("e => getComputedStyle(e).fill")
+    body = dark_page.evaluate("() => getComputedStyle(document.querySelector('.md-typeset')).color")
+    assert text == body and text != "rgb(0, 0, 0)", (text, body)
+    screenshot(dark_page, f"{ruleset}-chart-dark.png")

@@ -1,7 +1,8 @@
 """Odds charts as SVG, computed from the rules at build time (no plotting library).
 
-Colours come from CSS custom properties of Material's palette where possible, so the
-charts read in light and dark mode alike.
+The site shows them inline, so they take the page's colours: text and grid lines are
+drawn in `currentColor` (the page's text colour, light or dark) on no background, and
+the series colours read on both palettes. The same SVG opened alone is black on white.
 """
 
 from __future__ import annotations
@@ -33,14 +34,15 @@ def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float,
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-label="{escape(title)}" font-family="sans-serif" font-size="12">',
+        f'role="img" aria-label="{escape(title)}" font-family="sans-serif" font-size="12" '
+        'fill="currentColor" class="rp-chart">',
         f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
     ]
     for percent in range(0, 101, 20):
         y = TOP + plot_h * (1 - percent / 100)
         parts.append(
-            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" stroke="#ddd"/>'
+            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
+            'stroke="currentColor" stroke-opacity="0.2"/>'
         )
         parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{percent}%</text>')
     for x, label in x_ticks:
