@@ -210,3 +210,61 @@ def test_the_odds_chart_has_no_white_box_in_dark_mode(dark_page, base_url, rules
     body = dark_page.evaluate("() => getComputedStyle(document.querySelector('.md-typeset')).color")
     assert text == body and text != "rgb(0, 0, 0)", (text, body)
     screenshot(dark_page, f"{ruleset}-chart-dark.png")
+
+
+TABLE_PAGES = (
+    "iris/weapons/pistols.html",
+    "iris/skill-test.html",
+    "t2k4e/dice.html",
+    "t2k-cuf/threat-conditions.html",
+    "t2k4e/rulings.html",
+    "contributing.html",
+)
+
+MEASURE_TABLES = """() => [...document.querySelectorAll('.md-content table')].map((table, index) => {
+    let clipped = [];
+    for (let e = table; e && e !== document.body; e = e.parentElement) {
+        if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+            clipped.push(e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);
+    }
+    const right = table.getBoundingClientRect().right;
+    return {index, clipped, right, width: document.documentElement.clientWidth,
+            rows: table.querySelectorAll('tbody tr').length};
+})"""
+
+
+@pytest.fixture
+def phone(chromium):
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("path", TABLE_PAGES)
+def test_at_390_px_every_table_fits_and_long_tables_keep_their_header(phone, base_url, path):
+    phone.goto(base_url + path)
+    phone.wait_for_load_state("networkidle")
+    tables = phone.evaluate(MEASURE_TABLES)
+    assert tables or path.endswith("rulings.html")
+    for table in tables:
+        assert table["clipped"] == [], (path, table)
+        assert table["right"] <= table["width"] + 1, (path, table)
+    long = [table["index"] for table in tables if table["rows"] >= 15]
+    for index in long:
+        header_top = phone.evaluate(
+            """index => {
+                const table = document.querySelectorAll('.md-content table')[index];
+                const box = table.getBoundingClientRect();
+                window.scrollTo(0, window.scrollY + box.top + box.height / 2);
+                return new Promise(done => requestAnimationFrame(() => {
+                    const header = document.querySelector('.md-header').getBoundingClientRect();
+                    const head = table.querySelector('thead th').getBoundingClientRect();
+                    done([head.top, head.bottom, header.bottom]);
+                }));
+            }""",
+            index,
+        )
+        top, bottom, below_header = header_top
+        assert below_header - 1 <= top and bottom < 844, (path, index, header_top)
+    if path == "iris/weapons/pistols.html":
+        screenshot(phone, "weapon-page-390px.png")
