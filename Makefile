@@ -9,7 +9,9 @@ BIN    := $(VENV)/bin
 NPM    := $(shell command -v npm 2>/dev/null)
 # The official Foundry CLI, which the tests use to read back our packs (needs Node.js).
 FOUNDRY_CLI := tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs
-TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI))
+# axe-core, which the browser tests run in every page of the site (an accessibility audit).
+AXE         := tools/axe/node_modules/axe-core/axe.min.js
+TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(AXE))
 
 .PHONY: build test lint docs bench fuzz clean
 
@@ -62,6 +64,10 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 
 $(FOUNDRY_CLI): tools/foundry-cli/package.json tools/foundry-cli/package-lock.json
 	cd tools/foundry-cli && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(AXE): tools/axe/package.json tools/axe/package-lock.json
+	cd tools/axe && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 clean:

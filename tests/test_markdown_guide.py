@@ -43,8 +43,8 @@ def test_the_iris_guide_has_every_weapon_with_thirty_rows(bundled):
 
 def test_the_t2k4e_guide_shows_computed_odds_beside_printed(bundled):
     text = render_guide(bundled.compendium.ruleset("t2k4e"))
-    assert "| d6 | 31% / 30.6% | **49%** / 47.9% |" in text
-    assert "**62%** / 56.2% (60.9%)" in text
+    assert "| d6 | 31% / 30.6% | **49%** (off) / 47.9% |" in text
+    assert "**62%** (off) / 56.2% (60.9%)" in text  # said in words, not only in bold
 
 
 def test_rulings_and_sources_close_the_guide(bundled):

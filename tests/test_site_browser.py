@@ -90,7 +90,9 @@ def test_a_weapon_table_shows_thirty_ap_rows(page, base_url):
     table = heading.locator("xpath=following::table[2]")
     assert table.locator("thead th").first.inner_text() == "AP"
     assert table.locator("tbody tr").count() == 30
-    assert table.locator("tbody tr").nth(11).locator("td").nth(1).inner_text() == "13"
+    row = table.locator("tbody tr").nth(11)
+    assert row.locator("th").inner_text() == "12"  # the AP heads its row
+    assert row.locator("td").nth(0).inner_text() == "13"
     screenshot(page, "weapon-page.png")
     assert page.errors == []
 
@@ -213,6 +215,7 @@ def test_the_odds_chart_has_no_white_box_in_dark_mode(dark_page, base_url, rules
 
 
 TABLE_PAGES = (
+    "iris/index.html",
     "iris/weapons/pistols.html",
     "iris/skill-test.html",
     "t2k4e/dice.html",
@@ -268,3 +271,88 @@ def test_at_390_px_every_table_fits_and_long_tables_keep_their_header(phone, bas
         assert below_header - 1 <= top and bottom < 844, (path, index, header_top)
     if path == "iris/weapons/pistols.html":
         screenshot(phone, "weapon-page-390px.png")
+
+
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def audit(page, axe_script: str) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations on the loaded page, one line each."""
+    page.add_script_tag(content=axe_script)
+    violations = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})"
+        ".then(r => r.violations.map(v => v.id + ' (' + v.impact + '): '"
+        " + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')))",
+        WCAG_AA,
+    )
+    return violations
+
+
+def site_pages(site) -> list[str]:
+    """Every page of the built site but the redirects a renamed page leaves behind."""
+    return [
+        path.relative_to(site).as_posix()
+        for path in sorted(site.rglob("*.html"))
+        if 'http-equiv="refresh"' not in path.read_text(encoding="utf-8")
+    ]
+
+
+DARK_AUDIT_PAGES = (
+    "index.html",
+    "iris/index.html",
+    "iris/weapons/pistols.html",
+    "t2k4e/dice.html",
+    "t2k4e/rulings.html",
+    "changes.html",
+    "contributing.html",
+)
+"""The pages audited again in dark mode (its colours differ, its markup does not)."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_an_axe_wcag_2_1_aa_audit(chromium, site, base_url, axe_script, scheme):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    found = {}
+    pages = site_pages(site) if scheme == "light" else list(DARK_AUDIT_PAGES)
+    for path in pages:
+        page.goto(base_url + path)
+        page.wait_for_load_state("load")
+        violations = audit(page, axe_script)
+        if violations:
+            found[path] = violations
+    context.close()
+    assert len(pages) > 20 or scheme == "dark"
+    assert found == {}
+
+
+def test_a_glossary_term_shows_its_definition_on_keyboard_focus(page, base_url):
+    page.goto(base_url + "iris/skill-test.html")
+    page.wait_for_load_state("networkidle")
+    term = page.locator(".md-content abbr", has_text="AP").first
+    assert term.get_attribute("tabindex") == "0"
+    term.focus()
+    assert page.evaluate("() => document.activeElement.tagName") == "ABBR"
+    tooltip = page.locator(".md-tooltip2--active")
+    tooltip.wait_for(timeout=5_000)
+    assert "Action Points" in tooltip.inner_text()
+
+
+def test_tables_have_captions_and_row_headers(page, base_url):
+    page.goto(base_url + "iris/weapons/pistols.html")
+    page.wait_for_load_state("networkidle")
+    captions = page.locator(".md-content table caption").all_text_contents()
+    assert "Light Combat Pistol (Tier 2): by AP" in captions
+    assert page.locator(".md-content table").count() == len(captions)
+    ap_table = page.locator("table", has=page.locator("caption", has_text="Light Combat Pistol"))
+    assert ap_table.nth(1).locator("tbody th[scope=row]").count() == 30
+    assert ap_table.nth(1).locator("thead th[scope=col]").count() == 5
+
+
+def test_the_iris_charts_figures_are_there_as_text(page, base_url):
+    page.goto(base_url + "iris/index.html")
+    page.wait_for_load_state("networkidle")
+    table = page.locator("table", has=page.locator("caption", has_text="by skill rank"))
+    assert table.locator("thead th").all_inner_texts()[:2] == ["k", "rank 1"]
+    # P(AP >= 0) is certain at every rank
+    assert table.locator("tbody tr").first.locator("td").all_inner_texts() == ["100%"] * 8

@@ -304,8 +304,8 @@ def _ruleset_pages(
     parts = chapters(ruleset)
     places = site_places(ruleset, parts)
     charts = charts_for(ruleset)
-    for name, (_, svg) in charts.items():
-        project.write(f"assets/{name}", svg)
+    for name, chart in charts.items():
+        project.write(f"assets/{name}", chart.svg)
     base = ruleset.id
     ruleset_file = ruleset.info_source.file
     project.write(
