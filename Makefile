@@ -14,7 +14,9 @@ FOUNDRY_CLI := tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mj
 # GitHub, so npm could not install it; `skipLibCheck` does without.
 FOUNDRY_TYPES_VERSION := 13.345.1
 FOUNDRY_TYPES := tools/foundry-types/node_modules/fvtt-types/package.json
-TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(FOUNDRY_TYPES))
+# axe-core, which the browser tests run in every page of the site (an accessibility audit).
+AXE         := tools/axe/node_modules/axe-core/axe.min.js
+TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(FOUNDRY_TYPES) $(AXE))
 
 .PHONY: build test lint docs bench fuzz clean
 
@@ -76,6 +78,10 @@ $(FOUNDRY_TYPES): tools/foundry-types/package.json tools/foundry-types/package-l
 	  && tar xzf league-of-foundry-developers-foundry-vtt-types-$(FOUNDRY_TYPES_VERSION).tgz \
 	     -C node_modules/fvtt-types --strip-components=1 \
 	  && rm league-of-foundry-developers-foundry-vtt-types-$(FOUNDRY_TYPES_VERSION).tgz
+	touch $@
+
+$(AXE): tools/axe/package.json tools/axe/package-lock.json
+	cd tools/axe && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 clean:

@@ -12,6 +12,7 @@ import pytest
 from rulepress.models import ModifierRule, OpposedRoll, SkillTest, StepDice
 from rulepress.validation import Validation, validate
 from tests.helpers import (
+    AXE,
     CHROMIUM,
     COMPENDIUM,
     FOUNDRY_CLI,
@@ -103,6 +104,13 @@ def node() -> str:
     path = shutil.which("node")
     require_tool(path is not None, "node")
     return path
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's script, to run in a page of the site (`make test` installs it)."""
+    require_tool(AXE.is_file(), "axe-core (npm, tools/axe)")
+    return AXE.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"
 ARTIFACTS = REPO / "test-artifacts"
 """Where tests leave what a person looks at after a run (screenshots)."""
 FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs"
+AXE = REPO / "tools/axe/node_modules/axe-core/axe.min.js"
 """The official Foundry CLI, installed by `make test`, that reads packs as Foundry does."""
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium, so the browser tests download no browser."""

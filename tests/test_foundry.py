@@ -385,3 +385,16 @@ def test_each_weapon_has_its_sections_icon_guns_a_gun(dist):
     tables = sources(dist / "rulepress-iris" / "src" / "packs" / "tables").values()
     icons = [t["img"] for t in tables]
     assert len(set(icons)) == len(icons) and "icons/svg/d20-grey.svg" not in icons
+
+
+def test_the_rulings_journal_page_titles_rulings_in_words(dist):
+    folder = dist / "rulepress-t2k4e" / "src" / "packs" / "rules"
+    pages = [
+        page["text"]["content"]
+        for path in sorted(folder.iterdir())
+        for page in json.loads(path.read_text(encoding="utf-8"))["pages"]
+        if page["name"] == "Rulings"
+    ]
+    assert len(pages) == 1
+    assert "<h2>Pushing Your Roll: The text does not say whether a roll can be pushed" in pages[0]
+    assert "push-how-often" not in pages[0]

@@ -408,7 +408,7 @@ def test_rulings_are_shown_a_bounded_number_to_a_page(tmp_path):
 
     count = 2 * RULINGS_PER_PAGE + 1
     rulings = "rulings:\n" + "".join(
-        f"  - {{id: r{n:04d}, question: q, ruling: r, alternative: a, why: w}}\n"
+        f"  - {{id: r{n:04d}, question: q{n:04d}, ruling: r, alternative: a, why: w}}\n"
         for n in range(count)
     )
     root = build_tree(tmp_path / "c", {**base_tree(), "demo/skills/bio-lore.yaml": SKILL + rulings})
@@ -426,7 +426,7 @@ def test_rulings_are_shown_a_bounded_number_to_a_page(tmp_path):
     ]
     assert [len(page) for page in headings] == [RULINGS_PER_PAGE, RULINGS_PER_PAGE, 1]
     assert [line for page in headings for line in page] == [
-        f"## Bio Lore: r{n:04d}" for n in range(count)
+        f"## Bio Lore: q{n:04d}" for n in range(count)
     ]
     nav = yaml.safe_load(config.read_text(encoding="utf-8"))["nav"]
     demo = next(entry["Demo"] for entry in nav if "Demo" in entry)

@@ -43,8 +43,8 @@ def test_the_iris_guide_has_every_weapon_with_thirty_rows(bundled):
 
 def test_the_t2k4e_guide_shows_computed_odds_beside_printed(bundled):
     text = render_guide(bundled.compendium.ruleset("t2k4e"))
-    assert "| d6 | 31% / 30.6% | **49%** / 47.9% |" in text
-    assert "**62%** / 56.2% (60.9%)" in text
+    assert "| d6 | 31% / 30.6% | **49%** (off) / 47.9% |" in text
+    assert "**62%** (off) / 56.2% (60.9%)" in text  # said in words, not only in bold
 
 
 def test_an_odds_cell_is_bold_when_it_is_off_the_figure_printed_beside_it(bundled):
@@ -63,7 +63,12 @@ def test_rulings_and_sources_close_the_guide(bundled):
     text = render_guide(bundled.compendium.ruleset("t2k-cuf"))
     assert text.index("\n## Rulings\n") < text.index("\n## Sources\n")
     assert "Games Studio 93" in text.split("\n## Sources\n")[1]
-    assert "cuf-average-rounding" in text.split("\n## Rulings\n")[1]
+    rulings = text.split("\n## Rulings\n")[1]
+    assert (
+        "**Coolness Under Fire (CUF): The source averages the roll with Willpower but does not say"
+        in rulings
+    )
+    assert "cuf-average-rounding" not in rulings  # titled in words, not by its slug
 
 
 def test_markdown_and_html_in_the_data_cannot_break_a_table(tmp_path):

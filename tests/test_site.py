@@ -188,3 +188,37 @@ def test_a_templates_folder_overrides_the_sites_pages_in_the_sandbox(bundled, tm
     (templates / "home.md.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
     with pytest.raises(jinja2.exceptions.SecurityError):
         generate(bundled.compendium, tmp_path / "project-2", templates)
+
+
+def test_rulings_are_titled_in_words_and_keep_their_old_anchor(project):
+    page = (project / "docs" / "t2k4e" / "rulings.md").read_text(encoding="utf-8")
+    assert "## Pushing Your Roll: The text does not say whether a roll can be pushed" in page
+    assert ": push-how-often\n" not in page  # no heading shows a slug
+    # the anchor the slug heading had, so links to it still land
+    assert '<a id="pushing-your-roll-push-how-often"></a>' in page
+
+
+def test_a_long_rulings_question_is_shortened_at_a_clause_or_a_word():
+    from rulepress.models.base import HEADING_LENGTH, shorten_question
+
+    assert shorten_question("Is it once? Or more.") == "Is it once? Or more."
+    assert shorten_question("The table lists levels 10, 12 ... 20 only; no odd ones.") == (
+        "The table lists levels 10, 12 ... 20 only"
+    )
+    assert shorten_question('"The 1/2 H.P. marks" says nothing; etc.') == (
+        '"The 1/2 H.P. marks" says nothing'
+    )
+    long = "word " * 40
+    heading = shorten_question(long)
+    assert heading.endswith("word…") and len(heading) <= HEADING_LENGTH + 1
+
+
+def test_search_weighs_rule_pages_above_rulings_and_contributors_pages(site):
+    import json
+
+    entries = json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    boosts = {entry["location"].split("#")[0]: entry.get("boost", 1) for entry in entries}
+    assert boosts["t2k4e/dice.html"] > 1
+    assert boosts["iris/weapons/pistols.html"] > 1
+    for aside in ("t2k4e/rulings.html", "t2k4e/sources.html", "contributing.html"):
+        assert boosts[aside] < 1, aside

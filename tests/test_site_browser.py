@@ -90,7 +90,9 @@ def test_a_weapon_table_shows_thirty_ap_rows(page, base_url):
     table = heading.locator("xpath=following::table[2]")
     assert table.locator("thead th").first.inner_text() == "AP"
     assert table.locator("tbody tr").count() == 30
-    assert table.locator("tbody tr").nth(11).locator("td").nth(1).inner_text() == "13"
+    row = table.locator("tbody tr").nth(11)
+    assert row.locator("th").inner_text() == "12"  # the AP heads its row
+    assert row.locator("td").nth(0).inner_text() == "13"
     screenshot(page, "weapon-page.png")
     assert page.errors == []
 
@@ -168,3 +170,189 @@ def test_every_internal_link_resolves(site, base_url):
                     assert response.status == 200, f"{page} -> {href}"
             checked += 1
     assert checked > 200
+
+
+def test_searching_push_ranks_the_rule_above_rulings(page, base_url):
+    page.goto(base_url + "t2k4e/index.html")
+    page.wait_for_load_state("networkidle")
+    hrefs = search(page, "push")
+    assert hrefs, "no result"
+    assert "dice.html" in hrefs[0] and "rulings" not in hrefs[0], hrefs[:5]
+    headings = page.locator(".md-search-result__item h1, .md-search-result__item h2")
+    assert not any(
+        re.search(r": [a-z0-9]+(-[a-z0-9]+)+$", text) for text in headings.all_inner_texts()
+    ), "a ruling's result shows its slug"
+
+
+@pytest.fixture
+def dark_page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("ruleset", ["iris", "t2k4e"])
+def test_the_odds_chart_has_no_white_box_in_dark_mode(dark_page, base_url, ruleset):
+    dark_page.goto(base_url + f"{ruleset}/index.html")
+    dark_page.wait_for_load_state("networkidle")
+    assert dark_page.get_attribute("body", "data-md-color-scheme") == "slate"
+    chart = dark_page.locator("figure.rp-chart svg")
+    assert chart.count() == 1
+    chart.scroll_into_view_if_needed()
+    # no background painted behind the chart, and no shape of it covering the plot
+    assert chart.evaluate("e => getComputedStyle(e).backgroundColor") == "rgba(0, 0, 0, 0)"
+    largest = chart.evaluate(
+        """svg => Math.max(0, ...[...svg.querySelectorAll('rect')].map(r => {
+            const box = r.getBBox(); return box.width * box.height;
+        })) / (svg.viewBox.baseVal.width * svg.viewBox.baseVal.height)"""
+    )
+    assert largest < 0.5, largest
+    # the axis text is drawn in the page's (light) text colour
+    text = chart.locator("text").first.evaluate("e => getComputedStyle(e).fill")
+    body = dark_page.evaluate("() => getComputedStyle(document.querySelector('.md-typeset')).color")
+    assert text == body and text != "rgb(0, 0, 0)", (text, body)
+    screenshot(dark_page, f"{ruleset}-chart-dark.png")
+
+
+TABLE_PAGES = (
+    "iris/index.html",
+    "iris/weapons/pistols.html",
+    "iris/skill-test.html",
+    "t2k4e/dice.html",
+    "t2k-cuf/threat-conditions.html",
+    "t2k4e/rulings.html",
+    "contributing.html",
+)
+
+MEASURE_TABLES = """() => [...document.querySelectorAll('.md-content table')].map((table, index) => {
+    let clipped = [];
+    for (let e = table; e && e !== document.body; e = e.parentElement) {
+        if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+            clipped.push(e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);
+    }
+    const right = table.getBoundingClientRect().right;
+    return {index, clipped, right, width: document.documentElement.clientWidth,
+            rows: table.querySelectorAll('tbody tr').length};
+})"""
+
+
+@pytest.fixture
+def phone(chromium):
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("path", TABLE_PAGES)
+def test_at_390_px_every_table_fits_and_long_tables_keep_their_header(phone, base_url, path):
+    phone.goto(base_url + path)
+    phone.wait_for_load_state("networkidle")
+    tables = phone.evaluate(MEASURE_TABLES)
+    assert tables or path.endswith("rulings.html")
+    for table in tables:
+        assert table["clipped"] == [], (path, table)
+        assert table["right"] <= table["width"] + 1, (path, table)
+    long = [table["index"] for table in tables if table["rows"] >= 15]
+    for index in long:
+        header_top = phone.evaluate(
+            """index => {
+                const table = document.querySelectorAll('.md-content table')[index];
+                const box = table.getBoundingClientRect();
+                window.scrollTo(0, window.scrollY + box.top + box.height / 2);
+                return new Promise(done => requestAnimationFrame(() => {
+                    const header = document.querySelector('.md-header').getBoundingClientRect();
+                    const head = table.querySelector('thead th').getBoundingClientRect();
+                    done([head.top, head.bottom, header.bottom]);
+                }));
+            }""",
+            index,
+        )
+        top, bottom, below_header = header_top
+        assert below_header - 1 <= top and bottom < 844, (path, index, header_top)
+    if path == "iris/weapons/pistols.html":
+        screenshot(phone, "weapon-page-390px.png")
+
+
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def audit(page, axe_script: str) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations on the loaded page, one line each."""
+    page.add_script_tag(content=axe_script)
+    violations = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})"
+        ".then(r => r.violations.map(v => v.id + ' (' + v.impact + '): '"
+        " + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')))",
+        WCAG_AA,
+    )
+    return violations
+
+
+def site_pages(site) -> list[str]:
+    """Every page of the built site but the redirects a renamed page leaves behind."""
+    return [
+        path.relative_to(site).as_posix()
+        for path in sorted(site.rglob("*.html"))
+        if 'http-equiv="refresh"' not in path.read_text(encoding="utf-8")
+    ]
+
+
+DARK_AUDIT_PAGES = (
+    "index.html",
+    "iris/index.html",
+    "iris/weapons/pistols.html",
+    "t2k4e/dice.html",
+    "t2k4e/rulings.html",
+    "changes.html",
+    "contributing.html",
+)
+"""The pages audited again in dark mode (its colours differ, its markup does not)."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_an_axe_wcag_2_1_aa_audit(chromium, site, base_url, axe_script, scheme):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    found = {}
+    pages = site_pages(site) if scheme == "light" else list(DARK_AUDIT_PAGES)
+    for path in pages:
+        page.goto(base_url + path)
+        page.wait_for_load_state("load")
+        violations = audit(page, axe_script)
+        if violations:
+            found[path] = violations
+    context.close()
+    assert len(pages) > 20 or scheme == "dark"
+    assert found == {}
+
+
+def test_a_glossary_term_shows_its_definition_on_keyboard_focus(page, base_url):
+    page.goto(base_url + "iris/skill-test.html")
+    page.wait_for_load_state("networkidle")
+    term = page.locator(".md-content abbr", has_text="AP").first
+    assert term.get_attribute("tabindex") == "0"
+    term.focus()
+    assert page.evaluate("() => document.activeElement.tagName") == "ABBR"
+    tooltip = page.locator(".md-tooltip2--active")
+    tooltip.wait_for(timeout=5_000)
+    assert "Action Points" in tooltip.inner_text()
+
+
+def test_tables_have_captions_and_row_headers(page, base_url):
+    page.goto(base_url + "iris/weapons/pistols.html")
+    page.wait_for_load_state("networkidle")
+    captions = page.locator(".md-content table caption").all_text_contents()
+    assert "Light Combat Pistol (Tier 2): by AP" in captions
+    assert page.locator(".md-content table").count() == len(captions)
+    ap_table = page.locator("table", has=page.locator("caption", has_text="Light Combat Pistol"))
+    assert ap_table.nth(1).locator("tbody th[scope=row]").count() == 30
+    assert ap_table.nth(1).locator("thead th[scope=col]").count() == 5
+
+
+def test_the_iris_charts_figures_are_there_as_text(page, base_url):
+    page.goto(base_url + "iris/index.html")
+    page.wait_for_load_state("networkidle")
+    table = page.locator("table", has=page.locator("caption", has_text="by skill rank"))
+    assert table.locator("thead th").all_inner_texts()[:2] == ["k", "rank 1"]
+    # P(AP >= 0) is certain at every rank
+    assert table.locator("tbody tr").first.locator("td").all_inner_texts() == ["100%"] * 8

@@ -147,7 +147,8 @@ class Kind:
     foundry: FoundryItems | FoundryTable | None = None
     macro: Macro | None = None
     chart: str | None = None
-    """`"module:function"`: function(ruleset) -> {file name: (alt text, SVG)}."""
+    """`"module:function"`: function(ruleset) -> {file name: (alt text, SVG)}, or (alt text,
+    SVG, the figures as a Markdown table) so the site shows them as text too."""
     roll: str | None = None
     """`"module:command"`: the click command of `rulepress roll <name>`."""
     odds: str | None = None

@@ -129,6 +129,32 @@ class Ruling(Model):
     why: Text
     """Why this reading was chosen."""
 
+    @property
+    def heading(self) -> str:
+        """The ruling's title in words: its question, cut to its first clause and at a
+        word when long, so a reader (and a search result) sees what it is about, not
+        its slug. The id stays the anchor."""
+        return shorten_question(self.question)
+
+
+HEADING_LENGTH = 90
+"""The most characters a ruling's heading keeps of its question (then an ellipsis)."""
+
+
+def shorten_question(question: str, limit: int = HEADING_LENGTH) -> str:
+    """`question`'s first clause (up to a `;`, a `: ` or the end of its first sentence,
+    not an abbreviation's full stop), or the whole question if that is very short, cut at
+    a word and ended with an ellipsis if still longer than `limit`."""
+    text = " ".join(question.split())
+    clause = re.split(
+        r"(?:(?<=[a-z]{2}\.)|(?<=[?!]))\s(?=[A-Z])|;\s|:\s(?=[A-Z\"'])", text, maxsplit=1
+    )[0]
+    clause = clause if len(clause) >= 20 else text
+    if len(clause) <= limit:
+        return clause
+    cut = clause[: limit + 1].rsplit(" ", 1)[0].rstrip(",;:-–— ")
+    return cut + "…"
+
 
 class Acknowledgement(Model):
     """A finding the document acknowledges: a known problem of the source, kept as printed

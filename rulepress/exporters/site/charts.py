@@ -1,17 +1,39 @@
 """Odds charts as SVG, computed from the rules at build time (no plotting library).
 
-Colours come from CSS custom properties of Material's palette where possible, so the
-charts read in light and dark mode alike.
+The site shows them inline, so they take the page's colours: text and grid lines are
+drawn in `currentColor` (the page's text colour, light or dark) on no background, and
+the series colours read on both palettes. The same SVG opened alone is black on white.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from html import escape
+from typing import NamedTuple
 
 from rulepress import kinds
 from rulepress.models import PushRule, SkillTest, StepDice
 from rulepress.models.step_dice import push_reading
+
+
+class Chart(NamedTuple):
+    """A chart of the site: its alt text, its SVG, and its figures as a Markdown table,
+    so what the chart shows is there as text too (for a screen reader, or to copy)."""
+
+    alt: str
+    svg: str
+    figures: str = ""
+
+
+def _percent(chance: Fraction, places: int) -> str:
+    return f"{float(chance) * 100:.{places}f}%"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
 
 WIDTH, HEIGHT = 640, 360
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 20, 48
@@ -33,14 +55,15 @@ def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float,
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-label="{escape(title)}" font-family="sans-serif" font-size="12">',
+        f'role="img" aria-label="{escape(title)}" font-family="sans-serif" font-size="12" '
+        'fill="currentColor" class="rp-chart">',
         f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
     ]
     for percent in range(0, 101, 20):
         y = TOP + plot_h * (1 - percent / 100)
         parts.append(
-            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" stroke="#ddd"/>'
+            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
+            'stroke="currentColor" stroke-opacity="0.2"/>'
         )
         parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{percent}%</text>')
     for x, label in x_ticks:
@@ -58,6 +81,19 @@ def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float,
 
 def _y(chance: Fraction) -> float:
     return TOP + (HEIGHT - TOP - BOTTOM) * (1 - float(chance))
+
+
+def iris_figures(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 16) -> str:
+    """The IRIS chart's figures: P(AP >= k) for every other k (rows) and rank (columns),
+    to the whole percent, so the table fits a phone."""
+    header = ["k", *(f"rank {rank}" for rank in ranks)]
+    aps = range(0, max_ap + 1, 2)
+    columns = [skill_test.chances_at_least(rank, aps) for rank in ranks]
+    rows = [
+        [str(ap), *(_percent(column[index], 0) for column in columns)]
+        for index, ap in enumerate(aps)
+    ]
+    return _table(header, rows)
 
 
 def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 16) -> str:
@@ -88,10 +124,30 @@ def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 
     )
 
 
+POOLS = [[d] for d in ("d6", "d8", "d10", "d12")] + [[d, d] for d in ("d6", "d8", "d10", "d12")]
+"""The T2K4e chart's pools: single dice and matched pairs."""
+
+
+def t2k4e_figures(step_dice: StepDice, push: PushRule | None) -> str:
+    """The T2K4e chart's figures: each pool's chance, initial and pushed."""
+    reading = push_reading(push)
+    rows = [
+        [
+            "+".join(pool),
+            *(
+                _percent(step_dice.chance(pool, pushed=pushed, reading=reading), 1)
+                for pushed in (False, True)
+            ),
+        ]
+        for pool in POOLS
+    ]
+    return _table(["Dice pool", "Initial", "Pushed"], rows)
+
+
 def t2k4e_chart(step_dice: StepDice, push: PushRule | None) -> str:
     """P(at least one success) for single dice and matched pairs, initial and pushed."""
     reading = push_reading(push)
-    pools = [[d] for d in ("d6", "d8", "d10", "d12")] + [[d, d] for d in ("d6", "d8", "d10", "d12")]
+    pools = POOLS
     plot_w = WIDTH - LEFT - RIGHT
     group = plot_w / len(pools)
     bar = group * 0.36
@@ -124,31 +180,35 @@ def t2k4e_chart(step_dice: StepDice, push: PushRule | None) -> str:
     )
 
 
-def skill_test_charts(ruleset) -> dict[str, tuple[str, str]]:
-    """The skill test's chart (the kind's `chart` hook): file name -> (alt text, SVG)."""
+def skill_test_charts(ruleset) -> dict[str, Chart]:
+    """The skill test's chart (the kind's `chart` hook): file name -> Chart."""
+    skill_test = ruleset.one(SkillTest)
     return {
-        f"{ruleset.id}-skill-test-odds.svg": (
+        f"{ruleset.id}-skill-test-odds.svg": Chart(
             "Chance of at least k AP by skill rank",
-            iris_chart(ruleset.one(SkillTest)),
+            iris_chart(skill_test),
+            iris_figures(skill_test),
         )
     }
 
 
-def step_dice_charts(ruleset) -> dict[str, tuple[str, str]]:
-    """The step dice's chart (the kind's `chart` hook): file name -> (alt text, SVG)."""
+def step_dice_charts(ruleset) -> dict[str, Chart]:
+    """The step dice's chart (the kind's `chart` hook): file name -> Chart."""
+    step_dice, push = ruleset.one(StepDice), ruleset.one(PushRule)
     return {
-        f"{ruleset.id}-success-odds.svg": (
+        f"{ruleset.id}-success-odds.svg": Chart(
             "Chance of at least one success by dice pool, initial and pushed",
-            t2k4e_chart(ruleset.one(StepDice), ruleset.one(PushRule)),
+            t2k4e_chart(step_dice, push),
+            t2k4e_figures(step_dice, push),
         )
     }
 
 
-def charts_for(ruleset) -> dict[str, tuple[str, str]]:
-    """file name -> (alt text, SVG) for the charts of the kinds the ruleset has (each
+def charts_for(ruleset) -> dict[str, Chart]:
+    """file name -> Chart (alt text, SVG, figures) for the charts of the kinds the ruleset has (each
     kind's `chart` hook in the registry)."""
     return {
-        name: chart
+        name: Chart(*chart)
         for kind in kinds.registry().values()
         if kind.chart and ruleset.one(kind.model) is not None
         for name, chart in kinds.load_hook(kind.chart)(ruleset).items()

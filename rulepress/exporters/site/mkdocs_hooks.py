@@ -10,6 +10,7 @@ leaves alone, so every place shows the text, and none runs it as HTML.
 from __future__ import annotations
 
 import html
+import re
 
 from markupsafe import Markup
 
@@ -28,3 +29,47 @@ def on_page_markdown(markdown, page, config, files):
     matter that rulepress wrote), or none: mkdocs would point at the generated Markdown."""
     page.edit_url = page.meta.get("edit_url") or None
     return markdown
+
+
+_ABBR = re.compile(r"<abbr(?= title=)")
+_HEADING_OR_TABLE = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1>|<table>(.*?)</table>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+_HEADERLINK = re.compile(r'<a class="headerlink".*?</a>', re.S)
+_ROW = re.compile(r"<tr>(\s*)<td([^>]*)>(.*?)</td>", re.S)
+
+
+def on_page_content(html_text, page, config, files):
+    """What a keyboard and a screen reader need that Markdown cannot say: a glossary term
+    takes the focus (the theme then opens its definition, as on hover), and each table
+    gets a caption (its heading's words) and headers that say what they head."""
+    return _tables(_ABBR.sub('<abbr tabindex="0"', html_text))
+
+
+def _tables(html_text: str) -> str:
+    """Caption each table with the heading above it ("Pistol: by AP" for a second table
+    under the same heading, named by its first column), scope its column headers, and
+    make the first cell of each row the row's header when the table has several rows."""
+    heading, tables_under_heading = "", 0
+    parts = []
+    last = 0
+    for match in _HEADING_OR_TABLE.finditer(html_text):
+        if match.group(1):
+            text = _TAG.sub("", _HEADERLINK.sub("", match.group(2))).strip()
+            heading, tables_under_heading = text, 0
+            continue
+        body = match.group(3)
+        tables_under_heading += 1
+        first_header = _TAG.sub("", body.split("</th>", 1)[0]).strip()
+        caption = heading or first_header
+        if tables_under_heading > 1 and first_header:
+            caption = f"{heading}: by {first_header}"
+        body = body.replace("<th>", '<th scope="col">').replace(
+            "<th style", '<th scope="col" style'
+        )
+        if body.count("<tr>") > 2:  # a header row and more than one row of figures
+            body = _ROW.sub(r'<tr>\1<th scope="row"\2>\3</th>', body)
+        parts.append(html_text[last : match.start()])
+        parts.append(f"<table>\n<caption>{caption}</caption>{body}</table>")
+        last = match.end()
+    parts.append(html_text[last:])
+    return "".join(parts)

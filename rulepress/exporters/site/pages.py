@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import jinja2
+from markdown.extensions import toc
 from ruamel.yaml import YAML
 
 from rulepress.compendium.model import Compendium, Ruleset
@@ -50,6 +51,12 @@ NAV_FOLDER_SIZE = 50
 RULINGS_PER_PAGE = 100
 DOWNLOADS = "downloads"
 """The site's folder of each ruleset's guide, Foundry module zip and JSON."""
+RULE_BOOST = 2
+"""Search weight of a page of rules (a chapter, a weapon section): a rule's own section
+ranks above the rulings and contributors' pages that mention its words."""
+ASIDE_BOOST = 0.5
+"""Search weight of the pages about the rules rather than the rules themselves: rulings,
+known problems, sources, changes, contributing."""
 PUBLISHER_FILES = "_publisher"
 """Where the files the settings name (logo, favicon, stylesheets) go: no ruleset's id,
 which is a slug, can be this name."""
@@ -137,10 +144,19 @@ class EditLinks:
             return None
         return self.base + quote(relative.as_posix())
 
-    def front_matter(self, file: Path) -> str:
-        """A page's front matter naming its edit link (see mkdocs_hooks), or ""."""
-        url = self.url(file)
-        return f"---\nedit_url: {json.dumps(url)}\n---\n\n" if url else ""
+    def front_matter(self, file: Path | None, boost: float | None = None) -> str:
+        """A page's front matter: its edit link (see mkdocs_hooks) when `file` is in the
+        repository, and its search weight when given; "" when neither."""
+        fields: dict = {}
+        url = self.url(file) if file is not None else None
+        if url:
+            fields["edit_url"] = url
+        if boost is not None:
+            fields["search"] = {"boost": boost}
+        if not fields:
+            return ""
+        lines = "".join(f"{key}: {json.dumps(value)}\n" for key, value in fields.items())
+        return f"---\n{lines}---\n\n"
 
     def section_link(self, file: Path) -> str:
         """A section's own edit link, on a page built from several files, or ""."""
@@ -207,7 +223,14 @@ def pages_environment(
         keep_trailing_newline=True,
     )
     pages_env.filters.update((sections or environment(templates)).filters)
+    pages_env.filters["heading_anchor"] = heading_anchor
     return pages_env
+
+
+def heading_anchor(text: str) -> str:
+    """The anchor mkdocs gives a heading of `text`: a page keeps an old heading's anchor
+    when its heading changes (a ruling's slug became its question), so links still land."""
+    return toc.slugify(text, "-")
 
 
 def finding_codes() -> dict:
@@ -230,6 +253,7 @@ def generate(
     nav: list = [{"Home": "index.md"}]
     rulesets = list(compendium)
     settings = compendium.settings.settings
+    edit = EditLinks(compendium)
     project.write(
         "index.md",
         pages_env.get_template("home.md.j2").render(
@@ -239,7 +263,6 @@ def generate(
             downloads=[downloads_of(ruleset, settings) for ruleset in rulesets],
         ),
     )
-    edit = EditLinks(compendium)
     for ruleset in rulesets:
         nav.append(
             {
@@ -250,12 +273,15 @@ def generate(
         )
     revisions = history(compendium)
     if revisions:
-        changes = pages_env.get_template("changes.md.j2").render(revisions=revisions)
+        changes = edit.front_matter(None, ASIDE_BOOST) + pages_env.get_template(
+            "changes.md.j2"
+        ).render(revisions=revisions)
         project.write("changes.md", changes)
         nav.append({"Changes": "changes.md"})
     project.write(
         "contributing.md",
-        pages_env.get_template("contributing.md.j2").render(**finding_codes()),
+        edit.front_matter(None, ASIDE_BOOST)
+        + pages_env.get_template("contributing.md.j2").render(**finding_codes()),
     )
     nav.append({"Contributing": "contributing.md"})
     for asset in ("stylesheets/extra.css", "javascripts/iframe-worker-shim.js"):
@@ -278,8 +304,8 @@ def _ruleset_pages(
     parts = chapters(ruleset)
     places = site_places(ruleset, parts)
     charts = charts_for(ruleset)
-    for name, (_, svg) in charts.items():
-        project.write(f"assets/{name}", svg)
+    for name, chart in charts.items():
+        project.write(f"assets/{name}", chart.svg)
     base = ruleset.id
     ruleset_file = ruleset.info_source.file
     project.write(
@@ -302,7 +328,7 @@ def _ruleset_pages(
             for section in chapter.sections:
                 page = page_of(ruleset, chapter, section)
                 body = render_section(env, section, ruleset, site_link(places, page), heading=1)
-                front = edit.front_matter(_file_of(ruleset, section))
+                front = edit.front_matter(_file_of(ruleset, section), RULE_BOOST)
                 project.write(page, f"{front}# {md(section.title)}\n\n{body}")
                 pages_nav.append({nav_title(section.title): page})
                 for old in section.document.previous_ids:  # links to a renamed page still land
@@ -320,7 +346,8 @@ def _ruleset_pages(
         link = site_link(places, page)
         files = [_file_of(ruleset, section) for section in chapter.sections]
         one_file = len(set(files)) == 1
-        blocks = [f"{edit.front_matter(files[0]) if one_file else ''}# {md(chapter.title)}\n"]
+        front = edit.front_matter(files[0] if one_file else None, RULE_BOOST)
+        blocks = [f"{front}# {md(chapter.title)}\n"]
         for section, file in zip(chapter.sections, files, strict=True):
             heading = "" if section.title == chapter.title else f"## {md(section.title)}\n\n"
             own_link = "" if one_file else edit.section_link(file)
@@ -330,16 +357,17 @@ def _ruleset_pages(
             )
         project.write(page, "\n".join(blocks))
         nav.append({nav_title(chapter.title): page})
-    nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset)})
+    nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset, edit)})
     if errata:
         project.write(
             f"{base}/errata.md",
-            pages_env.get_template("errata.md.j2").render(ruleset=ruleset, errata=errata),
+            edit.front_matter(None, ASIDE_BOOST)
+            + pages_env.get_template("errata.md.j2").render(ruleset=ruleset, errata=errata),
         )
         nav.append({"Known problems": f"{base}/errata.md"})
     project.write(
         f"{base}/sources.md",
-        edit.front_matter(ruleset_file)
+        edit.front_matter(ruleset_file, ASIDE_BOOST)
         + pages_env.get_template("sources.md.j2").render(info=ruleset.info),
     )
     nav.append({"Sources": f"{base}/sources.md"})
@@ -368,7 +396,9 @@ def downloads_of(ruleset: Ruleset, settings: Settings) -> dict[str, str | None]:
     return found
 
 
-def _rulings_pages(project: SiteProject, pages_env, ruleset: Ruleset) -> str | list:
+def _rulings_pages(
+    project: SiteProject, pages_env, ruleset: Ruleset, edit: EditLinks
+) -> str | list:
     """Write the ruleset's rulings, RULINGS_PER_PAGE to a page (`rulings.md`, then
     `rulings-2.md`...); return the navigation entry: the page, or a folder of pages."""
     rulings = ruleset.rulings()
@@ -379,7 +409,8 @@ def _rulings_pages(project: SiteProject, pages_env, ruleset: Ruleset) -> str | l
         page = f"{ruleset.id}/rulings{'' if number == 1 else f'-{number}'}.md"
         shown = rulings[start : start + RULINGS_PER_PAGE]
         title = "Rulings" if len(starts) == 1 else f"Rulings {start + 1}–{start + len(shown)}"
-        project.write(page, template.render(ruleset=ruleset, rulings=shown, title=title))
+        front = edit.front_matter(None, ASIDE_BOOST)
+        project.write(page, front + template.render(ruleset=ruleset, rulings=shown, title=title))
         nav.append({title: page})
     return nav[0]["Rulings"] if len(nav) == 1 else nav_folders(nav)
 
