@@ -337,10 +337,10 @@ def _compare_document(
     name = new.display_name
     prefix = name if isinstance(new, WeaponProfile) else f"{kind_label(new.kind)} {name}"
     for path in sorted(set(before) | set(after), key=str):
-        if path[:1] == ("previous_ids",):
+        if path[:1] in TOOL_FIELDS:
             continue
         a, b = before.get(path, NOTHING), after.get(path, NOTHING)
-        if a != b:
+        if a != b and not (_is_nothing(a) and _is_nothing(b)):
             yield Change(
                 ruleset_id, new.kind, new.id, "changed", _changed_words(prefix, path, a, b, names)
             )
@@ -348,6 +348,12 @@ def _compare_document(
 
 NOTHING: list = []
 """A value a document did not have: shown as an empty list is, "(none)"."""
+TOOL_FIELDS = {("previous_ids",), ("acknowledged",)}
+"""Fields that are the tool's records (old ids, findings acknowledged), not rules."""
+
+
+def _is_nothing(value: object) -> bool:
+    return value in (NOTHING, None, "")
 
 
 def _changed_words(prefix: str, path: tuple, old: object, new: object, names: dict) -> str:
@@ -355,11 +361,14 @@ def _changed_words(prefix: str, path: tuple, old: object, new: object, names: di
     a value given for the first time is "now ...", one taken away "no longer ..."."""
     where = _path_words(path)
     subject = f"{prefix}: {where}" if where else prefix
-    if old in (NOTHING, None, ""):
+    if _is_nothing(old):
         return f"{subject} now {_show(new, names)}"
-    if new in (NOTHING, None, ""):
+    if _is_nothing(new):
         return f"{subject} no longer {_show(old, names)}"
-    return f"{subject} from {_show(old, names)} to {_show(new, names)}"
+    shown_old, shown_new = _show(old, names), _show(new, names)
+    if shown_old == shown_new:  # a long text changed past what is shown
+        return f"{subject} reworded"
+    return f"{subject} from {shown_old} to {shown_new}"
 
 
 def _comparable(document: Document) -> object:

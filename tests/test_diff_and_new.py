@@ -137,6 +137,9 @@ def test_diff_reports_what_a_change_does_to_computed_odds(tmp_path, bundled):
         "iris: chance of 3 AP or more at rank 2: from 13.9% to 30.6%"
         in format_changes(changes, "text", "a", "b").splitlines()
     )
+    listed = json.loads(format_changes(changes, "json", "a", "b"))["changes"]
+    moved = next(c for c in listed if c["document"] == "chance of 3 AP or more at rank 2")
+    assert (moved["before"], moved["after"]) == ("5/36", "11/36")  # exact, not rounded
 
 
 def test_diff_refuses_what_is_neither_folder_nor_revision(tmp_path):
