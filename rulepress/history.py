@@ -3,9 +3,10 @@
 A compendium is read from a folder or from a git revision. Documents are matched by id (a
 document whose `previous_ids` name a vanished id is a rename, not a removal and an
 addition); rows of tables are matched by their AP, level or id, so a changed cell reads
-"Light Combat Pistol: damage at AP 12 13 -> 14". Then the figures the rules compute from
-the data (odds by rank and by pool) are compared, to show what a change does in play.
-`rulepress diff` formats these changes; the site exporter lists the recent revisions.
+"Light Combat Pistol: damage at AP 12 from 13 to 14". Then the figures the rules compute
+from the data (odds by rank and by pool) are compared, to show what a change does in play.
+Each change's `text` is that sentence, the one wording `rulepress diff` prints and the
+site's Changes page shows (per commit, from `history`; commit messages are never shown).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
@@ -34,6 +36,8 @@ KIND_LABELS = {
     "weapon-section": "weapon section",
 }
 MAX_COMPUTED = 12
+MAX_SCANNED_COMMITS = 20
+"""How far back `history` looks for commits that changed a rule."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,10 @@ class Change:
     change: str
     """added, removed, renamed, changed or computed."""
     text: str
+    before: str | None = None
+    """For a computed figure, its exact chance before the change ("5/36"); else None."""
+    after: str | None = None
+    """For a computed figure, its exact chance after the change; else None."""
 
 
 def kind_label(kind: str) -> str:
@@ -189,23 +197,25 @@ def _write_entry(root: Path, parts: tuple[str, ...], mode: bytes, content: bytes
 
 @dataclass(frozen=True)
 class Revision:
-    """A commit that touched the compendium, with the rules changes it made."""
+    """A commit that changed the rules, with the changes it made. Its message is left
+    out: it is the tool's words (and untrusted text), not the game's."""
 
     commit: str
     date: str
-    subject: str
     changes: tuple[Change, ...]
 
 
 def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
-    """The rules changes of the last `limit` commits that touched the compendium, newest
-    first; empty outside a git checkout. Each revision is loaded once, through the
-    document cache the compendium was loaded through (none if it was loaded without):
-    a file whose bytes did not change is not parsed and validated again."""
+    """The rules changes of the last `limit` commits that changed a rule, newest first,
+    looking back over at most `MAX_SCANNED_COMMITS` commits that touched the compendium
+    (a commit that changed no rule, only formatting or notes, is skipped); empty outside
+    a git checkout. Each revision is loaded once, through the document cache the
+    compendium was loaded through (none if it was loaded without): a file whose bytes
+    did not change is not parsed and validated again."""
     root, cache = compendium.root, compendium.document_cache
     prefix = git_output(root, "rev-parse", "--show-prefix")
     log = git_output(
-        root, "log", f"-{limit}", "--format=%H%x09%ad%x09%s", "--date=short", "--", "."
+        root, "log", f"-{MAX_SCANNED_COMMITS}", "--format=%H%x09%ad", "--date=short", "--", "."
     )
     if prefix is None or not log:
         return []
@@ -222,13 +232,17 @@ def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
             return None
         return loaded[commit]
 
-    revisions = []
+    revisions: list[Revision] = []
     for line in log.splitlines():
-        commit, date, subject = line.split("\t", 2)
+        if len(revisions) == limit:
+            break
+        commit, date = line.split("\t", 1)
         before, after = side(f"{commit}~1"), side(commit)
         if before is None or after is None:
             continue
-        revisions.append(Revision(commit[:10], date, subject, tuple(compare(before, after))))
+        changes = tuple(compare(before, after))
+        if changes:
+            revisions.append(Revision(commit[:10], date, changes))
     return revisions
 
 
@@ -294,7 +308,7 @@ def _compare_ruleset(before: Ruleset, after: Ruleset) -> Iterator[Change]:
                 doc_id,
                 "renamed",
                 f"renamed {kind_label(document.kind)}: {old[previous].display_name} "
-                f"({previous}) -> {document.display_name} ({doc_id})",
+                f"({previous}) to {document.display_name} ({doc_id})",
             )
             yield from _compare_document(rid, old[previous], document, names)
         elif doc_id not in old:
@@ -323,17 +337,38 @@ def _compare_document(
     name = new.display_name
     prefix = name if isinstance(new, WeaponProfile) else f"{kind_label(new.kind)} {name}"
     for path in sorted(set(before) | set(after), key=str):
-        if path[:1] == ("previous_ids",):
+        if path[:1] in TOOL_FIELDS:
             continue
-        a, b = before.get(path, "(none)"), after.get(path, "(none)")
-        if a != b:
+        a, b = before.get(path, NOTHING), after.get(path, NOTHING)
+        if a != b and not (_is_nothing(a) and _is_nothing(b)):
             yield Change(
-                ruleset_id,
-                new.kind,
-                new.id,
-                "changed",
-                f"{prefix}: {_path_words(path)} {_show(a, names)} -> {_show(b, names)}",
+                ruleset_id, new.kind, new.id, "changed", _changed_words(prefix, path, a, b, names)
             )
+
+
+NOTHING: list = []
+"""A value a document did not have: shown as an empty list is, "(none)"."""
+TOOL_FIELDS = {("previous_ids",), ("acknowledged",)}
+"""Fields that are the tool's records (old ids, findings acknowledged), not rules."""
+
+
+def _is_nothing(value: object) -> bool:
+    return value in (NOTHING, None, "")
+
+
+def _changed_words(prefix: str, path: tuple, old: object, new: object, names: dict) -> str:
+    """One changed value in words: "Light Combat Pistol: damage at AP 5 from 4 to 5";
+    a value given for the first time is "now ...", one taken away "no longer ..."."""
+    where = _path_words(path)
+    subject = f"{prefix}: {where}" if where else prefix
+    if _is_nothing(old):
+        return f"{subject} now {_show(new, names)}"
+    if _is_nothing(new):
+        return f"{subject} no longer {_show(old, names)}"
+    shown_old, shown_new = _show(old, names), _show(new, names)
+    if shown_old == shown_new:  # a long text changed past what is shown
+        return f"{subject} reworded"
+    return f"{subject} from {shown_old} to {shown_new}"
 
 
 def _comparable(document: Document) -> object:
@@ -390,37 +425,47 @@ def _show(value: object, names: dict[str, str]) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def computed_figures(ruleset: Ruleset) -> dict[str, float]:
-    """Figures the rules compute from the data, by a readable label."""
-    figures: dict[str, float] = {}
+def computed_figures(ruleset: Ruleset) -> dict[str, Fraction]:
+    """Chances the rules compute from the data, exact, by a label in words."""
+    figures: dict[str, Fraction] = {}
     skill_test = ruleset.one(SkillTest)
     if skill_test is not None:
         for rank in range(1, 11):
             distribution = skill_test.distribution(rank)
             for ap in range(1, 2 * rank + 1):
-                chance = sum(p for value, p in distribution.items() if value >= ap)
-                figures[f"P(AP >= {ap}) at rank {rank}"] = round(float(chance) * 100, 1)
+                chance = sum((p for value, p in distribution.items() if value >= ap), Fraction(0))
+                figures[f"chance of {ap} AP or more at rank {rank}"] = chance
     step_dice = ruleset.one(StepDice)
     if step_dice is not None:
         for attribute in STEPS:
             for skill in (None, *STEPS):
                 pool = [attribute, *([skill] if skill else [])]
                 for pushed in (False, True):
-                    label = f"P(success) {'+'.join(pool)}{' pushed' if pushed else ''}"
-                    figures[label] = round(float(step_dice.chance(pool, pushed=pushed)) * 100, 1)
+                    label = f"chance of success with {'+'.join(pool)}{', pushed' if pushed else ''}"
+                    figures[label] = Fraction(step_dice.chance(pool, pushed=pushed))
     return figures
+
+
+def percent(chance: Fraction) -> str:
+    """A chance as the reader reads it, to a tenth of a percent: "30.6%"."""
+    return f"{round(float(chance) * 100, 1)}%"
 
 
 def _compare_computed(before: Ruleset, after: Ruleset) -> Iterator[Change]:
     old, new = computed_figures(before), computed_figures(after)
-    differing = [label for label in new if label in old and old[label] != new[label]]
+    # a move too small to show as a tenth of a percent is not one a reader sees
+    differing = [
+        label for label in new if label in old and percent(old[label]) != percent(new[label])
+    ]
     for label in differing[:MAX_COMPUTED]:
         yield Change(
             after.id,
             "computed",
             label,
             "computed",
-            f"computed {label}: {old[label]}% -> {new[label]}%",
+            f"{label}: from {percent(old[label])} to {percent(new[label])}",
+            before=str(old[label]),
+            after=str(new[label]),
         )
     if len(differing) > MAX_COMPUTED:
         yield Change(
@@ -428,5 +473,5 @@ def _compare_computed(before: Ruleset, after: Ruleset) -> Iterator[Change]:
             "computed",
             "more",
             "computed",
-            f"... and {len(differing) - MAX_COMPUTED} more computed figures",
+            f"... and {len(differing) - MAX_COMPUTED} more chances moved",
         )

@@ -60,19 +60,19 @@ def diff_lines(repo: Path) -> list[str]:
 
 
 def test_diff_between_revisions_names_a_changed_ap_cell(repo):
-    assert "demo: Trusty Pistol: damage at AP 12 12 -> 14" in diff_lines(repo)
+    assert "demo: Trusty Pistol: damage at AP 12 from 12 to 14" in diff_lines(repo)
 
 
 def test_diff_shows_a_renamed_weapon_as_a_rename(repo):
     lines = diff_lines(repo)
     assert (
-        "demo: renamed weapon: Test Pistol (test-pistol) -> Trusty Pistol (trusty-pistol)" in lines
+        "demo: renamed weapon: Test Pistol (test-pistol) to Trusty Pistol (trusty-pistol)" in lines
     )
     assert not any("removed weapon" in line or "new weapon" in line for line in lines)
 
 
 def test_diff_shows_a_changed_skill_trait(repo):
-    assert "demo: skill Bio Lore: traits Acuity/Resolve -> Acuity/Vigor" in diff_lines(repo)
+    assert "demo: skill Bio Lore: traits from Acuity/Resolve to Acuity/Vigor" in diff_lines(repo)
 
 
 def test_diff_as_markdown_is_a_pull_request_comment(repo):
@@ -84,7 +84,7 @@ def test_diff_as_markdown_is_a_pull_request_comment(repo):
         check=True,
     )
     assert result.stdout.startswith(r"### Rules changes (HEAD\~1 -> HEAD)")
-    assert "- Trusty Pistol: damage at AP 12 12 -> 14" in result.stdout
+    assert "- Trusty Pistol: damage at AP 12 from 12 to 14" in result.stdout
 
 
 def test_diff_as_json_lists_each_change(repo):
@@ -101,7 +101,9 @@ def test_diff_as_json_lists_each_change(repo):
         "kind": "weapon",
         "document": "trusty-pistol",
         "change": "renamed",
-        "text": "renamed weapon: Test Pistol (test-pistol) -> Trusty Pistol (trusty-pistol)",
+        "text": "renamed weapon: Test Pistol (test-pistol) to Trusty Pistol (trusty-pistol)",
+        "before": None,
+        "after": None,
     } in changes
 
 
@@ -118,7 +120,7 @@ def test_diff_between_folders_reports_new_and_removed_documents(tmp_path):
     new = build_tree(tmp_path / "new", tree)
     texts = [c.text for c in compare(load_side(str(old)), load_side(str(new)))]
     assert "removed skill: Bio Lore" in texts and "new skill: Chem Lore" in texts
-    assert "weapon section Pistols: skill Bio Lore -> Chem Lore" in texts
+    assert "weapon section Pistols: skill from Bio Lore to Chem Lore" in texts
 
 
 def test_diff_reports_what_a_change_does_to_computed_odds(tmp_path, bundled):
@@ -132,9 +134,12 @@ def test_diff_reports_what_a_change_does_to_computed_odds(tmp_path, bundled):
     test.write_text(test.read_text().replace("  6: 2\n", "  6: 3\n"))
     changes = compare(bundled.compendium, load_side(str(changed)))
     assert (
-        "iris: computed P(AP >= 3) at rank 2: 13.9% -> 30.6%"
+        "iris: chance of 3 AP or more at rank 2: from 13.9% to 30.6%"
         in format_changes(changes, "text", "a", "b").splitlines()
     )
+    listed = json.loads(format_changes(changes, "json", "a", "b"))["changes"]
+    moved = next(c for c in listed if c["document"] == "chance of 3 AP or more at rank 2")
+    assert (moved["before"], moved["after"]) == ("5/36", "11/36")  # exact, not rounded
 
 
 def test_diff_refuses_what_is_neither_folder_nor_revision(tmp_path):

@@ -218,11 +218,11 @@ def test_the_site_charts_of_the_worst_skill_test_are_drawn_in_bounded_time(worst
 
 
 def test_the_figures_diff_compares_for_the_worst_skill_test_in_bounded_time(worst):
-    from rulepress.history import computed_figures
+    from rulepress.history import computed_figures, percent
 
     figures = within(30, lambda: computed_figures(worst))
     # a die shows no AP on 2 faces in 20: one rank fails to earn any 1 time in 10**10
-    assert figures["P(AP >= 1) at rank 1"] == 100.0
+    assert percent(figures["chance of 1 AP or more at rank 1"]) == "100.0%"
     assert len([label for label in figures if label.endswith("at rank 10")]) == 20
 
 

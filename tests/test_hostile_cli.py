@@ -257,7 +257,7 @@ def test_diff_reads_the_commit_not_what_export_attributes_make_of_it(repo):
     commit(repo, "hide a change from git archive")
     result = run("diff", "HEAD~1", "HEAD", cwd=repo)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == ["demo: Test Pistol: damage at AP 12 12 -> 99"]
+    assert result.stdout.splitlines() == ["demo: Test Pistol: damage at AP 12 from 12 to 99"]
 
 
 @pytest.mark.parametrize("revision", ["--output=x", "-p", "--exec=touch x"])

@@ -454,7 +454,7 @@ def test_diff_markdown_shows_a_hostile_name_as_literal_text(tmp_path):
         r"@&#8203;org/team &lt;!-- hid --> \[link\](http:&#8203;//a) \| a \| \`code\` "
         r"\*\*bold\*\* \$x\$ #&#8203;1 www&#8203;.evil.example &amp;copy;"
     )
-    assert f"- {shown}: damage at AP 12 12 -> 14" in text.splitlines(), text
+    assert f"- {shown}: damage at AP 12 from 12 to 14" in text.splitlines(), text
 
 
 @pytest.mark.parametrize(
@@ -465,7 +465,7 @@ def test_diff_markdown_shows_a_hostile_name_as_literal_text(tmp_path):
 def test_diff_markdown_escapes_a_block_marker_that_starts_an_item(tmp_path, name, shown):
     text = diff_markdown(tmp_path, name)
     assert rendered_tags(text) == COMMENT_TAGS, text
-    assert f"- {shown}: damage at AP 12 12 -> 14" in text.splitlines()
+    assert f"- {shown}: damage at AP 12 from 12 to 14" in text.splitlines()
 
 
 def test_diff_markdown_escapes_the_revisions_it_names(tmp_path):

@@ -275,7 +275,10 @@ def generate(
     if revisions:
         changes = edit.front_matter(None, ASIDE_BOOST) + pages_env.get_template(
             "changes.md.j2"
-        ).render(revisions=revisions)
+        ).render(
+            revisions=revisions,
+            titles={ruleset.id: ruleset.info.title for ruleset in rulesets},
+        )
         project.write("changes.md", changes)
         nav.append({"Changes": "changes.md"})
     project.write(
