@@ -1,0 +1,130 @@
+// The site's calculators (rulepress/exporters/site/calculators.py): this script only
+// looks the form's inputs up in the figures the rules worked out at build time (the
+// page's JSON block) and shows what it finds. It computes no rule, makes no request,
+// and writes text only through textContent, so it works offline and from file://.
+(function () {
+  "use strict";
+
+  function readWhole(form, name) {
+    const input = form.elements[name];
+    const text = input.value.trim();
+    const low = Number(input.min);
+    const high = Number(input.max);
+    if (!/^[0-9]+$/.test(text) || Number(text) < low || Number(text) > high) {
+      const label = form.querySelector('label[for="' + input.id + '"]');
+      return { error: "Give a whole number for " + label.textContent + "." };
+    }
+    return { value: Number(text) };
+  }
+
+  function table(caption, headers, rows) {
+    const element = document.createElement("table");
+    element.createCaption().textContent = caption;
+    const head = element.createTHead().insertRow();
+    for (const header of headers) {
+      const cell = document.createElement("th");
+      cell.scope = "col";
+      cell.textContent = header;
+      head.appendChild(cell);
+    }
+    const body = element.createTBody();
+    for (const row of rows) {
+      const line = body.insertRow();
+      row.forEach((value, index) => {
+        const cell = document.createElement(index === 0 ? "th" : "td");
+        if (index === 0) cell.scope = "row";
+        cell.textContent = String(value);
+        line.appendChild(cell);
+      });
+    }
+    const wrapper = document.createElement("div");
+    wrapper.className = "md-typeset__table";
+    wrapper.appendChild(element);
+    return wrapper;
+  }
+
+  function paragraph(text) {
+    const element = document.createElement("p");
+    element.textContent = text;
+    return element;
+  }
+
+  const CHANCE_HEADERS = ["Chance", "Exactly"];
+
+  const renderers = {
+    cool(form, data) {
+      const cool = readWhole(form, "cool");
+      const damage = readWhole(form, "damage");
+      const error = cool.error || damage.error;
+      if (error) return [paragraph(error)];
+      return data.rolls.map((roll) => {
+        const target = roll.targets[cool.value][damage.value];
+        return table(
+          roll.name + ": target " + target,
+          ["Outcome", ...CHANCE_HEADERS],
+          roll.outcomes[String(target)],
+        );
+      });
+    },
+
+    "skill-test"(form, data) {
+      const rank = readWhole(form, "rank");
+      const bonus = readWhole(form, "bonus");
+      const ap = readWhole(form, "ap");
+      const error = rank.error || bonus.error || ap.error;
+      if (error) return [paragraph(error)];
+      const found = data.ranks[rank.value];
+      const totals = data.totals[bonus.value];
+      const distribution = found.ap.map((diceAp, index) => [
+        totals[diceAp],
+        ...found.exactly[index],
+        ...found.atLeast[index],
+      ]);
+      const weapons = data.weapons.map((weapon) => {
+        const index = weapon.at[ap.value];
+        if (index < 0) return [weapon.name, "none (below the table)", "-", "-", "-", "-"];
+        const row = weapon.rows[index];
+        const move = weapon.move === "Move" ? String(row[3]) : weapon.move + " " + row[3];
+        return [weapon.name, row[0], row[1], row[2], move, row[4]];
+      });
+      const shown = [
+        table(
+          "Total AP at rank " + rank.value + " with a trait bonus of " + bonus.value,
+          ["AP", "Chance of exactly this", "Exactly", "Chance of at least this", "At least, exactly"],
+          distribution,
+        ),
+      ];
+      if (weapons.length) {
+        shown.push(
+          table(
+            "Each weapon at " + ap.value + " AP",
+            ["Weapon", "Row (AP)", "Damage", "Defense", "Move", "Range"],
+            weapons,
+          ),
+        );
+      }
+      return shown;
+    },
+  };
+
+  function start() {
+    const block = document.getElementById("rp-calculator-data");
+    if (!block) return;
+    const figures = JSON.parse(block.textContent);
+    for (const form of document.querySelectorAll("form.rp-calculator")) {
+      const name = form.dataset.calculator;
+      const render = renderers[name];
+      const output = form.querySelector(".rp-calculator-output");
+      if (!render || !(name in figures)) continue;
+      const update = () => output.replaceChildren(...render(form, figures[name]));
+      form.addEventListener("input", update);
+      update();
+    }
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
