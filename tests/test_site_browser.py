@@ -16,7 +16,7 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from rulepress import dice
-from rulepress.commands.roll import cool_roll
+from rulepress.commands.roll import cool_roll, cuf_check
 from rulepress.kinds.builtin import weapons_by_section
 from rulepress.models import SkillTest
 from tests.helpers import ARTIFACTS
@@ -380,10 +380,15 @@ def exact(chance: Fraction) -> str:
     return f"{chance.numerator}/{chance.denominator}"
 
 
-def open_calculator(page, site, ruleset: str) -> None:
+def open_calculator_form(page, site, ruleset: str) -> None:
     """The calculator page from file://: it needs no server and no network."""
     page.goto((site / ruleset / "calculator.html").as_uri())
     page.wait_for_load_state("networkidle")
+
+
+def open_calculator(page, site, ruleset: str) -> None:
+    """The calculator page, once the script has shown its first tables."""
+    open_calculator_form(page, site, ruleset)
     page.locator(".rp-calculator-output table").first.wait_for(timeout=5_000)
 
 
@@ -468,3 +473,50 @@ def test_the_skill_test_calculator_shows_the_rules_odds_and_weapon_rows(
     if (rank, bonus) == (6, 5):
         screenshot(page, "calculator-iris.png")
     assert page.errors == []
+
+
+@pytest.mark.parametrize(
+    "cuf_score, willpower, tcs", [(4, 6, 9), (4, 6, 5), (10, 5, 35), (2, 3, 200), (5, 0, 11)]
+)
+def test_the_cuf_calculator_shows_the_state_check_and_penalties(
+    page, site, cuf, cuf_score, willpower, tcs
+):
+    open_calculator(page, site, "t2k-cuf")
+    page.get_by_label("CUF (0 to 40)").fill(str(cuf_score))
+    page.get_by_label("Willpower").fill(str(willpower))
+    page.get_by_label("TC total").fill(str(tcs))
+    failed = cuf_check(cuf, cuf_score, willpower, tcs, 20, None)
+    passed = cuf_check(cuf, cuf_score, willpower, tcs, 1, None)
+    assert not failed["check"]["passed"] and passed["check"]["passed"]
+    threshold = cuf.get(failed["state"])
+    chance = threshold.check.chance({"cuf": cuf_score, "willpower": willpower})
+    summary = page.locator(".rp-calculator-output p").inner_text()
+    assert summary == (
+        f"{tcs} TCs against CUF {cuf_score}: {threshold.display_name} "
+        f"(TCs over {threshold.threshold(cuf_score)}). {failed['check']['difficulty']} check: "
+        f"{failed['check']['target']} or less on a d20, passed with a chance of "
+        f"{chance.numerator * 100 / chance.denominator:.2f}% ({exact(chance)})."
+    )
+    (rows,) = calculator_tables(page).values()
+    shown = {row[0]: row[1:] for row in rows}
+    assert shown["Effect"] == [failed["effect"], passed["effect"]]
+    for label, key in (
+        ("Rounds of suppression", "suppression_rounds"),
+        ("Skill roll penalty (added to the roll)", "skill_penalty"),
+        ("Initiative penalty", "initiative_penalty"),
+    ):
+        assert shown[label] == [str(failed[key]), str(passed[key])], label
+    assert shown["BANE"] == ["yes" if failed["bane"] else "no", "yes" if passed["bane"] else "no"]
+    lasts = threshold.penalties_last(tcs, cuf_score)
+    assert shown["Penalties still apply at this TC total"][1].startswith("yes" if lasts else "no")
+    if (cuf_score, tcs) == (4, 9):
+        screenshot(page, "calculator-cuf.png")
+    assert page.errors == []
+
+
+def test_the_cuf_calculator_says_when_no_check_is_called_for(page, site):
+    open_calculator_form(page, site, "t2k-cuf")
+    page.get_by_label("TC total").fill("3")
+    assert page.locator(".rp-calculator-output").inner_text() == (
+        "3 TCs against CUF 4: no threat state, so no check."
+    )

@@ -337,6 +337,7 @@ KINDS = (
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
         macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
         roll=f"{ROLL}:roll_cuf",
+        calculator=f"{CALCULATORS}:cuf_calculator",
     ),
     Kind(ThreatThreshold, guide=Guide("Coolness Under Fire", "threat-threshold", 190)),
     Kind(

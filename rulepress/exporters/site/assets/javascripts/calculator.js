@@ -107,6 +107,43 @@
     },
   };
 
+  function yesNo(flag) {
+    return flag ? "yes" : "no";
+  }
+
+  renderers.cuf = function (form, data) {
+    const cuf = readWhole(form, "cuf");
+    const willpower = readWhole(form, "willpower");
+    const tcs = readWhole(form, "tcs");
+    const error = cuf.error || willpower.error || tcs.error;
+    if (error) return [paragraph(error)];
+    const [index, threshold, failRounds, passRounds, penaltiesLast] =
+      data.situations[data.grid[cuf.value][tcs.value]];
+    if (index < 0) {
+      return [paragraph(tcs.value + " TCs against CUF " + cuf.value + ": no threat state, so no check.")];
+    }
+    const state = data.states[index];
+    const target = state.targets[cuf.value][willpower.value];
+    const chance = data.chances[state.chances[cuf.value][willpower.value]];
+    const rows = [
+      ["Effect", state.failure.text, state.success.text],
+      ["Rounds of suppression", failRounds, passRounds],
+      ["Skill roll penalty (added to the roll)", state.failure.skill, state.success.skill],
+      ["Initiative penalty", state.failure.initiative, state.success.initiative],
+      ["BANE", yesNo(state.failure.bane), yesNo(state.success.bane)],
+      ["Flee or surrender", yesNo(state.failure.flee), yesNo(state.success.flee)],
+      ["Penalties still apply at this TC total", "-", yesNo(penaltiesLast) + " (" + state.penaltiesEnd + ")"],
+    ];
+    return [
+      paragraph(
+        tcs.value + " TCs against CUF " + cuf.value + ": " + state.name + " (TCs over " +
+          threshold + "). " + state.difficulty + " check: " + target +
+          " or less on a d20, passed with a chance of " + chance[0] + " (" + chance[1] + ").",
+      ),
+      table(state.name + ": the check failed or passed", ["What it brings", "Failed", "Passed"], rows),
+    ];
+  };
+
   function start() {
     const block = document.getElementById("rp-calculator-data");
     if (!block) return;
