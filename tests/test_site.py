@@ -240,7 +240,7 @@ def calculator_data(project, ruleset: str) -> dict:
 
 def test_rulesets_with_a_calculator_kind_get_a_calculator_page_in_the_nav(project):
     found = sorted(p.parent.name for p in (project / "docs").glob("*/calculator.md"))
-    assert found == ["cool", "iris", "t2k-cuf"]
+    assert found == ["cool", "iris", "t2k-cuf", "t2k4e"]
     config = (project / "mkdocs.yml").read_text(encoding="utf-8")
     assert "Calculator: iris/calculator.md" in config
     assert "javascripts/calculator.js" in config
@@ -257,7 +257,7 @@ def test_the_calculators_figures_are_bounded_and_come_from_the_rules(project, ir
     assert shock["name"] == "Shock roll" and shock["targets"][60][15] == 45
     sizes = {
         ruleset: (project / "docs" / ruleset / "calculator.md").stat().st_size
-        for ruleset in ("iris", "cool", "t2k-cuf")
+        for ruleset in ("iris", "cool", "t2k-cuf", "t2k4e")
     }
     assert max(sizes.values()) < 250_000, sizes
 

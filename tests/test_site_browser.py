@@ -16,9 +16,9 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from rulepress import dice
-from rulepress.commands.roll import cool_roll, cuf_check
+from rulepress.commands.roll import T2k4eRoll, cool_roll, cuf_check, t2k4e_roll
 from rulepress.kinds.builtin import weapons_by_section
-from rulepress.models import SkillTest
+from rulepress.models import SkillTest, StepDice
 from tests.helpers import ARTIFACTS
 
 
@@ -520,3 +520,41 @@ def test_the_cuf_calculator_says_when_no_check_is_called_for(page, site):
     assert page.locator(".rp-calculator-output").inner_text() == (
         "3 TCs against CUF 4: no threat state, so no check."
     )
+
+
+@pytest.mark.parametrize(
+    "attribute, skill, modifier, helpers, reading",
+    [
+        ("d8", "d8", 0, 0, "neither-one-nor-success"),
+        ("d12", "none", -1, 0, "every-non-success"),
+        ("d6", "d6", -3, 1, "neither-one-nor-success"),
+        ("d10", "d6", 2, 5, "every-non-success"),
+        ("d12", "d12", 10, 20, "neither-one-nor-success"),
+    ],
+)
+def test_the_t2k4e_calculator_shows_the_shifted_dice_and_push_odds(
+    page, site, t2k, attribute, skill, modifier, helpers, reading
+):
+    open_calculator(page, site, "t2k4e")
+    page.get_by_label("Attribute die").select_option(attribute)
+    page.get_by_label("Skill die").select_option(skill)
+    page.get_by_label("Modifier, all bonuses").fill(str(modifier))
+    page.get_by_label("Helpers").fill(str(helpers))
+    page.get_by_label("Dice a push re-rolls").select_option(reading)
+    pool = [attribute, *([] if skill == "none" else [skill])]
+    rolled = t2k4e_roll(t2k, T2k4eRoll(pool, modifiers=[modifier], helpers=helpers, seed=0))
+    shifted = "+".join(rolled["rolled_pool"])
+    assert page.locator(".rp-calculator-output p").inner_text() == (
+        f"Net modifier {rolled['net_modifier']}: the dice rolled are {shifted}."
+    )
+    shown = calculator_tables(page)
+    step_dice = t2k.one(StepDice)
+    for name, pushed in (("before a push", False), ("after a push", True)):
+        distribution = step_dice.distribution(rolled["rolled_pool"], pushed=pushed, reading=reading)
+        at_least = dice.tails(distribution)
+        assert [(int(r[0]), r[2], r[4]) for r in shown[f"{shifted} {name}"]] == [
+            (s, exact(p), exact(at_least[s])) for s, p in dice.ordered(distribution)
+        ]
+    if (attribute, skill) == ("d6", "d6"):
+        screenshot(page, "calculator-t2k4e.png")
+    assert page.errors == []

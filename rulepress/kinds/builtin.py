@@ -323,6 +323,7 @@ KINDS = (
         guide=Guide("Dice", "step-dice", 110),
         macro=Macro("t2k4e-roll", "Roll with Modifiers and Push", _step_dice_rules),
         chart=f"{CHARTS}:step_dice_charts",
+        calculator=f"{CALCULATORS}:step_dice_calculator",
         roll=f"{ROLL}:roll_t2k4e",
         odds=f"{ODDS}:odds_t2k4e",
     ),

@@ -17,10 +17,22 @@ from typing import NamedTuple
 
 from rulepress import dice, kinds
 from rulepress.kinds.builtin import weapons_by_section
-from rulepress.models import CriticalFailure, FearRoll, ShockRoll, SkillTest, ThreatThreshold
+from rulepress.models import (
+    CriticalFailure,
+    FearRoll,
+    GroupRoll,
+    ModifierRule,
+    PushRule,
+    ShockRoll,
+    SkillTest,
+    StepDice,
+    ThreatThreshold,
+)
 from rulepress.models.cool import PERCENTILE
 from rulepress.models.skill_test import MAX_RANK, SkillTestResult
+from rulepress.models.step_dice import STEPS, push_reading
 from rulepress.rules import cuf as cuf_rules
+from rulepress.rules.odds import READINGS
 
 DATA_ID = "rp-calculator-data"
 """The id of the page's JSON block the script reads."""
@@ -329,3 +341,106 @@ def cuf_calculator(ruleset) -> Calculator:
     )
     data = {"grid": grid, "situations": situations, "states": states, "chances": chances}
     return Calculator("cuf", "Threat check", text, form, data)
+
+
+T2K4E_MODIFIER = 10
+"""The net modifier the T2K4e calculator takes, -10 to +10 (as `roll t2k4e --modifier`)."""
+T2K4E_HELPERS = 20
+"""The helpers the T2K4e calculator takes, 0 to 20 (as `roll t2k4e --helpers`)."""
+
+
+def _select(calculator: str, name: str, label: str, options: list[tuple[str, str]], chosen: str):
+    field = f"{calculator}-{name}"
+    items = "".join(
+        f'<option value="{escape(value)}"{" selected" if value == chosen else ""}>'
+        f"{escape(text)}</option>"
+        for value, text in options
+    )
+    return (
+        f'<p><label for="{field}">{escape(label)}</label> '
+        f'<select id="{field}" name="{name}">{items}</select></p>'
+    )
+
+
+def _success_rows(distribution: dict[int, Fraction]) -> list[list[str]]:
+    at_least = dice.tails(distribution)
+    return [
+        [str(successes), *chance_cells(chance), *chance_cells(at_least[successes])]
+        for successes, chance in dice.ordered(distribution)
+    ]
+
+
+def step_dice_calculator(ruleset) -> Calculator:
+    """Attribute die, skill die, net modifier (-T2K4E_MODIFIER to +T2K4E_MODIFIER),
+    helpers (0-T2K4E_HELPERS) and push reading: the dice after shifting and each success
+    count's chance before and after a push. Bounded: the net of each (modifier, helpers)
+    pair (21 x 21 numbers), the shifted pool of each (attribute, skill, net) (4 x 5 x at
+    most 31), and the distributions of the at most 20 pools, for each of the 2 readings."""
+    step_dice: StepDice = ruleset.require(StepDice)
+    modifier_rule: ModifierRule = ruleset.require(ModifierRule)
+    group = ruleset.one(GroupRoll)
+    rule_reading = push_reading(ruleset.one(PushRule))
+    nets = {
+        str(modifier): [
+            modifier_rule.net([modifier, group.bonus(helpers) if group else 0])
+            for helpers in range(T2K4E_HELPERS + 1)
+        ]
+        for modifier in range(-T2K4E_MODIFIER, T2K4E_MODIFIER + 1)
+    }
+    all_nets = sorted({net for row in nets.values() for net in row})
+    shifted: dict = {}
+    pools: dict[str, dict] = {}
+    for attribute in STEPS:
+        for skill in ("", *STEPS):
+            pool = [attribute, *([skill] if skill else [])]
+            by_net = {}
+            for net in all_nets:
+                dice_ = modifier_rule.shift(pool, net)
+                key = "+".join(dice_)
+                by_net[str(net)] = key
+                if key not in pools:
+                    pools[key] = {
+                        reading: {
+                            "initial": _success_rows(step_dice.distribution(dice_)),
+                            "pushed": _success_rows(
+                                step_dice.distribution(dice_, pushed=True, reading=reading)
+                            ),
+                        }
+                        for reading in READINGS
+                    }
+            shifted.setdefault(attribute, {})[skill or "none"] = by_net
+    dice_options = [(die, die) for die in STEPS]
+    form = _form(
+        "t2k4e",
+        "Roll with modifiers and push",
+        [
+            _select("t2k4e", "attribute", "Attribute die", dice_options, "d8"),
+            _select("t2k4e", "skill", "Skill die", [("none", "none"), *dice_options], "d8"),
+            _number_input(
+                "t2k4e",
+                "modifier",
+                "Modifier, all bonuses and penalties summed",
+                -T2K4E_MODIFIER,
+                T2K4E_MODIFIER,
+                0,
+            ),
+            _number_input("t2k4e", "helpers", "Helpers", 0, T2K4E_HELPERS, 0),
+            _select(
+                "t2k4e",
+                "reading",
+                "Dice a push re-rolls",
+                [
+                    (r, f"{r.replace('-', ' ')}{' (the rule text)' if r == rule_reading else ''}")
+                    for r in READINGS
+                ],
+                rule_reading,
+            ),
+        ],
+    )
+    text = (
+        "Choose the dice, the modifiers and helpers, and how a push reads: the calculator "
+        "shows the dice after shifting and the chance of each number of successes, "
+        "before and after a push, exactly."
+    )
+    data = {"nets": nets, "shifted": shifted, "pools": pools}
+    return Calculator("t2k4e", "Roll with modifiers and push", text, form, data)

@@ -144,6 +144,27 @@
     ];
   };
 
+  renderers.t2k4e = function (form, data) {
+    const helpers = readWhole(form, "helpers");
+    const text = form.elements.modifier.value.trim();
+    // the modifier may be negative: look it up by its text, as the table is keyed
+    const nets = /^[+-]?[0-9]+$/.test(text) ? data.nets[String(Number(text))] : undefined;
+    if (!nets) {
+      const label = form.querySelector('label[for="' + form.elements.modifier.id + '"]');
+      return [paragraph("Give a whole number for " + label.textContent + ".")];
+    }
+    if (helpers.error) return [paragraph(helpers.error)];
+    const net = nets[helpers.value];
+    const pool = data.shifted[form.elements.attribute.value][form.elements.skill.value][String(net)];
+    const odds = data.pools[pool][form.elements.reading.value];
+    const headers = ["Successes", "Chance", "Exactly", "Chance of at least this", "At least, exactly"];
+    return [
+      paragraph("Net modifier " + net + ": the dice rolled are " + pool + "."),
+      table(pool + " before a push", headers, odds.initial),
+      table(pool + " after a push", headers, odds.pushed),
+    ];
+  };
+
   function start() {
     const block = document.getElementById("rp-calculator-data");
     if (!block) return;
