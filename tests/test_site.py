@@ -3,6 +3,7 @@ the contributors' page, escaping."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -10,7 +11,14 @@ import jinja2
 import pytest
 
 from rulepress.commands.build import build
+from rulepress.exporters.site.calculators import (
+    DATA_ID,
+    MAX_CALCULATOR_RANK,
+    Calculator,
+    calculator_page,
+)
 from rulepress.exporters.site.pages import generate, nav_folders
+from rulepress.models import SkillTest
 from rulepress.validation import validate
 from rulepress.validators import CHECKS
 from tests.golden import assert_golden
@@ -222,3 +230,41 @@ def test_search_weighs_rule_pages_above_rulings_and_contributors_pages(site):
     assert boosts["iris/weapons/pistols.html"] > 1
     for aside in ("t2k4e/rulings.html", "t2k4e/sources.html", "contributing.html"):
         assert boosts[aside] < 1, aside
+
+
+def calculator_data(project, ruleset: str) -> dict:
+    page = (project / "docs" / ruleset / "calculator.md").read_text(encoding="utf-8")
+    block = page.split(f'<script type="application/json" id="{DATA_ID}">')[1]
+    return json.loads(block.split("</script>")[0])
+
+
+def test_rulesets_with_a_calculator_kind_get_a_calculator_page_in_the_nav(project):
+    found = sorted(p.parent.name for p in (project / "docs").glob("*/calculator.md"))
+    assert found == ["cool", "iris", "t2k-cuf", "t2k4e"]
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "Calculator: iris/calculator.md" in config
+    assert "javascripts/calculator.js" in config
+
+
+def test_the_calculators_figures_are_bounded_and_come_from_the_rules(project, iris, cool):
+    iris_data = calculator_data(project, "iris")["skill-test"]
+    assert len(iris_data["ranks"]) == MAX_CALCULATOR_RANK + 1
+    rank_6 = iris_data["ranks"][6]
+    expected = iris.one(SkillTest).distribution(6)
+    assert rank_6["exactly"][rank_6["ap"].index(4)][1] == str(expected[4])
+    cool_data = calculator_data(project, "cool")["cool"]
+    shock = cool_data["rolls"][0]
+    assert shock["name"] == "Shock roll" and shock["targets"][60][15] == 45
+    sizes = {
+        ruleset: (project / "docs" / ruleset / "calculator.md").stat().st_size
+        for ruleset in ("iris", "cool", "t2k-cuf", "t2k4e")
+    }
+    assert max(sizes.values()) < 250_000, sizes
+
+
+def test_a_calculator_page_escapes_its_data_block():
+    page = calculator_page(
+        "T", [Calculator("x", "X", "text", "<form></form>", {"name": "</script><b>&"})]
+    )
+    block = page.split(f'id="{DATA_ID}">')[1].split("</script>")[0]
+    assert "<" not in block and json.loads(block) == {"x": {"name": "</script><b>&"}}

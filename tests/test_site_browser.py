@@ -8,11 +8,17 @@ import http.server
 import re
 import threading
 import urllib.request
+from collections import Counter
+from fractions import Fraction
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlparse
 
 import pytest
 
+from rulepress import dice
+from rulepress.commands.roll import T2k4eRoll, cool_roll, cuf_check, t2k4e_roll
+from rulepress.kinds.builtin import weapons_by_section
+from rulepress.models import SkillTest, StepDice
 from tests.helpers import ARTIFACTS
 
 
@@ -356,3 +362,199 @@ def test_the_iris_charts_figures_are_there_as_text(page, base_url):
     assert table.locator("thead th").all_inner_texts()[:2] == ["k", "rank 1"]
     # P(AP >= 0) is certain at every rank
     assert table.locator("tbody tr").first.locator("td").all_inner_texts() == ["100%"] * 8
+
+
+# --- The calculators: figures the page looks up, compared with the Python API's -------------
+
+
+def calculator_tables(page) -> dict[str, list[list[str]]]:
+    """Each table the calculator shows: its caption -> its rows' cell texts."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.rp-calculator-output table')]
+            .map(t => [t.caption.textContent,
+                       [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent))]))"""
+    )
+
+
+def exact(chance: Fraction) -> str:
+    return f"{chance.numerator}/{chance.denominator}"
+
+
+def open_calculator_form(page, site, ruleset: str) -> None:
+    """The calculator page from file://: it needs no server and no network."""
+    page.goto((site / ruleset / "calculator.html").as_uri())
+    page.wait_for_load_state("networkidle")
+
+
+def open_calculator(page, site, ruleset: str) -> None:
+    """The calculator page, once the script has shown its first tables."""
+    open_calculator_form(page, site, ruleset)
+    page.locator(".rp-calculator-output table").first.wait_for(timeout=5_000)
+
+
+@pytest.mark.parametrize("cool_score, damage", [(50, 0), (40, 15), (5, 30), (100, 0), (0, 100)])
+def test_the_cool_calculator_shows_the_rules_odds(page, site, cool, cool_score, damage):
+    open_calculator(page, site, "cool")
+    page.get_by_label("Cool score").fill(str(cool_score))
+    page.get_by_label("Damage taken").fill(str(damage))
+    shown = calculator_tables(page)
+    expected = {}
+    for kind in ("shock", "fear"):
+        outcomes = Counter(
+            cool_roll(cool, kind, cool_score, damage, roll, None)["outcome"]
+            for roll in range(1, 101)
+        )
+        target = cool_roll(cool, kind, cool_score, damage, 1, None)["target"]
+        expected[f"{kind.capitalize()} roll: target {target}"] = {
+            state.replace("-", " ").capitalize(): exact(Fraction(count, 100))
+            for state, count in outcomes.items()
+        }
+    assert {
+        caption: {row[0]: row[2] for row in rows} for caption, rows in shown.items()
+    } == expected
+    assert page.errors == []
+
+
+def test_the_cool_calculator_answers_the_keyboard_and_refuses_bad_values(page, site):
+    open_calculator(page, site, "cool")
+    page.get_by_label("Cool score").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.name") == "damage"
+    page.keyboard.press("Control+A")
+    page.keyboard.type("20")
+    assert "Shock roll: target 30" in calculator_tables(page)
+    screenshot(page, "calculator-cool.png")
+    page.get_by_label("Damage taken").fill("101")
+    output = page.locator(".rp-calculator-output")
+    assert output.inner_text().startswith("Give a whole number for Damage taken")
+    assert calculator_tables(page) == {}
+
+
+@pytest.mark.parametrize(
+    "rank, bonus, ap", [(3, 0, 3), (6, 5, 9), (0, 2, 0), (12, 3, 40), (20, 20, 1)]
+)
+def test_the_skill_test_calculator_shows_the_rules_odds_and_weapon_rows(
+    page, site, iris, rank, bonus, ap
+):
+    open_calculator(page, site, "iris")
+    page.get_by_label("Skill rank").fill(str(rank))
+    page.get_by_label("Trait bonus").fill(str(bonus))
+    page.get_by_label("AP scored").fill(str(ap))
+    shown = calculator_tables(page)
+    rule = iris.one(SkillTest)
+    distribution = rule.distribution(rank, bonus)
+    at_least = dice.tails(distribution)
+    rows = shown[f"Total AP at rank {rank} with a trait bonus of {bonus}"]
+    assert [(int(r[0]), r[2], r[4]) for r in rows] == [
+        (total, exact(chance), exact(at_least[total]))
+        for total, chance in dice.ordered(distribution)
+    ]
+    assert [r[4] for r in rows] == [
+        exact(c) for c in rule.chances_at_least(rank, [int(r[0]) for r in rows], bonus)
+    ]
+    weapons = shown[f"Each weapon at {ap} AP"]
+    expected = []
+    for _, section in weapons_by_section(iris):
+        for weapon in section:
+            row = weapon.row_for(ap)
+            expected.append(
+                [weapon.display_name, "none (below the table)", "-", "-", "-", "-"]
+                if row is None
+                else [
+                    weapon.display_name,
+                    *map(str, (row.ap, row.damage, row.defense)),
+                    str(row.move)
+                    if weapon.move_column == "Move"
+                    else f"{weapon.move_column} {row.move}",
+                    str(row.range),
+                ]
+            )
+    assert weapons == expected
+    if (rank, bonus) == (6, 5):
+        screenshot(page, "calculator-iris.png")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(
+    "cuf_score, willpower, tcs", [(4, 6, 9), (4, 6, 5), (10, 5, 35), (2, 3, 200), (5, 0, 11)]
+)
+def test_the_cuf_calculator_shows_the_state_check_and_penalties(
+    page, site, cuf, cuf_score, willpower, tcs
+):
+    open_calculator(page, site, "t2k-cuf")
+    page.get_by_label("CUF (0 to 40)").fill(str(cuf_score))
+    page.get_by_label("Willpower").fill(str(willpower))
+    page.get_by_label("TC total").fill(str(tcs))
+    failed = cuf_check(cuf, cuf_score, willpower, tcs, 20, None)
+    passed = cuf_check(cuf, cuf_score, willpower, tcs, 1, None)
+    assert not failed["check"]["passed"] and passed["check"]["passed"]
+    threshold = cuf.get(failed["state"])
+    chance = threshold.check.chance({"cuf": cuf_score, "willpower": willpower})
+    summary = page.locator(".rp-calculator-output p").inner_text()
+    assert summary == (
+        f"{tcs} TCs against CUF {cuf_score}: {threshold.display_name} "
+        f"(TCs over {threshold.threshold(cuf_score)}). {failed['check']['difficulty']} check: "
+        f"{failed['check']['target']} or less on a d20, passed with a chance of "
+        f"{chance.numerator * 100 / chance.denominator:.2f}% ({exact(chance)})."
+    )
+    (rows,) = calculator_tables(page).values()
+    shown = {row[0]: row[1:] for row in rows}
+    assert shown["Effect"] == [failed["effect"], passed["effect"]]
+    for label, key in (
+        ("Rounds of suppression", "suppression_rounds"),
+        ("Skill roll penalty (added to the roll)", "skill_penalty"),
+        ("Initiative penalty", "initiative_penalty"),
+    ):
+        assert shown[label] == [str(failed[key]), str(passed[key])], label
+    assert shown["BANE"] == ["yes" if failed["bane"] else "no", "yes" if passed["bane"] else "no"]
+    lasts = threshold.penalties_last(tcs, cuf_score)
+    assert shown["Penalties still apply at this TC total"][1].startswith("yes" if lasts else "no")
+    if (cuf_score, tcs) == (4, 9):
+        screenshot(page, "calculator-cuf.png")
+    assert page.errors == []
+
+
+def test_the_cuf_calculator_says_when_no_check_is_called_for(page, site):
+    open_calculator_form(page, site, "t2k-cuf")
+    page.get_by_label("TC total").fill("3")
+    assert page.locator(".rp-calculator-output").inner_text() == (
+        "3 TCs against CUF 4: no threat state, so no check."
+    )
+
+
+@pytest.mark.parametrize(
+    "attribute, skill, modifier, helpers, reading",
+    [
+        ("d8", "d8", 0, 0, "neither-one-nor-success"),
+        ("d12", "none", -1, 0, "every-non-success"),
+        ("d6", "d6", -3, 1, "neither-one-nor-success"),
+        ("d10", "d6", 2, 5, "every-non-success"),
+        ("d12", "d12", 10, 20, "neither-one-nor-success"),
+    ],
+)
+def test_the_t2k4e_calculator_shows_the_shifted_dice_and_push_odds(
+    page, site, t2k, attribute, skill, modifier, helpers, reading
+):
+    open_calculator(page, site, "t2k4e")
+    page.get_by_label("Attribute die").select_option(attribute)
+    page.get_by_label("Skill die").select_option(skill)
+    page.get_by_label("Modifier, all bonuses").fill(str(modifier))
+    page.get_by_label("Helpers").fill(str(helpers))
+    page.get_by_label("Dice a push re-rolls").select_option(reading)
+    pool = [attribute, *([] if skill == "none" else [skill])]
+    rolled = t2k4e_roll(t2k, T2k4eRoll(pool, modifiers=[modifier], helpers=helpers, seed=0))
+    shifted = "+".join(rolled["rolled_pool"])
+    assert page.locator(".rp-calculator-output p").inner_text() == (
+        f"Net modifier {rolled['net_modifier']}: the dice rolled are {shifted}."
+    )
+    shown = calculator_tables(page)
+    step_dice = t2k.one(StepDice)
+    for name, pushed in (("before a push", False), ("after a push", True)):
+        distribution = step_dice.distribution(rolled["rolled_pool"], pushed=pushed, reading=reading)
+        at_least = dice.tails(distribution)
+        assert [(int(r[0]), r[2], r[4]) for r in shown[f"{shifted} {name}"]] == [
+            (s, exact(p), exact(at_least[s])) for s, p in dice.ordered(distribution)
+        ]
+    if (attribute, skill) == ("d6", "d6"):
+        screenshot(page, "calculator-t2k4e.png")
+    assert page.errors == []

@@ -216,7 +216,7 @@ def cool_roll(
     return {
         "ruleset": ruleset.id,
         "roll": roll,
-        "target": cool - damage,
+        "target": fear.target(cool, damage),
         "outcome": result.state,
         "penalty": result.penalty,
     }

@@ -149,6 +149,9 @@ class Kind:
     chart: str | None = None
     """`"module:function"`: function(ruleset) -> {file name: (alt text, SVG)}, or (alt text,
     SVG, the figures as a Markdown table) so the site shows them as text too."""
+    calculator: str | None = None
+    """`"module:function"`: function(ruleset) -> the site's calculator for the kind (a
+    `Calculator`: its text, its form and the exact figures it looks up), or None."""
     roll: str | None = None
     """`"module:command"`: the click command of `rulepress roll <name>`."""
     odds: str | None = None

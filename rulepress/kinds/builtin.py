@@ -44,6 +44,7 @@ from rulepress.output_names import slug
 # Hooks in higher layers, named here and imported only where used.
 ROLL, ODDS, NEW = "rulepress.commands.roll", "rulepress.commands.odds", "rulepress.commands.new"
 CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
+CALCULATORS = "rulepress.exporters.site.calculators"
 WEAPON_PAGES = "rulepress.exporters.foundry.packs.weapon_pages"
 
 
@@ -259,6 +260,7 @@ KINDS = (
         guide=Guide("Skill Test", "skill-test", 100),
         macro=Macro("iris-skill-test", "Skill Test", _skill_test_rules),
         chart=f"{CHARTS}:skill_test_charts",
+        calculator=f"{CALCULATORS}:skill_test_calculator",
         roll=f"{ROLL}:roll_iris",
         odds=f"{ODDS}:odds_iris",
     ),
@@ -321,6 +323,7 @@ KINDS = (
         guide=Guide("Dice", "step-dice", 110),
         macro=Macro("t2k4e-roll", "Roll with Modifiers and Push", _step_dice_rules),
         chart=f"{CHARTS}:step_dice_charts",
+        calculator=f"{CALCULATORS}:step_dice_calculator",
         roll=f"{ROLL}:roll_t2k4e",
         odds=f"{ODDS}:odds_t2k4e",
     ),
@@ -335,6 +338,7 @@ KINDS = (
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
         macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
         roll=f"{ROLL}:roll_cuf",
+        calculator=f"{CALCULATORS}:cuf_calculator",
     ),
     Kind(ThreatThreshold, guide=Guide("Coolness Under Fire", "threat-threshold", 190)),
     Kind(
@@ -357,7 +361,12 @@ KINDS = (
             helpers=f"{HELPERS}:tc_amounts",
         ),
     ),
-    Kind(ShockRoll, guide=Guide("Cool", "shock-roll", 200), roll=f"{ROLL}:roll_cool"),
+    Kind(
+        ShockRoll,
+        guide=Guide("Cool", "shock-roll", 200),
+        roll=f"{ROLL}:roll_cool",
+        calculator=f"{CALCULATORS}:cool_calculator",
+    ),
     Kind(FearRoll, guide=Guide("Cool", "fear-roll", 210)),
     Kind(CriticalFailure, guide=Guide("Cool", "critical-failure", 220)),
 )

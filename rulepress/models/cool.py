@@ -157,8 +157,15 @@ class FearRoll(Document, StatesBoundaries):
     ) -> FearResult:
         """Not afraid on a success; frightened, penalised by the failure margin, on a
         failure; panicked on a critical failure."""
+        return self.outcome_against(roll, self.target(cool, penalty), critical)
+
+    def target(self, cool: int, penalty: int = 0) -> int:
+        """The roll's target: Cool less the penalty (the damage taken, as `roll cool` reads it)."""
+        return cool - penalty
+
+    def outcome_against(self, roll: int, target: int, critical: CriticalFailure) -> FearResult:
+        """The outcome of `roll` against a target already worked out (see `target`)."""
         _check_roll(roll)
-        target = cool - penalty
         if critical.is_critical(roll):
             return FearResult("panicked", max(roll - target, 0))
         if roll <= target:

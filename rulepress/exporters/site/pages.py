@@ -1,9 +1,10 @@
 """Generate the mkdocs project of the rules site from the compendium.
 
 Pages: a home page; per ruleset an overview (with odds charts), a page per chapter
-(the Weapons chapter a page per weapon section), rulings (a hundred to a page) and
-sources; a contributors' page generated from the validator's checks. The glossary of
-every ruleset is appended to every page, so rule terms show their definition on hover.
+(the Weapons chapter a page per weapon section), a calculator where its kinds have one,
+rulings (a hundred to a page) and sources; a contributors' page generated from the
+validator's checks. The glossary of every ruleset is appended to every page, so rule
+terms show their definition on hover.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from rulepress.errors import CODE_DOCS, Code, Finding
 from rulepress.exporters import templating
 from rulepress.exporters.guide import Chapter, Section, chapters
 from rulepress.exporters.markdown_text import TEMPLATES, environment, md, render_section
+from rulepress.exporters.site.calculators import calculator_page, calculators_for
 from rulepress.exporters.site.charts import charts_for
 from rulepress.history import history
 from rulepress.models import Document
@@ -287,7 +289,11 @@ def generate(
         + pages_env.get_template("contributing.md.j2").render(**finding_codes()),
     )
     nav.append({"Contributing": "contributing.md"})
-    for asset in ("stylesheets/extra.css", "javascripts/iframe-worker-shim.js"):
+    for asset in (
+        "stylesheets/extra.css",
+        "javascripts/iframe-worker-shim.js",
+        "javascripts/calculator.js",
+    ):
         project.write(asset, (SITE / asset).read_text(encoding="utf-8"))
     for name, data in compendium.settings.assets.items():
         project.write_bytes(f"{PUBLISHER_FILES}/{name}", data)
@@ -360,6 +366,14 @@ def _ruleset_pages(
             )
         project.write(page, "\n".join(blocks))
         nav.append({nav_title(chapter.title): page})
+    calculators = calculators_for(ruleset)
+    if calculators:
+        project.write(
+            f"{base}/calculator.md",
+            edit.front_matter(None, ASIDE_BOOST)
+            + calculator_page(f"{md(ruleset.info.title)}: Calculator", calculators),
+        )
+        nav.append({"Calculator": f"{base}/calculator.md"})
     nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset, edit)})
     if errata:
         project.write(
