@@ -228,6 +228,10 @@ TABLE_PAGES = (
     "t2k-cuf/threat-conditions.html",
     "t2k4e/rulings.html",
     "contributing.html",
+    "iris/calculator.html",
+    "t2k-cuf/calculator.html",
+    "t2k4e/calculator.html",
+    "cool/calculator.html",
 )
 
 MEASURE_TABLES = """() => [...document.querySelectorAll('.md-content table')].map((table, index) => {
