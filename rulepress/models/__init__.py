@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
-from rulepress.models.character_points import CpEarning, CpSpending
+from rulepress.models.character_points import CpAward, CpEarned, CpEarning, CpSpending
 from rulepress.models.cool import CriticalFailure, FearRoll, ShockRoll
 from rulepress.models.corruption import CorruptionRules, CorruptionTriggers, ObedienceConsequences
 from rulepress.models.cuf import CufRating, ThreatThreshold
@@ -23,6 +23,8 @@ __all__ = [
     "ChapterPlan",
     "CorruptionRules",
     "CorruptionTriggers",
+    "CpAward",
+    "CpEarned",
     "CpEarning",
     "CpSpending",
     "CriticalFailure",
