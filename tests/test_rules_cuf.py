@@ -6,6 +6,7 @@ CUF of 4", "13 TCs against a CUF of 4") are read from tests/fixtures/seeds/cuf.t
 
 from __future__ import annotations
 
+import random
 import re
 from fractions import Fraction
 
@@ -220,6 +221,60 @@ def test_an_average_check_of_ten_passes_half_the_time_and_a_quarter_with_bane(fe
     ratings = {"cuf": 4, "willpower": 6}
     assert fear.check.chance(ratings) == Fraction(1, 2)
     assert fear.check.chance(ratings, bane=True) == Fraction(1, 4)
+
+
+BANE = "where they MUST roll 2D20 for every skill test and take the higher die rolled"
+
+
+def test_a_bane_test_keeps_the_higher_of_two_d20s(fear, text):
+    """ "... a "BANE" ... where they MUST roll 2D20 for every skill test and take the higher
+    die rolled." Against a target of 10 (CUF 4, Will 6), 3 and 14 keep the 14 and fail;
+    9 and 10 keep the 10 and pass."""
+    assert BANE in text
+    ratings = {"cuf": 4, "willpower": 6}
+    failed = fear.check.resolve(ratings, [3, 14], bane=True)
+    assert (failed.faces, failed.kept, failed.target, failed.passed) == ((3, 14), 14, 10, False)
+    assert failed.bane
+    passed = fear.check.resolve(ratings, (9, 10), bane=True)
+    assert (passed.kept, passed.passed) == (10, True)
+
+
+def test_without_a_bane_one_d20_is_rolled(fear):
+    """ "you must roll a FEAR check of AVERAGE:[CUF + WILL]": one d20, at or under the
+    target."""
+    result = fear.check.resolve({"cuf": 4, "willpower": 6}, [14])
+    assert (result.kept, result.passed, result.bane) == (14, False, False)
+
+
+def test_bane_rolls_resolved_over_every_pair_give_the_bane_chance(fear):
+    """ "take the higher die rolled": the 400 equally likely pairs, resolved one by one,
+    pass as often as the BANE chance says."""
+    ratings = {"cuf": 4, "willpower": 6}
+    pairs = [(a, b) for a in range(1, 21) for b in range(1, 21)]
+    passing = sum(fear.check.resolve(ratings, p, bane=True).passed for p in pairs)
+    assert Fraction(passing, len(pairs)) == fear.check.chance(ratings, bane=True)
+
+
+def test_a_rolled_bane_test_replays_from_its_seed_and_keeps_the_higher(fear):
+    """ "MUST roll 2D20 ... and take the higher die rolled", rolled rather than given."""
+    ratings = {"cuf": 4, "willpower": 6}
+    first = fear.check.roll(ratings, random.Random(7), bane=True)
+    assert first == fear.check.roll(ratings, random.Random(7), bane=True)
+    assert len(first.faces) == 2 and first.kept == max(first.faces)
+    assert len(fear.check.roll(ratings, random.Random(7)).faces) == 1
+
+
+def test_a_bane_test_needs_exactly_two_d20_faces(fear):
+    """ "roll 2D20": one face, three faces or a face off the d20 are refused."""
+    ratings = {"cuf": 4, "willpower": 6}
+    with pytest.raises(ValueError, match="two d20s"):
+        fear.check.resolve(ratings, [5], bane=True)
+    with pytest.raises(ValueError, match="two d20s"):
+        fear.check.resolve(ratings, [5, 6, 7], bane=True)
+    with pytest.raises(ValueError, match="one d20"):
+        fear.check.resolve(ratings, [5, 6])
+    with pytest.raises(ValueError, match="cannot show 21"):
+        fear.check.resolve(ratings, [5, 21], bane=True)
 
 
 def test_a_difficult_check_halves_the_asset_dropping_fractions():

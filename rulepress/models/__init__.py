@@ -6,7 +6,7 @@ from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
 from rulepress.models.character_points import CpAward, CpEarned, CpEarning, CpSpending
 from rulepress.models.cool import CriticalFailure, FearRoll, ShockRoll
 from rulepress.models.corruption import CorruptionRules, CorruptionTriggers, ObedienceConsequences
-from rulepress.models.cuf import CufRating, ThreatThreshold
+from rulepress.models.cuf import CheckRoll, CufRating, ThreatThreshold
 from rulepress.models.odds_table import OddsTable
 from rulepress.models.rule import RuleText
 from rulepress.models.ruleset import ChapterPlan, RulesetInfo, SourceCredit
@@ -21,6 +21,7 @@ from rulepress.models.weapon import ApRow, WeaponProfile, WeaponSection
 __all__ = [
     "ApRow",
     "ChapterPlan",
+    "CheckRoll",
     "CorruptionRules",
     "CorruptionTriggers",
     "CpAward",
