@@ -6,6 +6,7 @@ CUF of 4", "13 TCs against a CUF of 4") are read from tests/fixtures/seeds/cuf.t
 
 from __future__ import annotations
 
+import random
 import re
 from fractions import Fraction
 
@@ -222,6 +223,60 @@ def test_an_average_check_of_ten_passes_half_the_time_and_a_quarter_with_bane(fe
     assert fear.check.chance(ratings, bane=True) == Fraction(1, 4)
 
 
+BANE = "where they MUST roll 2D20 for every skill test and take the higher die rolled"
+
+
+def test_a_bane_test_keeps_the_higher_of_two_d20s(fear, text):
+    """ "... a "BANE" ... where they MUST roll 2D20 for every skill test and take the higher
+    die rolled." Against a target of 10 (CUF 4, Will 6), 3 and 14 keep the 14 and fail;
+    9 and 10 keep the 10 and pass."""
+    assert BANE in text
+    ratings = {"cuf": 4, "willpower": 6}
+    failed = fear.check.resolve(ratings, [3, 14], bane=True)
+    assert (failed.faces, failed.kept, failed.target, failed.passed) == ((3, 14), 14, 10, False)
+    assert failed.bane
+    passed = fear.check.resolve(ratings, (9, 10), bane=True)
+    assert (passed.kept, passed.passed) == (10, True)
+
+
+def test_without_a_bane_one_d20_is_rolled(fear):
+    """ "you must roll a FEAR check of AVERAGE:[CUF + WILL]": one d20, at or under the
+    target."""
+    result = fear.check.resolve({"cuf": 4, "willpower": 6}, [14])
+    assert (result.kept, result.passed, result.bane) == (14, False, False)
+
+
+def test_bane_rolls_resolved_over_every_pair_give_the_bane_chance(fear):
+    """ "take the higher die rolled": the 400 equally likely pairs, resolved one by one,
+    pass as often as the BANE chance says."""
+    ratings = {"cuf": 4, "willpower": 6}
+    pairs = [(a, b) for a in range(1, 21) for b in range(1, 21)]
+    passing = sum(fear.check.resolve(ratings, p, bane=True).passed for p in pairs)
+    assert Fraction(passing, len(pairs)) == fear.check.chance(ratings, bane=True)
+
+
+def test_a_rolled_bane_test_replays_from_its_seed_and_keeps_the_higher(fear):
+    """ "MUST roll 2D20 ... and take the higher die rolled", rolled rather than given."""
+    ratings = {"cuf": 4, "willpower": 6}
+    first = fear.check.roll(ratings, random.Random(7), bane=True)
+    assert first == fear.check.roll(ratings, random.Random(7), bane=True)
+    assert len(first.faces) == 2 and first.kept == max(first.faces)
+    assert len(fear.check.roll(ratings, random.Random(7)).faces) == 1
+
+
+def test_a_bane_test_needs_exactly_two_d20_faces(fear):
+    """ "roll 2D20": one face, three faces or a face off the d20 are refused."""
+    ratings = {"cuf": 4, "willpower": 6}
+    with pytest.raises(ValueError, match="two d20s"):
+        fear.check.resolve(ratings, [5], bane=True)
+    with pytest.raises(ValueError, match="two d20s"):
+        fear.check.resolve(ratings, [5, 6, 7], bane=True)
+    with pytest.raises(ValueError, match="one d20"):
+        fear.check.resolve(ratings, [5, 6])
+    with pytest.raises(ValueError, match="cannot show 21"):
+        fear.check.resolve(ratings, [5, 21], bane=True)
+
+
 def test_a_difficult_check_halves_the_asset_dropping_fractions():
     check = Check(difficulty="Difficult", asset=["cuf", "willpower"])
     assert check.target({"cuf": 4, "willpower": 5}) == 4
@@ -404,21 +459,21 @@ def test_every_fixed_source_brings_its_printed_amount(ruleset):
 
 def test_a_rounds_tcs_are_added_at_its_end(ruleset):
     events = [TcEvent("surprised-or-startled"), TcEvent("being-attacked")]
-    assert cuf.end_of_round(3, ruleset, events) == 5
+    assert cuf.end_of_round(3, ruleset, events, cuf=4).tcs == 5
 
 
 def test_reductions_never_take_the_total_below_zero(ruleset):
     events = [TcEvent("good-cover"), TcEvent("completely-outgun")]
-    assert cuf.end_of_round(2, ruleset, events) == 0
-    assert cuf.end_of_round(0, ruleset, [TcEvent("ally-arrives", count=4)]) == 0
+    assert cuf.end_of_round(2, ruleset, events, cuf=4).tcs == 0
+    assert cuf.end_of_round(0, ruleset, [TcEvent("ally-arrives", count=4)], cuf=4).tcs == 0
 
 
 def test_reductions_to_exactly_zero_leave_zero(ruleset):
-    assert cuf.end_of_round(1, ruleset, [TcEvent("morphine")]) == 0
+    assert cuf.end_of_round(1, ruleset, [TcEvent("morphine")], cuf=4).tcs == 0
 
 
 def test_a_round_with_nothing_keeps_the_total(ruleset):
-    assert cuf.end_of_round(7, ruleset, []) == 7
+    assert cuf.end_of_round(7, ruleset, [], cuf=4).tcs == 7
 
 
 def test_a_round_under_automatic_fire_with_an_ally_killed_frightens_cuf_four(ruleset):
@@ -430,11 +485,50 @@ def test_a_round_under_automatic_fire_with_an_ally_killed_frightens_cuf_four(rul
         TcEvent("ally-killed"),
         TcEvent("ally-arrives"),
     ]
-    tcs = cuf.end_of_round(1, ruleset, events)
-    assert tcs == 1 + 1 + 3 + 4 - 1 == 8
-    assert cuf.state(ruleset, tcs, 4).id == "fear"
-    tcs = cuf.end_of_round(tcs, ruleset, [TcEvent("surprised-or-startled")])
-    assert cuf.state(ruleset, tcs, 4).id == "fright"
+    end = cuf.end_of_round(1, ruleset, events, cuf=4)
+    assert end.tcs == 1 + 1 + 3 + 4 - 1 == 8
+    assert end.state.id == "fear"
+    end = cuf.end_of_round(end.tcs, ruleset, [TcEvent("surprised-or-startled")], cuf=4)
+    assert end.state.id == "fright"
+
+
+def test_tcs_gained_as_an_amount_are_added_at_the_rounds_end(ruleset, text):
+    """ "Each Tc which applies is added to the PC/NPC's total for the round and we apply
+    those TCs at the end of the round in which they are accumulated." The source's own
+    figures: "9 TCs against a CUF of 4" frightens, "13 TCs against a CUF of 4" brings
+    Fight or Flight."""
+    assert "we apply those TCs at the end of the round" in text
+    assert "ie 9 TCs against a CUF of 4" in text and "ie 13 TCs against a CUF of 4" in text
+    assert cuf.end_of_round(0, ruleset, cuf=4, gained=9) == cuf.RoundEnd(9, ruleset.get("fright"))
+    assert cuf.end_of_round(5, ruleset, cuf=4, gained=8).state.id == "fight-or-flight"
+    assert cuf.end_of_round(0, ruleset, cuf=4, gained=4).state is None
+
+
+def test_tcs_lost_as_an_amount_are_subtracted_at_the_rounds_end(ruleset, text):
+    """ "These TC reductions are subtracted from the TC total at the end of each round and
+    the new TC total is then enacted the next round." 13 TCs at CUF 4, less 5, is 8: Fear
+    only."""
+    assert "subtracted from the TC total at the end of each round" in text
+    end = cuf.end_of_round(13, ruleset, cuf=4, lost=5)
+    assert (end.tcs, end.state.id) == (8, "fear")
+    assert cuf.end_of_round(2, ruleset, cuf=4, lost=5).tcs == 0  # ruling tc-total-floor
+
+
+def test_amounts_and_named_sources_count_together(ruleset):
+    """ "We denote TCs using Poker chips since they fluctuate so much": chips the referee
+    moves and named sources are one round's bookkeeping. 3 + being attacked (1) + 2 gained
+    - 1 lost is 5, over CUF 4: Fear."""
+    end = cuf.end_of_round(3, ruleset, [TcEvent("being-attacked")], cuf=4, gained=2, lost=1)
+    assert (end.tcs, end.state.id) == (5, "fear")
+
+
+def test_negative_amounts_are_refused(ruleset):
+    """TCs gained and lost are counts of chips, never negative: a loss is `lost`."""
+    for bad in ({"gained": -1}, {"lost": -2}):
+        with pytest.raises(ValueError, match="cannot be negative"):
+            cuf.end_of_round(3, ruleset, cuf=4, **bad)
+    with pytest.raises(ValueError, match="current TCs cannot be negative"):
+        cuf.end_of_round(-1, ruleset, cuf=4)
 
 
 def test_an_outranked_event_is_still_checked(ruleset):

@@ -15,6 +15,8 @@ import pytest
 from rulepress.models import (
     CorruptionRules,
     CorruptionTriggers,
+    CpAward,
+    CpEarning,
     CpSpending,
     ObedienceConsequences,
     WeaponProfile,
@@ -40,6 +42,11 @@ def consequences(iris) -> ObedienceConsequences:
 @pytest.fixture(scope="module")
 def spending(iris) -> CpSpending:
     return iris.one(CpSpending)
+
+
+@pytest.fixture(scope="module")
+def earning(iris) -> CpEarning:
+    return iris.one(CpEarning)
 
 
 @pytest.fixture(scope="module")
@@ -389,3 +396,81 @@ def test_buying_something_the_table_lacks_is_refused(spending):
 def test_buying_a_negative_number_of_ranks_is_refused(spending):
     with pytest.raises(ValueError):
         spending.cost({"skill-rank": -2})
+
+
+def printed_earning(iris_page: str) -> dict[str, tuple[int, int]]:
+    table = iris_page.split("Earning CP\n")[1].split("\n\n")[0]
+    found = {}
+    for low, high, source in re.findall(r"^(\d+)(?:-(\d+))?CP\t(.+)$", table, flags=re.M):
+        found[source] = (int(low), int(high or low))
+    return found
+
+
+def test_each_source_earns_its_printed_cp(earning, iris_page):
+    """ "1CP Participation", "1CP Side Objective", "2CP Main Objective", "1-2CP Director's
+    Blessing" (Earning CP): each source alone earns its printed figure, the blessing either
+    end of its range."""
+    printed = printed_earning(iris_page)
+    assert set(printed) == {
+        "Participation",
+        "Side Objective",
+        "Main Objective",
+        "Director's Blessing",
+    }
+    for source, (low, high) in printed.items():
+        if low == high:
+            assert earning.earned([source]).total == low
+        else:
+            assert earning.earned([source], {source: low}).total == low
+            assert earning.earned([source], {source: high}).total == high
+
+
+def test_a_game_with_every_source_and_a_two_cp_blessing_earns_six(earning):
+    """ "Character Points (or CP) are awarded to your Character as you play games": one
+    game's rewards add up, 1 + 1 + 2 + 2."""
+    result = earning.earned(
+        ["Participation", "Side Objective", "Main Objective", "Director's Blessing"],
+        {"Director's Blessing": 2},
+    )
+    assert result.total == 6
+    assert result.awards[-1] == CpAward("Director's Blessing", 2)
+    assert [a.source for a in result.awards][:3] == [
+        "Participation",
+        "Side Objective",
+        "Main Objective",
+    ]
+
+
+def test_a_game_of_mere_participation_earns_one_cp(earning):
+    """ "1CP Participation": names match in any case."""
+    assert earning.earned(["participation"]) == (1, (CpAward("Participation", 1),))
+    assert earning.earned([]).total == 0
+
+
+def test_a_source_the_table_lacks_is_refused_naming_the_known_ones(earning):
+    """ "Below is a a full list of spending options, along with general guidelines for
+    awarding CP": a source outside the guidelines is refused."""
+    with pytest.raises(ValueError, match=r"'Heroic Death'.*Participation, Side Objective"):
+        earning.earned(["Participation", "Heroic Death"])
+    with pytest.raises(ValueError, match="no CP source"):
+        earning.earned(["Participation"], {"Bonus": 1})
+
+
+def test_the_directors_blessing_must_be_chosen_within_one_to_two(earning):
+    """ "1-2CP Director's Blessing": the Director chooses 1 or 2, nothing else."""
+    with pytest.raises(ValueError, match="choose the amount"):
+        earning.earned(["Director's Blessing"])
+    for wrong in (0, 3):
+        with pytest.raises(ValueError, match="1-2 CP, not"):
+            earning.earned(["Director's Blessing"], {"Director's Blessing": wrong})
+
+
+def test_a_fixed_reward_takes_no_other_amount_and_counts_once(earning):
+    """ "2CP Main Objective": a fixed reward, once a game."""
+    assert earning.earned(["Main Objective"], {"Main Objective": 2}).total == 2
+    with pytest.raises(ValueError, match="awards 2 CP, not 3"):
+        earning.earned(["Main Objective"], {"Main Objective": 3})
+    with pytest.raises(ValueError, match="counts once"):
+        earning.earned(["Participation", "participation"])
+    with pytest.raises(ValueError, match="not among the sources"):
+        earning.earned(["Participation"], {"Director's Blessing": 1})

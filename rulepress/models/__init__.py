@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
-from rulepress.models.character_points import CpEarning, CpSpending
+from rulepress.models.character_points import CpAward, CpEarned, CpEarning, CpSpending
 from rulepress.models.cool import CriticalFailure, FearRoll, ShockRoll
 from rulepress.models.corruption import CorruptionRules, CorruptionTriggers, ObedienceConsequences
-from rulepress.models.cuf import CufRating, ThreatThreshold
+from rulepress.models.cuf import CheckRoll, CufRating, ThreatThreshold
 from rulepress.models.odds_table import OddsTable
 from rulepress.models.rule import RuleText
 from rulepress.models.ruleset import ChapterPlan, RulesetInfo, SourceCredit
@@ -21,8 +21,11 @@ from rulepress.models.weapon import ApRow, WeaponProfile, WeaponSection
 __all__ = [
     "ApRow",
     "ChapterPlan",
+    "CheckRoll",
     "CorruptionRules",
     "CorruptionTriggers",
+    "CpAward",
+    "CpEarned",
     "CpEarning",
     "CpSpending",
     "CriticalFailure",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -73,3 +74,57 @@ class CpEarning(Document):
     name: Name
     headers: Annotated[list[Name], Field(min_length=2, max_length=2)]
     rows: Annotated[list[EarningRow], Field(min_length=1)]
+
+    def earned(self, sources: Iterable[str], chosen: Mapping[str, int] | None = None) -> CpEarned:
+        """The CP one game earns from `sources` (printed names, any case), each counted once.
+
+        A source whose reward is a range (the Director's Blessing, "1-2CP") needs its
+        amount in `chosen`, within the range; a fixed reward needs none. A source the
+        table does not list is refused, naming the ones it does.
+        """
+        rows = {row.source.casefold(): row for row in self.rows}
+        known = ", ".join(row.source for row in self.rows)
+        sources = list(sources)
+        for name in [*sources, *(chosen or {})]:
+            if name.casefold() not in rows:
+                raise ValueError(f"no CP source called {name!r}; the table lists {known}")
+        chosen = {name.casefold(): cp for name, cp in (chosen or {}).items()}
+        given = [name.casefold() for name in sources]
+        repeated = sorted({rows[name].source for name in given if given.count(name) > 1})
+        if repeated:
+            raise ValueError(f"each source counts once a game: {', '.join(repeated)} repeated")
+        stray = sorted(rows[name].source for name in chosen if name not in given)
+        if stray:
+            raise ValueError(f"an amount was chosen for {', '.join(stray)}, not among the sources")
+        awards = tuple(
+            CpAward(rows[name].source, self._award(rows[name], chosen.get(name))) for name in given
+        )
+        return CpEarned(sum(award.cp for award in awards), awards)
+
+    @staticmethod
+    def _award(row: EarningRow, chosen: int | None) -> int:
+        """The CP one row awards: its fixed figure, or the amount chosen within its range."""
+        if chosen is None:
+            if row.cp.min != row.cp.max:
+                raise ValueError(
+                    f"{row.source} awards {row.cp.min}-{row.cp.max} CP: choose the amount"
+                )
+            return row.cp.min
+        if not row.cp.min <= chosen <= row.cp.max:
+            printed = f"{row.cp.min}" if row.cp.min == row.cp.max else f"{row.cp.min}-{row.cp.max}"
+            raise ValueError(f"{row.source} awards {printed} CP, not {chosen}")
+        return chosen
+
+
+class CpAward(NamedTuple):
+    """What one source gave in a game: its printed name and the CP it awarded."""
+
+    source: str
+    cp: int
+
+
+class CpEarned(NamedTuple):
+    """One game's character points: the total and each source's award, in the order given."""
+
+    total: int
+    awards: tuple[CpAward, ...]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Literal
 
@@ -53,6 +56,22 @@ DIFFICULTY = {
 }
 
 
+@dataclass(frozen=True)
+class CheckRoll:
+    """A d20 task rolled: the faces, the one kept (the higher under a BANE), the target it
+    had to meet and whether it passed."""
+
+    faces: tuple[int, ...]
+    kept: int
+    target: int
+    passed: bool
+
+    @property
+    def bane(self) -> bool:
+        """Whether the roll was made under a BANE (two d20s)."""
+        return len(self.faces) == 2
+
+
 class Check(Model):
     """A Twilight: 2000 v2.2 task: roll 1d20 at or under the asset times the difficulty."""
 
@@ -78,6 +97,27 @@ class Check(Model):
         target = max(0, min(self.target(ratings), 20))
         single = Fraction(target, 20)
         return single * single if bane else single
+
+    def resolve(
+        self, ratings: dict[str, int], faces: Sequence[int], bane: bool = False
+    ) -> CheckRoll:
+        """Resolve the d20 faces rolled: one face, or under a BANE two, of which the higher
+        (worse) is kept; the kept face passes at or under the target."""
+        faces = tuple(faces)
+        wanted = 2 if bane else 1
+        if len(faces) != wanted:
+            need = "two d20s (a BANE)" if bane else "one d20"
+            raise ValueError(f"the check rolls {need}, not {len(faces)} faces")
+        for face in faces:
+            if not 1 <= face <= 20:
+                raise ValueError(f"a d20 cannot show {face}")
+        kept = max(faces)
+        return CheckRoll(faces, kept, self.target(ratings), self.passes(kept, ratings))
+
+    def roll(self, ratings: dict[str, int], rng: random.Random, bane: bool = False) -> CheckRoll:
+        """Roll the check with `rng` (seeded, it replays): one d20, or two under a BANE."""
+        faces = [dice.roll(20, rng) for _ in range(2 if bane else 1)]
+        return self.resolve(ratings, faces, bane)
 
 
 class CheckResult(Model):

@@ -69,7 +69,31 @@ def total(ruleset: Ruleset, events: Sequence[TcEvent]) -> int:
     return result
 
 
-def end_of_round(current: int, ruleset: Ruleset, events: Sequence[TcEvent]) -> int:
-    """Apply a round's gains and reductions at its end; the total never drops below 0
-    (ruling `tc-total-floor`)."""
-    return max(current + total(ruleset, events), 0)
+@dataclass(frozen=True)
+class RoundEnd:
+    """The end of a round: the new TC total, enacted next round, and the threat state it
+    reaches (None when TCs are at or under CUF)."""
+
+    tcs: int
+    state: ThreatThreshold | None
+
+
+def end_of_round(
+    current: int,
+    ruleset: Ruleset,
+    events: Sequence[TcEvent] = (),
+    *,
+    cuf: int,
+    gained: int = 0,
+    lost: int = 0,
+) -> RoundEnd:
+    """Apply a round's gains and reductions at its end: the named `events`, plus TCs
+    `gained` and `lost` as plain amounts (the chips a referee moves), and say the state
+    the new total reaches for `cuf`. The total never drops below 0 (ruling
+    `tc-total-floor`); the state is the highest threshold exceeded (ruling
+    `highest-threshold-only`)."""
+    for name, amount in (("current", current), ("gained", gained), ("lost", lost)):
+        if amount < 0:
+            raise ValueError(f"{name} TCs cannot be negative ({amount})")
+    tcs = max(current + total(ruleset, events) + gained - lost, 0)
+    return RoundEnd(tcs, state(ruleset, tcs, cuf))
