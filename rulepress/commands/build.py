@@ -13,7 +13,7 @@ from rulepress import build_stamp
 from rulepress.caching import digest, tree_digests
 from rulepress.commands.validate import build_summary
 from rulepress.compendium.model import Compendium
-from rulepress.compendium.settings import settings_beside
+from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.memo import RenderMemo
@@ -114,8 +114,7 @@ def stamped_build(
     # runs is seen next time
     # (the site's assets are package data: the package's digests cover them)
     others = [str(options.templates)] if options.templates else []
-    settings_file = settings or settings_beside(root)
-    inputs = build_stamp.snapshot(str(root), others, [str(settings_file)])
+    inputs = build_stamp.snapshot(str(root), others, [str(settings_file(root, settings))])
     argv = [arg for arg in argv if not (force and arg == "--force")]
 
     def stamp(validation: Validation, written: list[Path]) -> None:

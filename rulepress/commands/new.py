@@ -16,7 +16,8 @@ from pydantic import ValidationError
 
 from rulepress import kinds
 from rulepress.commands.options import RULESET_HELP, TEXT, Text, compendium_option
-from rulepress.compendium.loader import load_compendium, schema_findings
+from rulepress.compendium.findings import schema_findings
+from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
 from rulepress.compendium.yaml_source import parse_yaml

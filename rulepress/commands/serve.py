@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from rulepress.commands.validate import format_findings
-from rulepress.compendium.settings import settings_beside
+from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
 from rulepress.exporters.site import mkdocs_command
 from rulepress.exporters.site.pages import generate
@@ -76,7 +76,7 @@ def serve(compendium: Path, address: str, settings: Path | None = None) -> int:
     check_address(address)
     compendium = compendium.resolve()
     named = settings is not None
-    settings = (settings or settings_beside(compendium)).resolve()
+    settings = settings_file(compendium, settings).resolve()
     with tempfile.TemporaryDirectory(prefix="rulepress-serve-") as folder:
         project = Path(folder)
         (project / HOOK_FILE).write_text(HOOK, encoding="utf-8")

@@ -7,8 +7,6 @@ document per file, its `kind` naming its model.
 
 from __future__ import annotations
 
-import difflib
-import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,22 +17,22 @@ from pydantic import ValidationError
 from rulepress import kinds
 from rulepress.caching import digest
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.model import Compendium, Entry, Ruleset
-from rulepress.compendium.settings import PublisherSettings, load_settings, settings_beside
-from rulepress.compendium.yaml_source import (
-    Position,
-    SourceMap,
-    YamlProblem,
-    decode_utf8,
-    parse_yaml,
+from rulepress.compendium.findings import (
+    file_problem,
+    finding_at,
+    schema_findings,
+    suggest,
+    type_name,
 )
+from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.settings import PublisherSettings, load_settings, settings_file
+from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level, RulepressError
 from rulepress.files import read_regular
 from rulepress.models import RulesetInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
 RULESET_FILE = "ruleset.yaml"
-FILE_START = Position(1, 1)
 
 
 @dataclass(frozen=True)
@@ -59,10 +57,10 @@ def load_compendium(
         raise RulepressError(f"compendium folder not found: {root}")
     if not root.is_dir():
         raise RulepressError(f"compendium path is not a folder: {root}")
-    if settings is None:
-        publisher, findings = load_settings(settings_beside(root))
-    else:
-        publisher, findings = load_settings(settings, required=True)
+    # a file named on the command line must exist; the one beside the compendium may not
+    publisher, findings = load_settings(
+        settings_file(root, settings), required=settings is not None
+    )
     return _load(root, cache, publisher, findings)
 
 
@@ -81,7 +79,7 @@ def _load(
             continue
         if ruleset.id in rulesets:
             findings.append(
-                _at(
+                finding_at(
                     ruleset.info_source,
                     Code.INVALID_VALUE,
                     Level.ERROR,
@@ -202,7 +200,7 @@ def _load_ruleset(
             continue
         if isinstance(entry.document, RulesetInfo):
             findings.append(
-                _at(
+                finding_at(
                     entry.source,
                     Code.INVALID_VALUE,
                     Level.ERROR,
@@ -216,7 +214,7 @@ def _load_ruleset(
         return None
     if not isinstance(info_entry.document, RulesetInfo):
         findings.append(
-            _at(
+            finding_at(
                 info_entry.source,
                 Code.INVALID_VALUE,
                 Level.ERROR,
@@ -245,18 +243,20 @@ def _load_document(
             return Entry(cached, SourceMap(path, text=decode_utf8(raw)), key)
         data, source = parse_yaml(decode_utf8(raw), path, positions=False)
     except OSError as exc:
-        findings.append(_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}"))
+        findings.append(
+            file_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
+        )
         return None
     except YamlProblem as problem:
-        findings.append(_problem(path, problem.code, problem.message, problem.position))
+        findings.append(file_problem(path, problem.code, problem.message, problem.position))
         return None
     if not isinstance(data, dict):
         findings.append(
-            _at(
+            finding_at(
                 source,
                 Code.NOT_A_MAPPING,
                 Level.ERROR,
-                f"a document must be a mapping with a `kind`, not a {_type_name(data)}",
+                f"a document must be a mapping with a `kind`, not a {type_name(data)}",
             )
         )
         return None
@@ -275,16 +275,12 @@ def _load_document(
     return Entry(document, source, key)
 
 
-def _problem(path: Path, code: Code, message: str, position: Position = FILE_START) -> Finding:
-    return Finding(Level.ERROR, code, message, path, position.line, position.col)
-
-
 def _unknown_kind(source: SourceMap, kind: object) -> Finding:
     if kind is None:
-        return _at(source, Code.MISSING_FIELD, Level.ERROR, "missing field 'kind'")
-    hint = _suggest(str(kind), kinds.models())
+        return finding_at(source, Code.MISSING_FIELD, Level.ERROR, "missing field 'kind'")
+    hint = suggest(str(kind), kinds.models())
     known = ", ".join(sorted(kinds.models()))
-    return _at(
+    return finding_at(
         source,
         Code.UNKNOWN_KIND,
         Level.ERROR,
@@ -292,112 +288,3 @@ def _unknown_kind(source: SourceMap, kind: object) -> Finding:
         "package is known once that package is installed)",
         ("kind",),
     )
-
-
-def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
-    """Turn pydantic's errors into findings at the YAML line and column of each value.
-
-    A union field fails once per member; those errors share a data path and become one
-    finding that lists what would have been accepted.
-    """
-    grouped: dict[tuple, list[dict]] = {}
-    for error in exc.errors(include_url=False):
-        grouped.setdefault(_data_path(error["loc"], source, error["type"]), []).append(error)
-    findings = []
-    for path, errors in grouped.items():
-        code = _code_for(errors[0]["type"])
-        key = code == Code.UNKNOWN_FIELD or errors[0]["loc"][-1] == "[key]"  # a key's own fault
-        position = source.locate(path, prefer_key=key)
-        messages = list(dict.fromkeys(_message(e, path) for e in errors))
-        message = messages[0] if len(messages) == 1 else "; or ".join(messages[:4])
-        findings.append(
-            Finding(
-                Level.ERROR,
-                code,
-                f"{_dotted(path, ends_in_key=key)}: {message}",
-                source.file,
-                position.line,
-                position.col,
-            )
-        )
-    return findings
-
-
-def _data_path(loc: tuple, source: SourceMap, error_type: str) -> tuple:
-    """Drop the union member names pydantic puts into `loc`; keep what exists in the data."""
-    path: tuple = ()
-    for part in loc:
-        candidate = (*path, part)
-        known = source.has(candidate)
-        if known or (error_type == "missing" and part == loc[-1]):
-            path = candidate
-    return path
-
-
-# A model's fields are named by text: a key that is not text (`1:`) names none of them.
-UNKNOWN_FIELD_ERRORS = ("extra_forbidden", "invalid_key")
-
-
-def _code_for(error_type: str) -> Code:
-    if error_type in UNKNOWN_FIELD_ERRORS:
-        return Code.UNKNOWN_FIELD
-    if error_type == "missing":
-        return Code.MISSING_FIELD
-    if error_type.endswith(("_type", "_parsing")) or error_type in {"model_type", "is_instance_of"}:
-        return Code.WRONG_TYPE
-    if error_type.startswith(
-        ("greater_than", "less_than", "too_short", "too_long")
-    ) or error_type in {"string_too_short", "string_too_long", "finite_number"}:
-        return Code.OUT_OF_RANGE
-    return Code.INVALID_VALUE
-
-
-@functools.cache
-def _all_fields() -> list[str]:
-    return sorted({name for model in kinds.models().values() for name in model.model_fields})
-
-
-def _message(error: dict, path: tuple) -> str:
-    kind = error["type"]
-    value = error.get("input")
-    if kind in UNKNOWN_FIELD_ERRORS:
-        return f"unknown field{_suggest(str(path[-1]) if path else '', _all_fields())}"
-    if kind == "missing":
-        return "required field is missing"
-    if kind == "string_pattern_mismatch" and path and path[-1] in {"id", "section", "skill"}:
-        return f"{value!r} is not a slug (lowercase letters and digits joined by single hyphens)"
-    shown = f"{value!r}" if not isinstance(value, dict | list) else _type_name(value)
-    if kind.endswith("_type") or kind.endswith("_parsing"):
-        return f"{error['msg'].lower()}, got {shown} ({_type_name(value)})"
-    return f"{error['msg']} (got {shown})"
-
-
-def _suggest(word: str, choices) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def _dotted(path: tuple, *, ends_in_key: bool = False) -> str:
-    """`rulings[0].id`; with `ends_in_key`, a number at the end is a key (`1`), not an index."""
-    text = ""
-    for index, part in enumerate(path):
-        key = not isinstance(part, int) or (ends_in_key and index == len(path) - 1)
-        text += (f".{part}" if text else str(part)) if key else f"[{part}]"
-    return text or "document"
-
-
-def _type_name(value: object) -> str:
-    return {
-        dict: "mapping",
-        list: "list",
-        str: "text",
-        bool: "boolean",
-        int: "integer",
-        float: "number",
-        type(None): "null",
-    }.get(type(value), type(value).__name__)
-
-
-def _at(source: SourceMap, code: Code, level: Level, message: str, path: tuple = ()) -> Finding:
-    position = source.locate(path)
-    return Finding(level, code, message, source.file, position.line, position.col)

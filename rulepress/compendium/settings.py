@@ -17,6 +17,7 @@ from types import MappingProxyType
 from pydantic import ValidationError
 
 from rulepress.caching import digest
+from rulepress.compendium.findings import file_problem, finding_at, schema_findings
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level
 from rulepress.files import read_regular
@@ -52,9 +53,10 @@ class PublisherSettings:
         return {str((folder / name).absolute()): digest(data) for name, data in self.assets.items()}
 
 
-def settings_beside(compendium_root: Path) -> Path:
-    """Where a compendium's settings file is: `rulepress.yaml` in the folder holding it."""
-    return compendium_root.absolute().parent / SETTINGS_FILE
+def settings_file(compendium_root: Path, given: Path | None = None) -> Path:
+    """The settings file a compendium is built with: the one `given` (on the command
+    line), else `rulepress.yaml` in the folder holding the compendium."""
+    return given if given is not None else compendium_root.absolute().parent / SETTINGS_FILE
 
 
 def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSettings, list[Finding]]:
@@ -62,26 +64,26 @@ def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSetti
     defaults, unless `required` (a file named on the command line must exist)."""
     if not path.exists() and not path.is_symlink():
         if required:
-            return PublisherSettings(), [_problem(path, Code.UNREADABLE, "settings file not found")]
+            return PublisherSettings(), [
+                file_problem(path, Code.UNREADABLE, "settings file not found")
+            ]
         return PublisherSettings(), []
     try:
         data, source = parse_yaml(decode_utf8(read_regular(path)), path)
     except OSError as exc:
         return PublisherSettings(), [
-            _problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
+            file_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
         ]
     except YamlProblem as problem:
         if problem.code == Code.EMPTY_FILE:  # only comments: every default
             return PublisherSettings(file=path), []
         return PublisherSettings(), [
-            Finding(Level.ERROR, problem.code, problem.message, path, *problem.position)
+            file_problem(path, problem.code, problem.message, problem.position)
         ]
     if not isinstance(data, dict):
         return PublisherSettings(), [
-            _problem(path, Code.NOT_A_MAPPING, "the settings file must hold a mapping")
+            file_problem(path, Code.NOT_A_MAPPING, "the settings file must hold a mapping")
         ]
-    from rulepress.compendium.loader import schema_findings  # the loader imports this module
-
     try:
         settings = Settings.model_validate(data)
     except ValidationError as exc:
@@ -122,16 +124,9 @@ def _read_assets(
             except (OSError, RuntimeError) as exc:  # RuntimeError: a symbolic link loop
                 problem = f"cannot be read: {getattr(exc, 'strerror', None) or exc}"
         if problem:
-            position = source.locate(where)
+            message = f"{'.'.join(map(str, where))}: {name}: {problem}"
             findings.append(
-                Finding(
-                    Level.ERROR,
-                    Code.UNUSABLE_NAMED_FILE,
-                    f"{'.'.join(map(str, where))}: {name}: {problem}",
-                    source.file,
-                    position.line,
-                    position.col,
-                )
+                finding_at(source, Code.UNUSABLE_NAMED_FILE, Level.ERROR, message, where)
             )
     return assets
 
@@ -145,19 +140,6 @@ def _language_findings(settings: Settings, source: SourceMap) -> list[Finding]:
     language = settings.site.language
     if not languages.is_dir() or (languages / f"{language}.html").is_file():
         return []
-    position = source.locate(("site", "language"))
     known = ", ".join(sorted(p.stem for p in languages.glob("*.html") if p.stem != "custom"))
-    return [
-        Finding(
-            Level.ERROR,
-            Code.INVALID_VALUE,
-            f"site.language: the Material theme has no language {language!r}; known: {known}",
-            source.file,
-            position.line,
-            position.col,
-        )
-    ]
-
-
-def _problem(path: Path, code: Code, message: str) -> Finding:
-    return Finding(Level.ERROR, code, message, path, 1, 1)
+    message = f"site.language: the Material theme has no language {language!r}; known: {known}"
+    return [finding_at(source, Code.INVALID_VALUE, Level.ERROR, message, ("site", "language"))]

@@ -1,0 +1,135 @@
+"""Findings about one file: at its start, at a value's line and column, or from a
+model's validation errors. The loader and the settings' loader both report through them."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from rulepress import kinds
+from rulepress.compendium.yaml_source import Position, SourceMap
+from rulepress.errors import Code, Finding, Level
+
+FILE_START = Position(1, 1)
+
+
+def file_problem(path: Path, code: Code, message: str, position: Position = FILE_START) -> Finding:
+    """An error about a whole file (it cannot be read, parsed or used), at `position`."""
+    return Finding(Level.ERROR, code, message, path, position.line, position.col)
+
+
+def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
+    """Turn pydantic's errors into findings at the YAML line and column of each value.
+
+    A union field fails once per member; those errors share a data path and become one
+    finding that lists what would have been accepted.
+    """
+    grouped: dict[tuple, list[dict]] = {}
+    for error in exc.errors(include_url=False):
+        grouped.setdefault(_data_path(error["loc"], source, error["type"]), []).append(error)
+    findings = []
+    for path, errors in grouped.items():
+        code = _code_for(errors[0]["type"])
+        key = code == Code.UNKNOWN_FIELD or errors[0]["loc"][-1] == "[key]"  # a key's own fault
+        position = source.locate(path, prefer_key=key)
+        messages = list(dict.fromkeys(_message(e, path) for e in errors))
+        message = messages[0] if len(messages) == 1 else "; or ".join(messages[:4])
+        findings.append(
+            Finding(
+                Level.ERROR,
+                code,
+                f"{_dotted(path, ends_in_key=key)}: {message}",
+                source.file,
+                position.line,
+                position.col,
+            )
+        )
+    return findings
+
+
+def _data_path(loc: tuple, source: SourceMap, error_type: str) -> tuple:
+    """Drop the union member names pydantic puts into `loc`; keep what exists in the data."""
+    path: tuple = ()
+    for part in loc:
+        candidate = (*path, part)
+        known = source.has(candidate)
+        if known or (error_type == "missing" and part == loc[-1]):
+            path = candidate
+    return path
+
+
+# A model's fields are named by text: a key that is not text (`1:`) names none of them.
+UNKNOWN_FIELD_ERRORS = ("extra_forbidden", "invalid_key")
+
+
+def _code_for(error_type: str) -> Code:
+    if error_type in UNKNOWN_FIELD_ERRORS:
+        return Code.UNKNOWN_FIELD
+    if error_type == "missing":
+        return Code.MISSING_FIELD
+    if error_type.endswith(("_type", "_parsing")) or error_type in {"model_type", "is_instance_of"}:
+        return Code.WRONG_TYPE
+    if error_type.startswith(
+        ("greater_than", "less_than", "too_short", "too_long")
+    ) or error_type in {"string_too_short", "string_too_long", "finite_number"}:
+        return Code.OUT_OF_RANGE
+    return Code.INVALID_VALUE
+
+
+@functools.cache
+def _all_fields() -> list[str]:
+    return sorted({name for model in kinds.models().values() for name in model.model_fields})
+
+
+def _message(error: dict, path: tuple) -> str:
+    kind = error["type"]
+    value = error.get("input")
+    if kind in UNKNOWN_FIELD_ERRORS:
+        return f"unknown field{suggest(str(path[-1]) if path else '', _all_fields())}"
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "string_pattern_mismatch" and path and path[-1] in {"id", "section", "skill"}:
+        return f"{value!r} is not a slug (lowercase letters and digits joined by single hyphens)"
+    shown = f"{value!r}" if not isinstance(value, dict | list) else type_name(value)
+    if kind.endswith("_type") or kind.endswith("_parsing"):
+        return f"{error['msg'].lower()}, got {shown} ({type_name(value)})"
+    return f"{error['msg']} (got {shown})"
+
+
+def suggest(word: str, choices) -> str:
+    """ " (did you mean 'x'?)" for the choice closest to `word`, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _dotted(path: tuple, *, ends_in_key: bool = False) -> str:
+    """`rulings[0].id`; with `ends_in_key`, a number at the end is a key (`1`), not an index."""
+    text = ""
+    for index, part in enumerate(path):
+        key = not isinstance(part, int) or (ends_in_key and index == len(path) - 1)
+        text += (f".{part}" if text else str(part)) if key else f"[{part}]"
+    return text or "document"
+
+
+def type_name(value: object) -> str:
+    """How a finding names a YAML value's type (`mapping`, `text`, `integer`...)."""
+    return {
+        dict: "mapping",
+        list: "list",
+        str: "text",
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
+
+
+def finding_at(
+    source: SourceMap, code: Code, level: Level, message: str, path: tuple = ()
+) -> Finding:
+    """A finding at the value (or, for `()`, the document) `path` names in `source`."""
+    position = source.locate(path)
+    return Finding(level, code, message, source.file, position.line, position.col)
