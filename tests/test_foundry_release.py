@@ -37,12 +37,12 @@ def manifest_of(foundry: Path) -> dict:
 def test_the_manifest_carries_the_release_urls_the_settings_give(tmp_path):
     settings = """
 foundry:
-  url: https://example.org/rules
+  url: https://example.org/rules/{ruleset_id}
   manifest: https://example.org/releases/latest/download/{module}.json
   download: https://example.org/releases/download/v1/{module}.zip
 """
     manifest = manifest_of(demo_build(tmp_path, settings))
-    assert manifest["url"] == "https://example.org/rules"
+    assert manifest["url"] == "https://example.org/rules/demo"
     assert manifest["manifest"] == f"https://example.org/releases/latest/download/{MODULE}.json"
     assert manifest["download"] == f"https://example.org/releases/download/v1/{MODULE}.zip"
 

@@ -7,7 +7,6 @@ filters, so a `|` or a `<` in the data never breaks a table or the page.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,7 +14,12 @@ from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import Finding
 from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.guide import Chapter, chapters, section_of
-from rulepress.exporters.markdown_text import environment, md, render_section
+from rulepress.exporters.markdown_text import (
+    environment,
+    md,
+    render_section,
+    yaml_front_matter,
+)
 from rulepress.exporters.memo import RenderMemo
 from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
@@ -35,22 +39,15 @@ def anchor_link(parts: list[Chapter]):
 
 
 def front_matter(guides: GuideSettings, placeholders: dict[str, str]) -> str:
-    """The settings' front matter as a YAML block (`---` lines), "" when there is none.
-    Each value is written as JSON, which YAML reads as it is: text cannot end the block
-    or add a key."""
-    if not guides.front_matter:
-        return ""
+    """The settings' front matter as a YAML block, its patterns filled in; "" when there
+    is none."""
 
     def filled(item: object) -> object:
         if isinstance(item, list):
             return [filled(each) for each in item]
         return fill(item, **placeholders) if isinstance(item, str) else item
 
-    lines = [
-        f"{key}: {json.dumps(filled(item), ensure_ascii=False)}"
-        for key, item in guides.front_matter.items()
-    ]
-    return "---\n" + "\n".join(lines) + "\n---\n\n"
+    return yaml_front_matter({key: filled(item) for key, item in guides.front_matter.items()})
 
 
 def render_guide(

@@ -8,8 +8,9 @@ same templates feed the Markdown guide, the Foundry journal pages and the site.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from pathlib import Path
 
@@ -69,6 +70,18 @@ def prose(value: object) -> str:
     lines = [md(line.strip()) for line in str(value or "").split("\n")]
     # A printed line that starts like a heading or a list item stays a plain line.
     return "\n\n".join(_LINE_START.sub(r"\1\\\2", line) for line in lines if line)
+
+
+def yaml_front_matter(fields: Mapping[str, object]) -> str:
+    """A Markdown file's YAML front matter (`---` lines) holding `fields`, "" when there are
+    none. Each value is written as JSON, which YAML reads as it is: text cannot end the
+    block or add a key."""
+    if not fields:
+        return ""
+    lines = "".join(
+        f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in fields.items()
+    )
+    return f"---\n{lines}---\n\n"
 
 
 def percent(chance: Fraction | float, digits: int = 1) -> str:

@@ -199,3 +199,11 @@ class Settings(Model):
             "ruleset_id": ruleset_id,
             "module": self.foundry.module_id(ruleset_id),
         }
+
+    def release_links(self, ruleset_id: str, ruleset_title: str) -> dict[str, str]:
+        """A ruleset's module's `url`, `manifest` and `download` (module.json's names), those
+        the settings give, each pattern filled in for the ruleset."""
+        foundry = self.foundry
+        given = {"url": foundry.url, "manifest": foundry.manifest, "download": foundry.download}
+        values = self.placeholders(ruleset_id, ruleset_title)
+        return {name: fill(url, **values) for name, url in given.items() if url}

@@ -12,14 +12,6 @@ from rulepress.models.settings import FoundrySettings, Settings, fill
 PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
 
 
-def release_links(foundry: FoundrySettings, module_id: str) -> dict[str, str]:
-    """module.json's `url`, `manifest` and `download`, those the settings give, with
-    `{module}` replaced by the module's id (Foundry needs `manifest` to update a module
-    and `download` to install it)."""
-    given = {"url": foundry.url, "manifest": foundry.manifest, "download": foundry.download}
-    return {name: url.replace("{module}", module_id) for name, url in given.items() if url}
-
-
 def authors(ruleset: Ruleset, foundry: FoundrySettings) -> list[dict]:
     """The module's authors: the settings' (their empty fields left out), else the
     sources' authors, each with the source it wrote."""
@@ -47,7 +39,8 @@ def manifest(
         "version": info.version,
         "authors": authors(ruleset, settings.foundry),
         "compatibility": {"minimum": version, "verified": version},
-        **release_links(settings.foundry, options.module_id),
+        # Foundry needs `manifest` to update a module and `download` to install it
+        **settings.release_links(ruleset.id, info.title),
         "packs": [
             {
                 "name": pack.name,

@@ -12,6 +12,7 @@ from html import escape
 from typing import NamedTuple
 
 from rulepress import kinds
+from rulepress.exporters.markdown_text import percent
 from rulepress.models import PushRule, SkillTest, StepDice
 from rulepress.models.step_dice import push_reading
 
@@ -23,10 +24,6 @@ class Chart(NamedTuple):
     alt: str
     svg: str
     figures: str = ""
-
-
-def _percent(chance: Fraction, places: int) -> str:
-    return f"{float(chance) * 100:.{places}f}%"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -59,13 +56,13 @@ def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float,
         'fill="currentColor" class="rp-chart">',
         f"<title>{escape(title)}</title>",
     ]
-    for percent in range(0, 101, 20):
-        y = TOP + plot_h * (1 - percent / 100)
+    for gridline in range(0, 101, 20):
+        y = TOP + plot_h * (1 - gridline / 100)
         parts.append(
             f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
             'stroke="currentColor" stroke-opacity="0.2"/>'
         )
-        parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{percent}%</text>')
+        parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{gridline}%</text>')
     for x, label in x_ticks:
         parts.append(
             f'<text x="{x:.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">{escape(label)}</text>'
@@ -90,7 +87,7 @@ def iris_figures(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int 
     aps = range(0, max_ap + 1, 2)
     columns = [skill_test.chances_at_least(rank, aps) for rank in ranks]
     rows = [
-        [str(ap), *(_percent(column[index], 0) for column in columns)]
+        [str(ap), *(percent(column[index], 0) for column in columns)]
         for index, ap in enumerate(aps)
     ]
     return _table(header, rows)
@@ -135,7 +132,7 @@ def t2k4e_figures(step_dice: StepDice, push: PushRule | None) -> str:
         [
             "+".join(pool),
             *(
-                _percent(step_dice.chance(pool, pushed=pushed, reading=reading), 1)
+                percent(step_dice.chance(pool, pushed=pushed, reading=reading), 1)
                 for pushed in (False, True)
             ),
         ]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import io
 import itertools
-import json
 import os
 import posixpath
 from pathlib import Path
@@ -26,7 +25,13 @@ from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import CODE_DOCS, Code, Finding
 from rulepress.exporters import templating
 from rulepress.exporters.guide import Chapter, Section, chapters
-from rulepress.exporters.markdown_text import TEMPLATES, environment, md, render_section
+from rulepress.exporters.markdown_text import (
+    TEMPLATES,
+    environment,
+    md,
+    render_section,
+    yaml_front_matter,
+)
 from rulepress.exporters.site.calculators import calculator_page, calculators_for
 from rulepress.exporters.site.charts import charts_for
 from rulepress.history import history
@@ -155,10 +160,7 @@ class EditLinks:
             fields["edit_url"] = url
         if boost is not None:
             fields["search"] = {"boost": boost}
-        if not fields:
-            return ""
-        lines = "".join(f"{key}: {json.dumps(value)}\n" for key, value in fields.items())
-        return f"---\n{lines}---\n\n"
+        return yaml_front_matter(fields)
 
     def section_link(self, file: Path) -> str:
         """A section's own edit link, on a page built from several files, or ""."""
@@ -185,19 +187,14 @@ class SiteProject:
 
     def write(self, relative: str, text: str, *, docs: bool = True) -> None:
         """Write a page (or, with `docs=False`, a project file) unless it already holds `text`."""
+        self.write_bytes(relative, text.encode("utf-8"), docs=docs)
+
+    def write_bytes(self, relative: str, data: bytes, *, docs: bool = True) -> None:
+        """Write a file of the site as it is (an image, a stylesheet), unless it already
+        holds `data`."""
         path = (self.docs if docs else self.folder) / relative
         if path in self.written:  # a page named like another would silently replace it
             raise RuntimeError(f"two pages of the site would be written to {relative}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-        self.written.add(path)
-
-    def write_bytes(self, relative: str, data: bytes) -> None:
-        """Write a file of the site as it is (an image, a stylesheet)."""
-        path = self.docs / relative
-        if path in self.written:
-            raise RuntimeError(f"two files of the site would be written to {relative}")
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.is_file() or path.read_bytes() != data:
             path.write_bytes(data)
@@ -401,16 +398,13 @@ def downloads_of(ruleset: Ruleset, settings: Settings) -> dict[str, str | None]:
     """A ruleset's files in the site's `downloads/` folder (written by the site target),
     and its module's manifest URL when the settings give one, for the home page."""
     module = settings.foundry.module_id(ruleset.id)
-    found = {
+    return {
         "title": ruleset.info.title,
         "guide": f"{DOWNLOADS}/{ruleset.id}.md",
         "module": f"{DOWNLOADS}/{module}.zip",
         "json": f"{DOWNLOADS}/{ruleset.id}.json",
-        "manifest": None,
+        "manifest": settings.release_links(ruleset.id, ruleset.info.title).get("manifest"),
     }
-    if settings.foundry.manifest:
-        found["manifest"] = settings.foundry.manifest.replace("{module}", module)
-    return found
 
 
 def _rulings_pages(
