@@ -3,7 +3,7 @@ becomes Items with the kind's attributes, in folders where the entry names one."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import jinja2
 
@@ -62,6 +62,7 @@ def _add_items(
     """The kind's Items, grouped by folder; folders in the order of their documents."""
     mapping: kinds.FoundryItems = kind.foundry
     ruleset, memo = module.ruleset, module.memo
+    link = roll_link(module, mapping)
     by_folder: dict[str | None, tuple[Document | None, list[Document]]] = {}
     for document in ruleset.all(kind.model):
         folder = mapping.folder(document, ruleset) if mapping.folder else None
@@ -88,7 +89,7 @@ def _add_items(
             attributes = tuple(tuple(a) for a in mapping.attributes(document, ruleset))
             weight = getattr(document, mapping.weight) if mapping.weight else None
             icon = mapping.icon(document, ruleset) if callable(mapping.icon) else mapping.icon
-            look = (icon, weight, roll_link(module, mapping, document))
+            look = (icon, weight, link(document))
             made = (system, stats)
             if mapping.description:  # an HTML template; the weapons' shares their tables
                 description = Description(module.tables, mapping.description)
@@ -98,12 +99,13 @@ def _add_items(
                 pack.add(item(document, attributes, where, look, made, text))
 
 
-def roll_link(module: Module, mapping: kinds.FoundryItems, document: Document) -> str:
-    """The paragraph that ends the Item's description: a link to the macro that rolls
-    with it. Foundry runs a Macro whose content link is clicked (`Macro#_onClickDocumentLink`
-    calls `execute({event})`); the macro reads the Item from the paragraph's
-    `data-rulepress-item` and asks the rest. Simple Worldbuilding rolls only dice formulas
-    from an Item's attributes, so a link is how its Items run a macro. None without one."""
+def roll_link(module: Module, mapping: kinds.FoundryItems) -> Callable[[Document], str]:
+    """The paragraph that ends each of the kind's Items' descriptions: a link to the macro
+    that rolls with it. Foundry runs a Macro whose content link is clicked
+    (`Macro#_onClickDocumentLink` calls `execute({event})`); the macro reads the Item from
+    the paragraph's `data-rulepress-item` and asks the rest. Simple Worldbuilding rolls
+    only dice formulas from an Item's attributes, so a link is how its Items run a macro.
+    "" for every Item when there is no such macro. The macro is found once per kind."""
     macro = next(
         (
             kind
@@ -113,11 +115,15 @@ def roll_link(module: Module, mapping: kinds.FoundryItems, document: Document) -
         None,
     )
     if macro is None or module.ruleset.one(macro.model) is None:
-        return ""
+        return lambda document: ""
     macro_id = document_id(module.ruleset, "macro", macro.macro.template)
     uuid = f"Compendium.{module.options.module_id}.macros.Macro.{macro_id}"
     label = foundry_text(f"Roll: {macro.macro.title}")
-    return f'<p data-rulepress-item="{foundry_text(document.id)}">@UUID[{uuid}]{{{label}}}</p>'
+
+    def link(document: Document) -> str:
+        return f'<p data-rulepress-item="{foundry_text(document.id)}">@UUID[{uuid}]{{{label}}}</p>'
+
+    return link
 
 
 def _folder_order(ruleset: Ruleset):
