@@ -22,7 +22,7 @@ import pytest
 from rulepress.errors import Finding, Level
 from rulepress.validation import validate
 from rulepress.validators import CHECKS
-from rulepress.validators.tables import _spans
+from rulepress.validators.tables import ap_spans
 from tests.helpers import (
     ACUITY_FILE,
     RULESET,
@@ -1296,7 +1296,7 @@ def test_check_codes_and_names_are_unique():
     assert len({c.name for c in CHECKS}) == len(CHECKS)
 
 
-# -- tables._spans -----------------------------------------------------------------------
+# -- tables.ap_spans -----------------------------------------------------------------------
 
 SPANS = [
     ([], ""),
@@ -1312,13 +1312,13 @@ SPANS = [
 
 @pytest.mark.parametrize(("values", "text"), SPANS, ids=[t or "nothing" for _, t in SPANS])
 def test_spans(values, text):
-    assert _spans(values) == text
+    assert ap_spans(values) == text
 
 
 def test_spans_keeps_the_given_order():
     """Callers sort first; unsorted input is written run by run as given."""
-    assert _spans([3, 2, 1]) == "3, 2, 1"
-    assert _spans([5, 6, 1, 2]) == "5-6, 1-2"
+    assert ap_spans([3, 2, 1]) == "3, 2, 1"
+    assert ap_spans([5, 6, 1, 2]) == "5-6, 1-2"
 
 
 # -- Level and Finding.sort_key ----------------------------------------------------------

@@ -51,10 +51,9 @@ def _cells(step_dice: StepDice, table: OddsTable, reading: Reading):
 def _table_reading(ruleset: Ruleset, table: OddsTable) -> tuple[Reading, int]:
     """The reading a table's cells are compared under: for a pushed table the one most of
     its cells follow (and how many agree), else the rule text's."""
-    step_dice, text_reading = ruleset.one(StepDice), push_reading(ruleset.one(PushRule))
     if table.roll == "pushed":
-        return best_reading(step_dice, table)
-    return text_reading, 0
+        return best_reading(ruleset.one(StepDice), table)
+    return push_reading(ruleset.one(PushRule)), 0
 
 
 @check("RP301", "printed-odds-differ", Level.WARNING)

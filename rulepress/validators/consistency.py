@@ -20,7 +20,7 @@ from rulepress.validators.registry import (
     published_weapons_by_section,
     weapon_entries,
 )
-from rulepress.validators.tables import _spans
+from rulepress.validators.tables import ap_spans
 
 RARITY_ORDER = ("Ubiquitous", "Common", "Uncommon", "Rare", "Legendary")
 
@@ -232,10 +232,10 @@ def tier_weaker_table(ruleset: Ruleset):
                 first, parts = None, []
                 for a in lower:
                     weaker = [
-                        (index, row, a.row_at(row.ap))
+                        (index, row, theirs)
                         for index, row in enumerate(b.table)
-                        if a.row_at(row.ap) is not None
-                        and getattr(row, column) < getattr(a.row_at(row.ap), column)
+                        if (theirs := a.row_at(row.ap)) is not None
+                        and getattr(row, column) < getattr(theirs, column)
                     ]
                     if not weaker:
                         continue
@@ -243,7 +243,7 @@ def tier_weaker_table(ruleset: Ruleset):
                     first = index if first is None else min(first, index)
                     parts.append(
                         f"tier {a.tier} '{a.display_name}' at AP "
-                        f"{_spans([w[1].ap for w in weaker])} (AP {row.ap}: "
+                        f"{ap_spans([w[1].ap for w in weaker])} (AP {row.ap}: "
                         f"{getattr(row, column)} against {getattr(theirs, column)})"
                     )
                 if parts:

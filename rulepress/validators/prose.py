@@ -16,8 +16,9 @@ from pathlib import Path
 from pydantic import BaseModel, BeforeValidator
 
 from rulepress.compendium.model import Entry, Ruleset
-from rulepress.compendium.yaml_source import Position
+from rulepress.compendium.yaml_source import Position, YamlProblem, decode_utf8
 from rulepress.errors import Level
+from rulepress.files import read_regular
 from rulepress.models.base import Name, Text
 from rulepress.validators.registry import Report, check
 
@@ -95,9 +96,11 @@ def _file_text(file: Path) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _read(file: Path, mtime: int, size: int) -> str:
+    """The text the loader read (a regular file of at most 2 MiB, UTF-8), read again only
+    for a finding: the loader keeps no file's text once it is parsed."""
     try:
-        return file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        return decode_utf8(read_regular(file))
+    except (OSError, YamlProblem):
         return ""
 
 

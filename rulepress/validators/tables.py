@@ -32,7 +32,7 @@ def ap_row_missing(ruleset: Ruleset):
         missing = [ap for ap in AP_RANGE if ap not in present]
         if missing and entry.document.table:
             yield Report(
-                entry, f"AP table has no row for AP {_spans(missing)}", ("table",), key=True
+                entry, f"AP table has no row for AP {ap_spans(missing)}", ("table",), key=True
             )
 
 
@@ -121,7 +121,7 @@ def off_band_step(ruleset: Ruleset):
                     yield Report(
                         entry,
                         f"{column} changes at AP {ap}, where no other table "
-                        f"changes (bands start at AP {_spans(sorted(others))})",
+                        f"changes (bands start at AP {ap_spans(sorted(others))})",
                         ("table", index, column),
                     )
 
@@ -186,7 +186,7 @@ def odds_row_length(ruleset: Ruleset):
                 )
 
 
-def _spans(values: list[int]) -> str:
+def ap_spans(values: list[int]) -> str:
     """[1, 2, 3, 7] -> '1-3, 7'."""
     runs: list[list[int]] = []
     for value in values:

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.models.common import Boundary
+from rulepress.models.common import Boundary, StatesBoundaries
 from rulepress.validators.registry import Report, check
 
 
@@ -25,10 +25,10 @@ def threshold_wording(ruleset: Ruleset):
     Stamina is 0 or less}` in another."""
     stated: dict[tuple[str, object], list[tuple[Entry, Boundary, tuple]]] = defaultdict(list)
     for entry in ruleset.entries:
-        if entry.document.is_draft:
+        document = entry.document
+        if document.is_draft or not isinstance(document, StatesBoundaries):
             continue
-        boundaries = getattr(entry.document, "stated_boundaries", None)
-        for boundary, path in boundaries() if boundaries else ():
+        for boundary, path in document.stated_boundaries():
             stated[(boundary.quantity, boundary.value)].append((entry, boundary, path))
     for places in stated.values():
         if len({boundary.cut for _, boundary, _ in places}) < 2:
