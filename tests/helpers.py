@@ -195,6 +195,12 @@ def git(repo: Path, *args: str) -> str:
     ).stdout
 
 
+def commit_all(repo: Path, message: str) -> None:
+    """Commit every change of the working tree of `repo` (new files too), as a test user."""
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
+
+
 def run_macro(node: str, macro: Path, scope: dict, faces: list[int], **world: object) -> dict:
     """Run a generated macro's JSON document in node with `scope` and the dice showing
     `faces`; what it rolled and said. `world` sets the harness's stand-ins (`dialog`,

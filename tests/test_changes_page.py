@@ -9,7 +9,7 @@ import pytest
 
 from rulepress.exporters.site.pages import generate
 from rulepress.validation import validate
-from tests.helpers import SKILL, WEAPON_FILE, base_tree, build_tree, git
+from tests.helpers import SKILL, WEAPON_FILE, base_tree, build_tree, commit_all, git
 
 SKILL_TEST = """\
 kind: skill-test
@@ -28,11 +28,6 @@ NEW_SKILL = SKILL.replace("bio-lore", "chem-lore").replace("Bio Lore", "Chem <b>
 HOSTILE_MESSAGE = "<script>alert(1)</script> *tool* [link](http://evil.example)"
 
 
-def commit(root: Path, message: str) -> None:
-    git(root, "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
-
-
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text
@@ -46,15 +41,15 @@ def changes_page(tmp_path) -> str:
     root = tmp_path / "repo"
     tree = build_tree(root / "compendium", {**base_tree(), "demo/skill-test.yaml": SKILL_TEST})
     git(root, "init", "-q")
-    commit(root, "initial import")
+    commit_all(root, "initial import")
     edit(tree / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 14,")
-    commit(root, HOSTILE_MESSAGE)
+    commit_all(root, HOSTILE_MESSAGE)
     (tree / "demo/skills/chem-lore.yaml").write_text(NEW_SKILL, encoding="utf-8")
-    commit(root, "add a skill")
+    commit_all(root, "add a skill")
     edit(tree / "demo/skills/bio-lore.yaml", "kind: skill\n", "# a note\nkind: skill\n")
-    commit(root, "tidying up")
+    commit_all(root, "tidying up")
     edit(tree / "demo/skill-test.yaml", "  6: 2\n", "  6: 3\n")
-    commit(root, "sixes score more")
+    commit_all(root, "sixes score more")
     generate(validate(tree).compendium, tmp_path / "site")
     return (tmp_path / "site/docs/changes.md").read_text(encoding="utf-8")
 

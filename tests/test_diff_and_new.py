@@ -17,7 +17,7 @@ from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
 from rulepress.history import compare, load_side
 from rulepress.validation import validate
-from tests.helpers import SKILL, WEAPON_FILE, base_tree, build_tree, git
+from tests.helpers import SKILL, WEAPON_FILE, base_tree, build_tree, commit_all, git
 
 
 @pytest.fixture
@@ -33,8 +33,7 @@ def repo(tmp_path) -> Path:
         },
     )
     git(root, "init", "-q")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first")
+    commit_all(root, "first")
     weapon = root / "compendium" / WEAPON_FILE
     text = weapon.read_text().replace("{ap: 12, damage: 12,", "{ap: 12, damage: 14,")
     text = text.replace("id: test-pistol", "id: trusty-pistol\nprevious_ids: [test-pistol]")
@@ -43,8 +42,7 @@ def repo(tmp_path) -> Path:
     (root / "compendium/demo/weapons/trusty-pistol.yaml").write_text(text)
     skill = root / "compendium/demo/skills/bio-lore.yaml"
     skill.write_text(skill.read_text().replace("[acuity, resolve]", "[acuity, vigor]"))
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "second")
+    commit_all(root, "second")
     return root
 
 

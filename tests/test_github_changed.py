@@ -10,7 +10,16 @@ from pathlib import Path
 from rulepress.commands.validate import github_annotations, step_summary
 from rulepress.errors import Finding, Level
 from rulepress.validation import validate
-from tests.helpers import SKILL_FILE, WEAPON_FILE, base_tree, build_tree, git, run, weapon
+from tests.helpers import (
+    SKILL_FILE,
+    WEAPON_FILE,
+    base_tree,
+    build_tree,
+    commit_all,
+    git,
+    run,
+    weapon,
+)
 
 
 def _falls(text: str, ap: int) -> str:
@@ -24,8 +33,7 @@ def _repository(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     build_tree(repo / "compendium", {**base_tree(), WEAPON_FILE: _falls(weapon(), 5)})
     git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "-c", "user.email=t@example.org", "-c", "user.name=T", "commit", "-qm", "start")
+    commit_all(repo, "start")
     skill = repo / "compendium" / SKILL_FILE
     skill.write_text(skill.read_text() + "nickname: Bio | Lore\n")  # an unknown field
     return repo
@@ -73,8 +81,7 @@ def test_without_changed_since_every_file_is_annotated(tmp_path):
 
 def test_an_untracked_file_counts_as_changed(tmp_path):
     repo = _repository(tmp_path)
-    git(repo, "add", "-A")
-    git(repo, "-c", "user.email=t@example.org", "-c", "user.name=T", "commit", "-qm", "skill")
+    commit_all(repo, "skill")
     build_tree(
         repo / "compendium",
         {

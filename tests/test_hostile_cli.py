@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.exporters.output import MARKER_NAME
-from tests.helpers import REPO, SKILL, base_tree, build_tree, git, run
+from tests.helpers import REPO, SKILL, base_tree, build_tree, commit_all, git, run
 
 
 def run_with(*args: str, cwd: Path, env: dict | None = None, limit_file_size: int = 0):
@@ -196,17 +196,12 @@ def test_a_write_error_while_exporting_names_the_file_and_keeps_the_previous_out
 # --- git history: links, odd revisions, odd repositories --------------------------------------
 
 
-def commit(repo: Path, message: str) -> None:
-    git(repo, "add", "-A")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
-
-
 @pytest.fixture
 def repo(tmp_path) -> Path:
     root = tmp_path / "repo"
     build_tree(root / "compendium", base_tree())
     git(root, "init", "-q")
-    commit(root, "first")
+    commit_all(root, "first")
     return root
 
 
@@ -225,7 +220,7 @@ def test_diff_of_a_revision_holding_a_link_judges_it_as_validate_and_leaves_no_c
     repo, target, exit, says
 ):
     (repo / "compendium/demo/skills/evil.yaml").symlink_to(target)
-    commit(repo, "a link")
+    commit_all(repo, "a link")
     scratch = repo.parent / "tmp"
     scratch.mkdir()
     result = run_with("diff", "HEAD~1", "HEAD", cwd=repo, env={"TMPDIR": str(scratch)})
@@ -237,9 +232,9 @@ def test_diff_of_a_revision_holding_a_link_judges_it_as_validate_and_leaves_no_c
 
 def test_the_site_history_skips_a_revision_holding_a_link_out_and_leaves_no_copy(repo):
     (repo / "compendium/demo/skills/evil.yaml").symlink_to("/etc/passwd")
-    commit(repo, "a link out")
+    commit_all(repo, "a link out")
     (repo / "compendium/demo/skills/evil.yaml").unlink()
-    commit(repo, "the link removed")
+    commit_all(repo, "the link removed")
     scratch = repo.parent / "tmp"
     scratch.mkdir()
     out = repo.parent / "out"
@@ -254,7 +249,7 @@ def test_diff_reads_the_commit_not_what_export_attributes_make_of_it(repo):
     pistol = repo / "compendium/demo/weapons/test-pistol.yaml"
     pistol.write_text(pistol.read_text().replace("{ap: 12, damage: 12,", "{ap: 12, damage: 99,"))
     (repo / ".gitattributes").write_text("compendium/demo/weapons/* export-ignore\n")
-    commit(repo, "hide a change from git archive")
+    commit_all(repo, "hide a change from git archive")
     result = run("diff", "HEAD~1", "HEAD", cwd=repo)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["demo: Test Pistol: damage at AP 12 from 12 to 99"]
@@ -288,7 +283,7 @@ def test_diff_in_a_repository_without_commits_says_so(tmp_path):
 def test_diff_past_the_start_of_a_shallow_clone_says_to_fetch_more(repo, tmp_path):
     commit_again = repo / "compendium/demo/skills/bio-lore.yaml"
     commit_again.write_text(commit_again.read_text().replace("Bio Lore", "Bio Lore II"))
-    commit(repo, "second")
+    commit_all(repo, "second")
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
     result = run("diff", "HEAD~1", cwd=clone)
