@@ -335,6 +335,8 @@ def test_broken_input_is_reported_at_its_place(tmp_path, case: Case):
     [
         ("1: one\n", "1: unknown field"),
         ("nmae: Bio\n", "nmae: unknown field (did you mean 'name'?)"),
+        # a weapon's field is no suggestion for a skill's key
+        ("magazin: 3\n", "magazin: unknown field"),
         (
             "rulings: [{id: a, question: q, ruling: r, alternative: a, why: w, 2: x}]\n",
             "rulings[0].2: unknown field",

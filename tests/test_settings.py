@@ -46,7 +46,14 @@ def findings_of(tmp_path: Path, settings: str, files: dict[str, bytes] | None = 
 # --- Findings ---------------------------------------------------------------------------------
 
 CASES = [
-    ("site:\n  titel: x\n", "2:3 RP101 site.titel: unknown field"),
+    ("site:\n  titel: x\n", "2:3 RP101 site.titel: unknown field (did you mean 'title'?)"),
+    # suggested from the mapping the key is in: the settings', never a document's fields
+    ("site:\n  descriptoin: x\n", "2:3 RP101 site.descriptoin: unknown field (did you mean"),
+    ("sitee: {}\n", "1:1 RP101 sitee: unknown field (did you mean 'site'?)"),
+    (
+        "foundry:\n  authors: [{nmae: x}]\n",
+        "2:14 RP101 foundry.authors[0].nmae: unknown field (did",
+    ),
     ("site:\n  colours: {primary: bleu}\n", "2:22 RP105 site.colours.primary"),
     ("site:\n  url: ftp://example.org/\n", "2:8 RP105 site.url"),
     ('site:\n  url: "https://example.org/<script>"\n', "2:8 RP105 site.url"),
@@ -80,6 +87,13 @@ CASES = [
 def test_a_bad_setting_is_a_finding_at_its_place(tmp_path, settings, expected):
     found = findings_of(tmp_path, settings)
     assert any(expected in line for line in found), found
+
+
+def test_a_misspelt_setting_is_never_offered_a_document_field(tmp_path):
+    # `magazin` is close to a weapon's `magazine`, and to no setting of `site`
+    assert findings_of(tmp_path, "site:\n  magazin: 3\n") == [
+        "2:3 RP101 site.magazin: unknown field"
+    ]
 
 
 def test_a_named_file_that_leads_out_of_the_repository_is_refused_unread(tmp_path):

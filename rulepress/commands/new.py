@@ -44,9 +44,10 @@ def _create(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
     text = dump_data(data)
     parsed, source = parse_yaml(text, path)
     try:
-        document = kinds.models()[data["kind"]].model_validate(parsed)
+        model = kinds.models()[data["kind"]]
+        document = model.model_validate(parsed)
     except ValidationError as exc:
-        raise _refusal(schema_findings(exc, source)) from None
+        raise _refusal(schema_findings(exc, source, model)) from None
     joined = dataclasses.replace(ruleset, entries=(*ruleset.entries, Entry(document, source)))
     findings = run_checks(Compendium(ruleset.folder, {ruleset.id: joined}))
     errors = [f for f in findings if f.level == Level.ERROR and f.file == path]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import difflib
 import functools
+import typing
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from rulepress import kinds
 from rulepress.compendium.yaml_source import Position, SourceMap
@@ -21,11 +22,14 @@ def file_problem(path: Path, code: Code, message: str, position: Position = FILE
     return Finding(Level.ERROR, code, message, path, position.line, position.col)
 
 
-def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
+def schema_findings(
+    exc: ValidationError, source: SourceMap, model: type[BaseModel] | None = None
+) -> list[Finding]:
     """Turn pydantic's errors into findings at the YAML line and column of each value.
 
     A union field fails once per member; those errors share a data path and become one
-    finding that lists what would have been accepted.
+    finding that lists what would have been accepted. `model`, the model validated,
+    lets an unknown key's "did you mean" draw on the fields of the mapping it is in.
     """
     grouped: dict[tuple, list[dict]] = {}
     for error in exc.errors(include_url=False):
@@ -35,7 +39,7 @@ def schema_findings(exc: ValidationError, source: SourceMap) -> list[Finding]:
         code = _code_for(errors[0]["type"])
         key = code == Code.UNKNOWN_FIELD or errors[0]["loc"][-1] == "[key]"  # a key's own fault
         position = source.locate(path, prefer_key=key)
-        messages = list(dict.fromkeys(_message(e, path) for e in errors))
+        messages = list(dict.fromkeys(_message(e, path, model) for e in errors))
         message = messages[0] if len(messages) == 1 else "; or ".join(messages[:4])
         findings.append(
             Finding(
@@ -84,11 +88,33 @@ def _all_fields() -> list[str]:
     return sorted({name for model in kinds.models().values() for name in model.model_fields})
 
 
-def _message(error: dict, path: tuple) -> str:
+def _fields_at(model: type[BaseModel] | None, path: tuple) -> list[str]:
+    """The field names a key at `path` could have meant: those of the models the mapping
+    holding it may be (every kind's fields when the model is not known)."""
+    if model is None:
+        return _all_fields()
+    candidates = {model}
+    for part in path[:-1]:
+        fields = [m.model_fields[part] for m in candidates if part in m.model_fields]
+        if fields:  # a field name steps into the models its type holds
+            candidates = {m for f in fields for m in _models_in(f.annotation)}
+        # else a list index or a mapping's key: the same models hold the next step
+    return sorted({name for m in candidates for name in m.model_fields})
+
+
+def _models_in(annotation: object) -> set[type[BaseModel]]:
+    """The models a field's type holds, through lists, mappings, unions and Annotated."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {annotation}
+    return {m for arg in typing.get_args(annotation) for m in _models_in(arg)}
+
+
+def _message(error: dict, path: tuple, model: type[BaseModel] | None = None) -> str:
     kind = error["type"]
     value = error.get("input")
     if kind in UNKNOWN_FIELD_ERRORS:
-        return f"unknown field{suggest(str(path[-1]) if path else '', _all_fields())}"
+        word = str(path[-1]) if path else ""
+        return f"unknown field{suggest(word, _fields_at(model, path))}"
     if kind == "missing":
         return "required field is missing"
     if kind == "string_pattern_mismatch" and path and path[-1] in {"id", "section", "skill"}:

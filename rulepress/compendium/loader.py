@@ -268,7 +268,7 @@ def _load_document(
     try:
         document = model.model_validate(data)
     except ValidationError as exc:
-        findings.extend(schema_findings(exc, source))
+        findings.extend(schema_findings(exc, source, model))
         return None
     if cache is not None:
         cache.keep(key, document)

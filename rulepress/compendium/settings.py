@@ -87,7 +87,7 @@ def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSetti
     try:
         settings = Settings.model_validate(data)
     except ValidationError as exc:
-        return PublisherSettings(), schema_findings(exc, source)
+        return PublisherSettings(), schema_findings(exc, source, Settings)
     findings = _language_findings(settings, source)
     assets = _read_assets(settings, path.parent, source, findings)
     return PublisherSettings(settings, path, MappingProxyType(assets)), findings
