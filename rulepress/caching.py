@@ -1,9 +1,9 @@
 """What every cache and the build stamp share: where they live, and content named by the
 digest of its bytes (a file, a folder tree, the rulepress code itself).
 
-The compendium's document cache, the exporters' render memo and the build stamp all use
-it. Only the standard library is imported here (through rulepress.files and
-rulepress.sealed too), because the launcher's no-op build uses it.
+The compendium's document cache and the build stamp use it. Only the standard library
+is imported here (through rulepress.files and rulepress.sealed too), because the
+launcher's no-op build uses it.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def tree_digests(folder: str) -> dict[str, str]:
 def code_digest() -> str:
     """One digest of the rulepress package and its installed plugins (code and templates)
     and the Python running it: anything made by other code is never reused. Taken once a
-    process (the document cache and each target's render memo all ask): it stands for the
+    process (the document cache and the build stamp ask): it stands for the
     code this process runs."""
     listing = [sys.version]
     for folder in code_folders():

@@ -175,8 +175,7 @@ def validate_command(
 @click.option(
     "--force",
     is_flag=True,
-    help="Build even when nothing the last identical build read or wrote has changed, "
-    "and render every output afresh.",
+    help="Build even when nothing the last identical build read or wrote has changed.",
 )
 @settings_option
 @no_cache_option

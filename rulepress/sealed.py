@@ -1,6 +1,6 @@
 """Files rulepress reads back from its cache folder, sealed with a key no repository holds.
 
-The document cache, the render memo and the build stamps live in the working folder,
+The document cache and the build stamps live in the working folder,
 where a pull request can commit files of its own; a pickle or a stamp it made would run
 code or skip a build. So each such file is sealed: its first 64 bytes are a keyed
 BLAKE2b MAC over the file's name, its length and the digest of the rest, then that

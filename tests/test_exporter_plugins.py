@@ -25,9 +25,9 @@ class Shout(BaseExporter):
     name = "shout"
     description = "each ruleset's title in capitals"
 
-    def export(self, compendium, out, options, memo=None):
+    def export(self, compendium, out, options):
         for ruleset in compendium:
-            text = f"{ruleset.info.title.upper()} {options.foundry_version} {memo}"
+            text = f"{ruleset.info.title.upper()} {options.foundry_version}"
             (out / f"{ruleset.id}.txt").write_text(text, encoding="utf-8")
 
 
@@ -36,9 +36,8 @@ class Declared:
 
     name = "declared"
     description = "nothing"
-    uses_render_memo = False
 
-    def export(self, compendium, out, options, memo=None):
+    def export(self, compendium, out, options):
         (out / "done").write_text("done", encoding="utf-8")
 
     def check_replaceable(self, previous):
@@ -50,9 +49,8 @@ class Careless:
     """Writes files, but declares neither a description nor check_replaceable."""
 
     name = "careless"
-    uses_render_memo = "yes"
 
-    def export(self, compendium, out, options, memo=None):
+    def export(self, compendium, out, options):
         (out / "x").write_text("x", encoding="utf-8")
 
 
@@ -97,14 +95,13 @@ def test_a_conforming_plugin_builds_like_a_shipped_exporter(plugin_path, demo, t
     plugin_path("rulepress_shout", CONFORMING, points)
     exporters = available_exporters()
     assert {"foundry", "markdown", "site", "json", "shout", "declared"} <= set(exporters)
-    assert exporters["shout"].uses_render_memo is False  # BaseExporter's default
 
     options = ExportOptions(foundry_version=12)
     validation, written = build(demo, tmp_path / "out", ["shout", "declared"], options, cache=True)
     assert validation.ok
     assert written == [tmp_path / "out/shout", tmp_path / "out/declared"]
     texts = [path.read_text(encoding="utf-8") for path in (tmp_path / "out/shout").glob("*.txt")]
-    assert texts and all(text.endswith(" 12 None") for text in texts)  # no memo: not declared
+    assert texts and all(text.endswith(" 12") for text in texts)
     # built again, the previous output passes BaseExporter's check_replaceable
     validation, _ = build(demo, tmp_path / "out", ["shout"], options)
     assert validation.ok
@@ -122,7 +119,7 @@ def test_a_shipped_name_is_never_taken_by_a_plugin(plugin_path):
             "rulepress_careless:Careless",
             "exporter entry point 'careless' (rulepress_careless:Careless) in group "
             "rulepress.exporters does not meet the exporter contract: description is not "
-            "a str; uses_render_memo is not a bool; check_replaceable() is missing",
+            "a str; check_replaceable() is missing",
         ),
         (
             "rulepress_careless:broken",

@@ -8,7 +8,7 @@ and an address-space limit, so a regression fails the test instead of the machin
 
 - `CASES`: trees validated in process and by the command line (the hostile corpus's
   runner, shared through tests/helpers.py).
-- Caches, the render memo and the build stamp: crafted, forged, linked or special.
+- Caches and the build stamp: crafted, forged, linked or special.
 - Special files the build stamp digests, `fmt` and links, stamps of unexpected shapes.
 """
 
@@ -28,7 +28,6 @@ from rulepress import build_stamp, caching
 from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
 from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
-from rulepress.exporters.memo import FORMAT as RENDERS_FORMAT
 from rulepress.files import Replacement
 from tests.helpers import (
     MESSY_SKILL,
@@ -345,23 +344,6 @@ def test_a_document_cache_sealed_with_another_key_is_never_unpickled(repo, tmp_p
     assert sealed.write(str(cache), name, body, secret=b"the attacker's own key")
     result = rulepress(repo, "validate")
     assert result.returncode == 0 and not marker.exists()
-
-
-def test_a_crafted_render_memo_is_never_unpickled(repo, tmp_path):
-    marker = tmp_path / "code-ran"
-    target = repo / "dist" / "markdown"
-    name = f"renders-{caching.digest(str(target.resolve()).encode())}.pickle"
-    (repo / ".rulepress-cache").mkdir()
-    header = cache_header(RENDERS_FORMAT, "")  # no --templates: an empty salt
-    (repo / ".rulepress-cache" / name).write_bytes(
-        header + b"\n" + pickle.dumps(("0" * 32, b"")) + pickle.dumps((None, Payload(marker)))
-    )
-    result = rulepress(repo, "build", "--target", "markdown")
-    assert result.returncode == 0, result.stderr
-    assert not marker.exists(), "a pickle from the working folder was loaded"
-    fresh = rulepress(repo, "build", "--target", "markdown", "--out", "fresh", "--no-cache")
-    assert fresh.returncode == 0
-    assert listing(target) == listing(repo / "fresh" / "markdown")
 
 
 def test_a_forged_stamp_does_not_skip_the_build(repo, monkeypatch):

@@ -10,13 +10,11 @@ from pathlib import Path
 import jinja2
 
 from rulepress import build_stamp
-from rulepress.caching import digest, tree_digests
 from rulepress.commands.validate import build_summary
 from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
-from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import (
     output_lock,
     refuse_unless_built,
@@ -47,7 +45,6 @@ def build(
     options: ExportOptions | None = None,
     *,
     cache: bool = False,
-    fresh: bool = False,
     after_writing: Callable[[Validation, list[Path]], None] | None = None,
     settings: Path | None = None,
 ) -> tuple[Validation, list[Path]]:
@@ -55,8 +52,7 @@ def build(
 
     With errors nothing is written. Each target's folder is replaced whole, so a failed
     export leaves the previous output as it was. With `cache`, documents come from the
-    document cache, and exporters take the pieces the previous export rendered from the
-    same inputs (exporters.memo); `fresh` renders everything and only fills the memo.
+    document cache.
     `after_writing` runs while the output lock is still held (stamped_build stamps the
     build there: the outputs are still its own). `settings` names the publisher's
     settings file (default: rulepress.yaml beside `root`).
@@ -85,10 +81,7 @@ def build(
                 exporters[name].check_replaceable(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
-            exporter = exporters[name]
-            memoised = cache and exporter.uses_render_memo
-            memo = RenderMemo(target, _templates_digest(options), fresh=fresh) if memoised else None
-            _export(exporter, validation.compendium, target, options, memo)
+            _export(exporters[name], validation.compendium, target, options)
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)
@@ -108,8 +101,8 @@ def stamped_build(
 ) -> tuple[Validation, list[Path]]:
     """The build `rulepress build` runs with the command line `argv`: cached unless told
     not to, and then stamped (rulepress.build_stamp), so that the launcher answers the
-    same command from the stamp while nothing it read or wrote changes. `force` renders
-    everything afresh and stamps the build as the same command without --force."""
+    same command from the stamp while nothing it read or wrote changes. `force` builds
+    all the same and stamps the build as the same command without --force."""
     # what the build is about to read, taken before it starts: an edit made while it
     # runs is seen next time
     # (the site's assets are package data: the package's digests cover them)
@@ -132,7 +125,6 @@ def stamped_build(
         targets,
         options,
         cache=cache,
-        fresh=force,
         after_writing=stamp if cache else None,
         settings=settings,
     )
@@ -143,19 +135,13 @@ def _export(
     compendium: Compendium,
     target: Path,
     options: ExportOptions,
-    memo: RenderMemo | None,
 ) -> None:
     """Replace `target` with the exporter's new output, or leave it as it was."""
-    with memo or contextlib.nullcontext():
-        if memo is not None:
-            memo.bind(compendium)
-        try:
-            with replaced_atomically(target) as staging:
-                exporter.export(compendium, staging, options, memo)
-        except jinja2.TemplateError as exc:
-            raise _template_problem(exc) from None
-        if memo is not None:
-            memo.save()  # only now: its files are those of the output
+    try:
+        with replaced_atomically(target) as staging:
+            exporter.export(compendium, staging, options)
+    except jinja2.TemplateError as exc:
+        raise _template_problem(exc) from None
 
 
 def _template_problem(exc: jinja2.TemplateError) -> RulepressError:
@@ -172,13 +158,6 @@ def _template_problem(exc: jinja2.TemplateError) -> RulepressError:
         traceback = traceback.tb_next
     message = exc.message or type(exc).__name__
     return RulepressError(f"{place or 'a template'}: template error: {message}")
-
-
-def _templates_digest(options: ExportOptions) -> str:
-    """The user's template folder, by the bytes of its files: part of what renders."""
-    if options.templates is None:
-        return ""
-    return digest(repr(sorted(tree_digests(str(options.templates)).items())).encode())
 
 
 def _refuse_overlap(root: Path, out: Path, targets: list[str]) -> None:

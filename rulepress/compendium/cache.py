@@ -25,10 +25,10 @@ from rulepress.models import Document
 FORMAT = "rulepress-documents 1"
 
 
-def cache_header(kind: str, *more: str) -> bytes:
+def cache_header(kind: str) -> bytes:
     """The first line of a cache file: what it holds, and the code that wrote it (the
     rulepress package, Python, pydantic). A file headed otherwise is never unpickled."""
-    return " ".join([kind, code_digest(), PYDANTIC_VERSION, *more]).encode()
+    return " ".join([kind, code_digest(), PYDANTIC_VERSION]).encode()
 
 
 class DocumentCache:

@@ -10,13 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
-
-if TYPE_CHECKING:
-    from rulepress.exporters.memo import RenderMemo
 
 ENTRY_POINT_GROUP = "rulepress.exporters"
 
@@ -42,19 +39,9 @@ class Exporter(Protocol):
     """The target name used by `rulepress build --target`."""
     description: str
     """One line for people: what the target writes."""
-    uses_render_memo: bool
-    """Whether `export` takes pieces from a `memo`: only then is it given one."""
 
-    def export(
-        self,
-        compendium: Compendium,
-        out: Path,
-        options: ExportOptions,
-        memo: RenderMemo | None = None,
-    ) -> None:
-        """Write the target's files into `out`, an empty folder that becomes the output.
-        `memo`, in a cached build of an exporter that uses it, holds the pieces the
-        previous export rendered, which it may take again (see exporters.memo)."""
+    def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
+        """Write the target's files into `out`, an empty folder that becomes the output."""
 
     def check_replaceable(self, previous: Path) -> None:
         """Raise RulepressError if the previous output `previous` must not be replaced
@@ -67,13 +54,12 @@ class BaseExporter:
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
-    uses_render_memo: ClassVar[bool] = False
 
     def check_replaceable(self, previous: Path) -> None:
         """Any previous output may be replaced."""
 
 
-_MEMBERS = {"name": str, "description": str, "uses_render_memo": bool}
+_MEMBERS = {"name": str, "description": str}
 _METHODS = ("export", "check_replaceable")
 
 

@@ -3,31 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rulepress.compendium.model import Compendium
 from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.output import pretty_json
 from rulepress.output_names import safe_child
 
-if TYPE_CHECKING:
-    from rulepress.exporters.memo import RenderMemo
-
 
 class JsonExporter(BaseExporter):
     """The `json` target: every published document as JSON, for other tools to read."""
 
     name = "json"
-    uses_render_memo = False
     description = "one JSON file per ruleset with every published document (dist/json/)"
 
-    def export(
-        self,
-        compendium: Compendium,
-        out: Path,
-        options: ExportOptions,
-        memo: RenderMemo | None = None,
-    ) -> None:
+    def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write `<ruleset>.json` for each ruleset into `out`."""
         for ruleset in compendium:
             documents: dict[str, list] = {}

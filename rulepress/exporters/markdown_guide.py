@@ -20,7 +20,6 @@ from rulepress.exporters.markdown_text import (
     render_section,
     yaml_front_matter,
 )
-from rulepress.exporters.memo import RenderMemo
 from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
 from rulepress.output_names import safe_child
@@ -53,7 +52,6 @@ def front_matter(guides: GuideSettings, placeholders: dict[str, str]) -> str:
 def render_guide(
     ruleset: Ruleset,
     templates: Path | None = None,
-    memo: RenderMemo | None = None,
     settings: Settings | None = None,
     errata: Sequence[tuple[Document, Finding]] = (),
 ) -> str:
@@ -74,7 +72,7 @@ def render_guide(
         chapters=parts,
         rulings=rulings,
         errata=errata,
-        body=lambda section: render_section(env, section, ruleset, link, memo=memo),
+        body=lambda section: render_section(env, section, ruleset, link),
     )
 
 
@@ -82,22 +80,14 @@ class MarkdownExporter(BaseExporter):
     """The `markdown` target: a guide to print or read offline, one file per ruleset."""
 
     name = "markdown"
-    uses_render_memo = True
     description = "a quick-reference guide per ruleset (dist/markdown/<ruleset>.md)"
 
-    def export(
-        self,
-        compendium: Compendium,
-        out: Path,
-        options: ExportOptions,
-        memo: RenderMemo | None = None,
-    ) -> None:
+    def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write `<ruleset>.md` for each ruleset into `out`."""
         for ruleset in compendium:
             text = render_guide(
                 ruleset,
                 options.templates,
-                memo,
                 compendium.settings.settings,
                 compendium.errata_of(ruleset),
             )

@@ -22,7 +22,6 @@ from rulepress.compendium.model import Ruleset
 from rulepress.errors import printable
 from rulepress.exporters import templating
 from rulepress.exporters.guide import Section
-from rulepress.exporters.memo import RenderMemo
 
 TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]
@@ -125,11 +124,9 @@ def render_section(
     ruleset: Ruleset,
     link: Linker,
     heading: int = 3,
-    memo: RenderMemo | None = None,
 ) -> str:
     """The Markdown body of one section. Its own heading, at level `heading`, is the
-    caller's; headings inside the body go one level deeper. With a `memo`, weapons the
-    previous export rendered alike are taken from it."""
+    caller's; headings inside the body go one level deeper."""
     template = env.get_template(f"sections/{section.template}.md.j2")
     text = template.render(
         section=section,
@@ -139,7 +136,7 @@ def render_section(
         link=link,
         get=ruleset.get,
         heading=heading,
-        **(kinds.load_hook(section.helpers)(ruleset, env, memo) if section.helpers else {}),
+        **(kinds.load_hook(section.helpers)(ruleset, env) if section.helpers else {}),
     )
     return text.strip() + "\n"
 

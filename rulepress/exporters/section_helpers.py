@@ -1,6 +1,6 @@
 """What a kind's section template may call besides the usual filters: figures the rules
 compute, never typed by hand. Each function is a kind's `helpers` hook (rulepress.kinds):
-helpers(ruleset, env, memo) -> the names its template sees."""
+helpers(ruleset, env) -> the names its template sees."""
 
 from __future__ import annotations
 
@@ -10,38 +10,21 @@ from fractions import Fraction
 import jinja2
 
 from rulepress.compendium.model import Ruleset
-from rulepress.exporters.memo import RenderMemo, reused, templates_key
 from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
 from rulepress.models.step_dice import push_reading
 from rulepress.rules.odds import READINGS, exact_percent, within_rounding
 
 
-class WeaponBlocks:
-    """weapon_block(weapon, heading): a weapon's anchors, heading and tables, rendered by
-    `sections/weapon.md.j2`, which sees only the weapon, the currency and the heading
-    level: what it gives depends on nothing else, so a rebuild may reuse it."""
+def weapon_blocks(ruleset: Ruleset, env: jinja2.Environment) -> dict:
+    """A weapon section's `weapon_block(weapon, heading)`: a weapon's anchors, heading and
+    tables, rendered by `sections/weapon.md.j2` with the ruleset's currency."""
+    template = env.get_template("sections/weapon.md.j2")
+    currency = ruleset.info.currency or ""
 
-    def __init__(self, env: jinja2.Environment, currency: str, memo: RenderMemo | None) -> None:
-        self.env, self.currency, self.memo = env, currency, memo
+    def weapon_block(weapon: WeaponProfile, heading: int) -> str:
+        return template.render(weapon=weapon, currency=currency, heading=heading)
 
-    def __call__(self, weapon: WeaponProfile, heading: int) -> str:
-        """The weapon's block, rendered, or reused from the previous build."""
-        return reused(self.memo, weapon_block, weapon, heading, self)
-
-    def memo_key(self) -> str:
-        """What the memo keys a block by besides the weapon: the templates and the currency."""
-        return templates_key(self.env, self.currency)
-
-
-def weapon_block(weapon: WeaponProfile, heading: int, blocks: WeaponBlocks) -> str:
-    """Render one weapon's block (what WeaponBlocks reuses when it can)."""
-    template = blocks.env.get_template("sections/weapon.md.j2")
-    return template.render(weapon=weapon, currency=blocks.currency, heading=heading)
-
-
-def weapon_blocks(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo | None) -> dict:
-    """A weapon section's `weapon_block`."""
-    return {"weapon_block": WeaponBlocks(env, ruleset.info.currency or "", memo)}
+    return {"weapon_block": weapon_block}
 
 
 @dataclass(frozen=True)
@@ -57,7 +40,7 @@ class OddsCell:
     agrees: bool
 
 
-def odds_cells(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo | None) -> dict:
+def odds_cells(ruleset: Ruleset, env: jinja2.Environment) -> dict:
     """An odds table's `odds(table, skill, column)`: the cell's exact figures."""
     step_dice = ruleset.one(StepDice)
     text_reading = push_reading(ruleset.one(PushRule))
@@ -76,7 +59,7 @@ def odds_cells(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo | Non
     return {"odds": odds}
 
 
-def skills_of_traits(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo | None) -> dict:
+def skills_of_traits(ruleset: Ruleset, env: jinja2.Environment) -> dict:
     """The traits' `skills_using(trait id)`: the skills that test with the trait."""
 
     def skills_using(trait_id: str) -> list[Skill]:
@@ -85,7 +68,7 @@ def skills_of_traits(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo
     return {"skills_using": skills_using}
 
 
-def tc_amounts(ruleset: Ruleset, env: jinja2.Environment, memo: RenderMemo | None) -> dict:
+def tc_amounts(ruleset: Ruleset, env: jinja2.Environment) -> dict:
     """TC sources' and ladders' `tc_amount(source)`."""
     return {"tc_amount": tc_amount}
 

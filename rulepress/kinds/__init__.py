@@ -68,10 +68,10 @@ class Guide:
     anchor_per_document: bool = False
     """Each document of a section has its own anchor (links land on one weapon)."""
     helpers: str | None = None
-    """`"module:function"`: function(ruleset, env, memo) -> names the section template
+    """`"module:function"`: function(ruleset, env) -> names the section template
     may call besides the usual ones (figures the rules compute, never typed by hand)."""
     journal: str | None = None
-    """`"module:function"`: function(section, ruleset, links, tables, memo) -> the HTML
+    """`"module:function"`: function(section, ruleset, links, tables) -> the HTML
     of the section's Foundry journal page, where it is not its Markdown made HTML."""
 
 

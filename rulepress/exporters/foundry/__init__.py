@@ -22,7 +22,6 @@ from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_pac
 from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.foundry.release import write_release_zip
 from rulepress.exporters.markdown_text import environment
-from rulepress.exporters.memo import RenderMemo
 from rulepress.output_names import safe_child
 
 FOUNDRY_VERSIONS = (12, 13)
@@ -32,16 +31,9 @@ class FoundryExporter:
     """The `foundry` target: one module per ruleset, its LevelDB packs and their JSON sources."""
 
     name = "foundry"
-    uses_render_memo = True
     description = "a Foundry VTT module per ruleset with LevelDB packs (dist/foundry/)"
 
-    def export(
-        self,
-        compendium: Compendium,
-        out: Path,
-        options: ExportOptions,
-        memo: RenderMemo | None = None,
-    ) -> None:
+    def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write each ruleset's module folder and its release zip into `out`."""
         env = environment(options.templates, plain=inert)
         html = html_environment(options.templates)
@@ -53,9 +45,9 @@ class FoundryExporter:
                 options.foundry_system,
             )
             folder = safe_child(out, settings.module_id)
-            open_pack = _pack_opener(out, folder, memo)
+            open_pack = _pack_opener(folder)
             packs = []
-            for pack in build_packs(ruleset, settings, env, html, memo, open_pack):
+            for pack in build_packs(ruleset, settings, env, html, open_pack):
                 write_pack(pack, safe_child(folder, "packs", pack.name))
                 pack.documents.clear()  # written: only its name and type are needed now
                 packs.append(pack)
@@ -74,12 +66,11 @@ class FoundryExporter:
             refuse_if_locked(lock.parent)
 
 
-def _pack_opener(out: Path, module: Path, memo: RenderMemo | None) -> OpenPack:
+def _pack_opener(module: Path) -> OpenPack:
     """Packs whose source files go to `module`/src/packs/<name> as documents are added."""
 
     def open_pack(name: str, *details, **more) -> Pack:
         sources = safe_child(module, "src", "packs", name)
-        place = sources.relative_to(out).as_posix()
-        return Pack(name, *details, **more, sources=SourceFolder(sources, place, memo))
+        return Pack(name, *details, **more, sources=SourceFolder(sources))
 
     return open_pack

@@ -4,12 +4,10 @@ the LevelDB entries of the same document and those embedded in it."""
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulepress.exporters.foundry.leveldb import document_entries
-from rulepress.exporters.memo import RenderMemo
 from rulepress.exporters.output import pretty_json
 
 MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
@@ -17,13 +15,12 @@ MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic 
 
 @dataclass(frozen=True)
 class Ready:
-    """A document ready to write. Its source file is `source`, or else the identical
-    file `linked` of the previous output."""
+    """A document ready to write: its source file's name and bytes (None once written),
+    and its LevelDB entries."""
 
     file_name: str
     entries: tuple[tuple[str, bytes], ...]
     source: bytes | None = None
-    linked: str | None = None
 
 
 @dataclass
@@ -41,12 +38,7 @@ class Pack:
 
     def add(self, document: dict) -> Ready:
         """Add a source document (with `_id`, `_key` and its embedded documents inline)."""
-        return self.add_ready(
-            Ready(source_file_name(document), document_entries(document), pretty_json(document))
-        )
-
-    def add_ready(self, ready: Ready) -> Ready:
-        """Add a document written before (a memo's), as it was written."""
+        ready = Ready(source_file_name(document), document_entries(document), pretty_json(document))
         if self.sources is not None:
             self.sources.write(ready)
             ready = Ready(ready.file_name, ready.entries)  # written: its entries are left
@@ -65,26 +57,17 @@ def source_file_name(document: dict) -> str:
 
 
 class SourceFolder:
-    """A pack's source files: `folder`, which will be the output's `place`. A document the
-    previous output holds unchanged is hard-linked from it, not written again."""
+    """A pack's source files, written into `folder` as its documents are added."""
 
-    def __init__(self, folder: Path, place: str, memo: RenderMemo | None) -> None:
-        self.folder, self.place, self.memo = folder, place, memo
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
         self.made = False
 
     def write(self, document: Ready) -> None:
-        """Write a document's source file, or link the one the previous output holds."""
+        """Write a document's source file."""
         if not self.made:  # made for the first document: a pack without any has no folder
             self.folder.mkdir(parents=True, exist_ok=True)
             self.made = True
         path = os.path.join(self.folder, document.file_name)  # a str: thousands of files
-        if document.linked is not None:
-            try:
-                os.link(document.linked, path)
-            except OSError:  # a file system without hard links: the same bytes, copied
-                shutil.copyfile(document.linked, path)
-        else:
-            with open(path, "wb") as file:
-                file.write(document.source or b"")
-        if self.memo is not None:
-            self.memo.wrote(f"{self.place}/{document.file_name}", path)
+        with open(path, "wb") as file:
+            file.write(document.source or b"")

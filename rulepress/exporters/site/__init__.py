@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
@@ -22,9 +21,6 @@ from rulepress.exporters.markdown_guide import MarkdownExporter
 from rulepress.exporters.site.pages import DOWNLOADS, generate
 from rulepress.git import git_output
 from rulepress.output_names import safe_child
-
-if TYPE_CHECKING:
-    from rulepress.exporters.memo import RenderMemo
 
 LAST_EPOCH = 253402300799
 """The last second of the year 9999: Python's dates, and so mkdocs', end there."""
@@ -74,16 +70,9 @@ class SiteExporter(BaseExporter):
     """The `site` target: a mkdocs project generated from the compendium, then built."""
 
     name = "site"
-    uses_render_memo = False
     description = "the rules reference website, mkdocs + Material (dist/site/)"
 
-    def export(
-        self,
-        compendium: Compendium,
-        out: Path,
-        options: ExportOptions,
-        memo: RenderMemo | None = None,
-    ) -> None:
+    def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Generate the mkdocs project in a temporary folder, build the site into `out`,
         and put the downloads its home page links beside it."""
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:

@@ -19,7 +19,6 @@ from rulepress.exporters.foundry.packs.items import item_packs
 from rulepress.exporters.foundry.packs.journal import rules_pack
 from rulepress.exporters.foundry.packs.macros import macros_pack
 from rulepress.exporters.foundry.packs.tables import table_packs
-from rulepress.exporters.memo import RenderMemo
 
 __all__ = ["ModuleOptions", "OpenPack", "build_packs"]
 
@@ -29,16 +28,15 @@ def build_packs(
     options: ModuleOptions,
     env: jinja2.Environment,
     html: jinja2.Environment,
-    memo: RenderMemo | None = None,
     open_pack: OpenPack = Pack,
 ) -> Iterator[Pack]:
     """The module's packs, one at a time (a large ruleset's packs need not all be held at
     once), empty ones left out. `env` renders the Markdown section templates, `html` the
     HTML ones; each weapon's tables are rendered once, for its item and its journal page.
-    With a `memo`, weapon items and pages the previous export rendered from the same
-    inputs are taken from it (its packs then need SourceFolders, from `open_pack`)."""
+    `open_pack` makes each empty pack (one with a SourceFolder writes its documents'
+    source files as they come)."""
     tables = WeaponTables(html, ruleset.info.currency or "")
-    module = Module(ruleset, options, env, tables, memo, open_pack)
+    module = Module(ruleset, options, env, tables, open_pack)
 
     def every_pack() -> Iterator[Pack]:
         yield rules_pack(module)

@@ -3,7 +3,6 @@ Foundry, and the weapon tables that a weapon's Item and its journal page both sh
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,10 +14,9 @@ from rulepress.compendium.model import Ruleset
 from rulepress.exporters import templating
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.ids import foundry_id
-from rulepress.exporters.foundry.pack import Pack, Ready
+from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.systems import ItemSystem
 from rulepress.exporters.markdown_text import TEMPLATES
-from rulepress.exporters.memo import RenderMemo, Written, templates_key
 from rulepress.models import WeaponProfile
 
 SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
@@ -93,7 +91,6 @@ class Module:
     """The Markdown section templates."""
     tables: WeaponTables
     """The HTML templates' weapon tables, shared by the weapons' Items and journal pages."""
-    memo: RenderMemo | None
     open_pack: OpenPack
 
 
@@ -148,27 +145,3 @@ class WeaponTables:
             found = Markup(self.template.render(weapon=weapon, currency=self.currency))
             self.rendered[id(weapon)] = found
         return found
-
-    def memo_key(self) -> str:
-        """What the HTML depends on besides the weapon (the templates' bytes are in the
-        memo's salt)."""
-        return templates_key(self.html, self.currency)
-
-
-def add_reused(
-    pack: Pack, memo: RenderMemo | None, render: Callable[..., dict], *inputs: object
-) -> None:
-    """Add render(*inputs) to the pack; or, when the previous export rendered the same
-    inputs into a file that its output still holds as written, that file and the
-    entries stored with it."""
-    if memo is None or pack.sources is None:
-        pack.add(render(*inputs))
-        return
-    memo_key = memo.key(render, *inputs)
-    piece = memo.recall(memo_key)
-    if isinstance(piece, Written):
-        name = piece.file.rsplit("/", 1)[-1]
-        pack.add_ready(Ready(name, piece.value, linked=os.path.join(memo.previous, piece.file)))
-        return
-    ready = pack.add(render(*inputs))
-    memo.keep(memo_key, Written(f"{pack.sources.place}/{ready.file_name}", ready.entries))

@@ -17,7 +17,6 @@ from rulepress.exporters.foundry.packs.common import (
     Module,
     Stats,
     WeaponTables,
-    add_reused,
     document_id,
     foundry_text,
     key,
@@ -61,7 +60,7 @@ def _add_items(
 ) -> None:
     """The kind's Items, grouped by folder; folders in the order of their documents."""
     mapping: kinds.FoundryItems = kind.foundry
-    ruleset, memo = module.ruleset, module.memo
+    ruleset = module.ruleset
     link = roll_link(module, mapping)
     by_folder: dict[str | None, tuple[Document | None, list[Document]]] = {}
     for document in ruleset.all(kind.model):
@@ -74,15 +73,7 @@ def _add_items(
         folder_id = None
         if folder is not None:
             folder_id = document_id(ruleset, "folder", document_slug(folder))
-            add_reused(
-                pack,
-                memo,
-                item_folder,
-                folder.display_name,
-                folder_id,
-                position * SORT_STEP,
-                stats,
-            )
+            pack.add(item_folder(folder.display_name, folder_id, position * SORT_STEP, stats))
         for number, document in enumerate(documents, 1):
             item_id = document_id(ruleset, kind.name, document_slug(document))
             where = (ruleset.id, folder_id, item_id, number * SORT_STEP)
@@ -93,7 +84,7 @@ def _add_items(
             made = (system, stats)
             if mapping.description:  # an HTML template; the weapons' shares their tables
                 description = Description(module.tables, mapping.description)
-                add_reused(pack, memo, item, document, attributes, where, look, made, description)
+                pack.add(item(document, attributes, where, look, made, description))
             else:
                 text = _section_html(module.env, kind, document, ruleset)
                 pack.add(item(document, attributes, where, look, made, text))
@@ -155,10 +146,6 @@ class Description:
         """The Item's description for `document`."""
         template = self.tables.html.get_template(f"{self.template}.html.j2")
         return template.render(weapon=document, document=document, tables=self.tables[document])
-
-    def memo_key(self) -> str:
-        """What the description depends on besides the document, for the render memo."""
-        return f"{self.template} {self.tables.memo_key()}"
 
 
 def _section_html(env: jinja2.Environment, kind: kinds.Kind, document, ruleset) -> str:

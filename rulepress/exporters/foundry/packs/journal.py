@@ -118,7 +118,7 @@ def rules_pack(module: Module) -> Pack:
     def page_html(section: Section) -> str:
         if section.journal:
             hook = kinds.load_hook(section.journal)
-            return hook(section, ruleset, links, module.tables, module.memo)
+            return hook(section, ruleset, links, module.tables)
         # The page's title is its h1: headings inside the page start at h2.
         return to_html(render_section(module.env, section, ruleset, links.markdown, heading=1))
 

@@ -9,18 +9,15 @@ from markupsafe import Markup
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.packs.common import WeaponTables
 from rulepress.exporters.guide import Section
-from rulepress.exporters.memo import RenderMemo, reused
 from rulepress.models import WeaponProfile
 
 
-def weapon_section_journal(
-    section: Section, ruleset: Ruleset, links, tables: WeaponTables, memo: RenderMemo | None
-) -> str:
+def weapon_section_journal(section: Section, ruleset: Ruleset, links, tables: WeaponTables) -> str:
     """The weapon section kind's `journal` hook: its skill's link, then its weapons' tables."""
     weapons = section.documents[1:]
     skill = ruleset.get(section.document.skill)
     link = links.html(section.document.skill, skill.name)
-    return reused(memo, weapon_section_page, weapons, link, tables)
+    return weapon_section_page(weapons, link, tables)
 
 
 def weapon_section_page(
