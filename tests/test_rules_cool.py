@@ -183,6 +183,15 @@ def test_a_critical_fear_roll_panics_even_under_the_cool(fear, critical):
     assert fear.outcome(96, 99, critical) == FearResult("panicked", 0)
 
 
+def test_a_wounded_fear_roll_fails_by_its_margin_from_the_lowered_target(fear, critical, text):
+    # "all actions are penalised by the amount that they failed their roll by", measured
+    # from Cool less the wound penalty (ruling fear-margin-from-penalised-target): Ugg,
+    # Cool 80 with 10 damage, rolling 90 fails by 20
+    assert "penalised by the amount that they failed their roll by" in text
+    result = fear.outcome(90, 80, critical, penalty=10)
+    assert (result.state, result.margin, result.penalty) == ("frightened", 20, -20)
+
+
 def test_wounds_lower_the_fear_target(fear, critical):
     # cool 80 with 10 damage taken: a 75 misses the 70 target by 5
     assert fear.outcome(75, 80, critical, penalty=10) == FearResult("frightened", 5)
