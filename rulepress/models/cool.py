@@ -136,6 +136,15 @@ class ShockRoll(Document, StatesBoundaries):
             return "unconscious"
         return "steady" if roll <= target else "shock"
 
+    def recovery_outcome(
+        self, roll: int, cool: int, damage_taken: int, critical: CriticalFailure
+    ) -> str:
+        """The cool roll a character in shock makes to act the following round: `steady`
+        (recovered, can act), `shock` (still in shock, cannot act) or `unconscious`. It is
+        the same roll, with the same wound penalty (ruling `shock-recovery-roll-penalty`),
+        and a critical failure knocks out here too (ruling `shock-critical-on-recovery`)."""
+        return self.outcome(roll, self.target(cool, damage_taken), critical)
+
 
 class FearRoll(Document, StatesBoundaries):
     """A Cool roll against fear; failure frightens by the margin, critical failure panics."""
@@ -166,6 +175,15 @@ class FearRoll(Document, StatesBoundaries):
         it); the failure margin is measured from it (ruling
         `fear-margin-from-penalised-target`)."""
         return cool - penalty
+
+    def recovers(
+        self, roll: int, cool: int, critical: CriticalFailure, wound_penalty: int = 0
+    ) -> bool:
+        """Whether the re-roll made in the following turn ends fear or panic: it must pass
+        Cool less the wound penalty, without the fear's own margin penalty (ruling
+        `recovery-roll-unpenalised`); a critical failure never recovers."""
+        _check_roll(roll)
+        return not critical.is_critical(roll) and roll <= self.target(cool, wound_penalty)
 
     def outcome_against(self, roll: int, target: int, critical: CriticalFailure) -> FearResult:
         """The outcome of `roll` against a target already worked out (see `target`): a roll
