@@ -369,6 +369,7 @@ def test_a_steady_character_witnessing_nothing_feels_no_presence(corruption):
     presence = corruption.presence(steady())
     assert not presence.manifests
     assert (presence.once_a_day, presence.target, presence.raises) == (False, 12, ())
+    assert presence.tested is None
 
 
 def test_experiencing_an_event_at_the_corruption_level_triggers_it(corruption, iris_page):
@@ -447,6 +448,29 @@ def test_corruption_equal_to_maximum_stamina_is_not_greater(corruption):
     presence = corruption.presence(steady(corruption=20, maximum_stamina=20))
     assert not presence.once_a_day
     assert presence.target == 20
+
+
+TIMING = (
+    "Characters must test immediately when out of combat. During combat the test should be "
+    "delayed until the end of the current turn."
+)
+
+
+def test_out_of_combat_the_test_is_taken_at_once_in_combat_at_the_end_of_the_turn(
+    corruption, iris_page
+):
+    assert TIMING in iris_page
+    blacked_out = steady(blacked_out=True)
+    assert corruption.presence(blacked_out).tested == "now"
+    assert corruption.presence(blacked_out, in_combat=True).tested == "end-of-turn"
+    assert corruption.presence(steady(), in_combat=True).tested is None
+
+
+def test_corruption_above_maximum_stamina_alone_is_tested_at_midnight(corruption):
+    # ruling above-max-stamina-at-midnight; with another trigger, the test is at once
+    above = steady(corruption=21, stamina=25, maximum_stamina=20)
+    assert corruption.presence(above, in_combat=True).tested == "midnight"
+    assert corruption.presence(above, event_level=10).tested == "now"
 
 
 def test_the_raises_do_not_stack_when_all_four_apply(corruption):

@@ -62,13 +62,16 @@ class CharacterState:
 @dataclass(frozen=True)
 class Presence:
     """The Presence for a Character's state: the triggers that fire, whether the
-    once-a-day test at midnight applies, and the Willpower test's target AP with the raises
-    that apply (they do not stack)."""
+    once-a-day test at midnight applies, when the test is taken, and the Willpower test's
+    target AP with the raises that apply (they do not stack)."""
 
     triggers: tuple[PresenceTrigger, ...]
     once_a_day: bool
     target: int
     raises: tuple[TargetRaise, ...]
+    tested: Literal["now", "end-of-turn", "midnight"] | None
+    """When the test is taken: at once out of combat, at the end of the turn in combat, at
+    midnight when only the once-a-day trigger fires; None when nothing fires."""
 
     @property
     def manifests(self) -> bool:
@@ -137,9 +140,12 @@ class CorruptionRules(Document, StatesBoundaries):
         raises = [r.to_corruption_plus for r in self.target_raises if r.id in circumstances]
         return corruption + max(raises, default=0)
 
-    def presence(self, character: CharacterState, event_level: int | None = None) -> Presence:
+    def presence(
+        self, character: CharacterState, event_level: int | None = None, *, in_combat: bool = False
+    ) -> Presence:
         """Evaluate the triggers' and raises' `when` tags for a Character's state and, when
-        they witness one, an event's level (its row of the Corruption Triggers table).
+        they witness one, an event's level (its row of the Corruption Triggers table); the
+        test is taken at once out of combat and at the end of the turn `in_combat`.
         Each trigger is a condition of the state given, so ask again after each change
         (ruling `presence-triggers-read-as-states`); an event triggers at or below the
         Corruption level (ruling `event-level-comparison`); Corruption above the maximum
@@ -155,11 +161,19 @@ class CorruptionRules(Document, StatesBoundaries):
         holds = _conditions(character, event_level)
         fired = tuple(t for t in self.presence_triggers if holds[t.when])
         raises = tuple(r for r in self.target_raises if holds[r.when])
+        daily = [t for t in fired if t.when == "corruption-above-max-stamina"]
+        if not fired:
+            tested = None
+        elif len(daily) == len(fired):
+            tested = "midnight"
+        else:
+            tested = "end-of-turn" if in_combat else "now"
         return Presence(
             triggers=fired,
-            once_a_day=any(t.when == "corruption-above-max-stamina" for t in fired),
+            once_a_day=bool(daily),
             target=self.target(character.corruption, {r.id for r in raises}),
             raises=raises,
+            tested=tested,
         )
 
     def resist(self, ap: int, target: int) -> Outcome:
