@@ -94,6 +94,25 @@ def test_damage_past_both_marks_calls_for_no_further_roll(shock):
     assert not shock.required(3, 25, 40)
 
 
+IN_SHOCK_MUST_ROLL_AGAIN = (
+    "However in order to act the person in shock must succeed their cool roll again. A failed "
+    "roll means they are still in shock and can’t act. A successful roll means they have "
+    "recovered from shock and can act."
+)
+
+
+def test_in_shock_ugg_must_roll_seventy_or_less_again_to_act(shock, critical, text):
+    # the same roll with the same wound penalty (ruling shock-recovery-roll-penalty)
+    assert IN_SHOCK_MUST_ROLL_AGAIN in text
+    assert shock.recovery_outcome(70, 80, 10, critical) == "steady"
+    assert shock.recovery_outcome(71, 80, 10, critical) == "shock"
+
+
+def test_a_critical_recovery_roll_knocks_out(shock, critical):
+    # ruling shock-critical-on-recovery
+    assert shock.recovery_outcome(97, 80, 10, critical) == "unconscious"
+
+
 def test_a_critical_shock_roll_knocks_out_whatever_the_target(shock, critical):
     assert shock.outcome(96, 99, critical) == "unconscious"
     assert shock.outcome(100, 70, critical) == "unconscious"
@@ -181,6 +200,39 @@ def test_a_critical_fear_roll_panics(fear, critical):
 
 def test_a_critical_fear_roll_panics_even_under_the_cool(fear, critical):
     assert fear.outcome(96, 99, critical) == FearResult("panicked", 0)
+
+
+def test_a_wounded_fear_roll_fails_by_its_margin_from_the_lowered_target(fear, critical, text):
+    # "all actions are penalised by the amount that they failed their roll by", measured
+    # from Cool less the wound penalty (ruling fear-margin-from-penalised-target): Ugg,
+    # Cool 80 with 10 damage, rolling 90 fails by 20
+    assert "penalised by the amount that they failed their roll by" in text
+    result = fear.outcome(90, 80, critical, penalty=10)
+    assert (result.state, result.margin, result.penalty) == ("frightened", 20, -20)
+
+
+RECOVERS_FROM_FEAR = (
+    "To recover from fear or panic the player must re-roll their cool during their turn in "
+    "the following turn."
+)
+
+
+def test_a_frightened_character_recovers_on_a_re_roll_under_cool_unpenalised(fear, critical, text):
+    # Ugg, Cool 80, frightened at -10: the re-roll is made against 80, not 70 (ruling
+    # recovery-roll-unpenalised)
+    assert RECOVERS_FROM_FEAR in text
+    assert fear.recovers(80, 80, critical)
+    assert fear.recovers(75, 80, critical)
+    assert not fear.recovers(81, 80, critical)
+
+
+def test_a_wounded_character_re_rolls_fear_against_the_wounded_cool(fear, critical):
+    assert not fear.recovers(75, 80, critical, wound_penalty=10)
+    assert fear.recovers(70, 80, critical, wound_penalty=10)
+
+
+def test_a_critical_re_roll_never_recovers_from_fear(fear, critical):
+    assert not fear.recovers(96, 100, critical)
 
 
 def test_wounds_lower_the_fear_target(fear, critical):

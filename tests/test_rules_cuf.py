@@ -282,6 +282,25 @@ def test_a_difficult_check_halves_the_asset_dropping_fractions():
     assert check.target({"cuf": 4, "willpower": 5}) == 4
 
 
+def test_each_difficulty_multiplies_the_asset_as_ruled(text):
+    """ "an AVERAGE:[LEADERSHIP+ CHA] or a DIFFICULT:[PERSUASION+CHA] test": the source
+    names v2.2 difficulties without their table (ruling `d20-difficulty-multipliers`); an
+    asset of 11 is 22, 11, 5, 2 and 1, fractions dropped (`d20-target-rounds-down`)."""
+    assert "AVERAGE:[LEADERSHIP+ CHA] or a DIFFICULT:[PERSUASION+CHA] test" in text
+    ratings = {"leadership": 6, "charisma": 5}
+    targets = [
+        Check(difficulty=level, asset=["leadership", "charisma"]).target(ratings)
+        for level in ("Easy", "Average", "Difficult", "Formidable", "Impossible")
+    ]
+    assert targets == [22, 11, 5, 2, 1]
+
+
+def test_a_twenty_passes_a_target_of_twenty_and_a_one_fails_a_target_of_zero(fear):
+    """No automatic result (ruling `d20-no-automatic-result`)."""
+    assert fear.check.passes(20, {"cuf": 10, "willpower": 10})
+    assert not fear.check.passes(1, {"cuf": 0, "willpower": 0})
+
+
 def test_an_asset_above_twenty_always_passes(fear):
     assert fear.check.chance({"cuf": 15, "willpower": 10}) == 1
 

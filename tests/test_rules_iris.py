@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 
 from rulepress.models import (
+    CharacterState,
     CorruptionRules,
     CorruptionTriggers,
     CpAward,
@@ -21,6 +22,7 @@ from rulepress.models import (
     ObedienceConsequences,
     WeaponProfile,
 )
+from rulepress.rules import iris as iris_rules
 from rulepress.rules.examples import replay
 
 
@@ -348,6 +350,226 @@ def test_corruption_twenty_five_obeys_by_the_twenty_row(consequences):
     row = consequences.row_for(25)
     assert row.level == 20
     assert row.options[0] == "Collapse in terror"
+
+
+# --- the Presence: triggers, the once-a-day test, the Willpower target ----------------------
+
+
+def steady(**changes) -> CharacterState:
+    """A Character at Corruption 12 with Stamina 20 of 20 and Health 10: nothing fires."""
+    fields = {"corruption": 12, "stamina": 20, "maximum_stamina": 20, "health": 10}
+    return CharacterState(**{**fields, **changes})
+
+
+def fired(presence) -> list[str]:
+    return [trigger.id for trigger in presence.triggers]
+
+
+def test_a_steady_character_witnessing_nothing_feels_no_presence(corruption):
+    presence = corruption.presence(steady())
+    assert not presence.manifests
+    assert (presence.once_a_day, presence.target, presence.raises) == (False, 12, ())
+    assert presence.tested is None
+
+
+def test_experiencing_an_event_at_the_corruption_level_triggers_it(corruption, iris_page):
+    # "Experiencing events equal-to or less-than the Character's Corruption level"
+    assert "Experiencing events equal-to or less-than the Character's Corruption level" in (
+        iris_page
+    )
+    assert fired(corruption.presence(steady(), event_level=12)) == ["witnessed-event"]
+    assert fired(corruption.presence(steady(), event_level=10)) == ["witnessed-event"]
+
+
+def test_an_event_above_the_corruption_level_triggers_nothing(corruption):
+    assert not corruption.presence(steady(), event_level=14).manifests
+
+
+def test_stamina_dropping_below_corruption_triggers_it(corruption, iris_page):
+    assert "- Stamina dropping below Corruption level" in iris_page
+    assert fired(corruption.presence(steady(stamina=11))) == ["stamina-below-corruption"]
+    assert not corruption.presence(steady(stamina=12)).manifests
+
+
+def test_stamina_dropping_below_zero_triggers_it_and_raises_the_target(corruption, iris_page):
+    # "Stamina dropping below 0"; "If making the test while Exhausted (your current
+    # Stamina is 0 or less), increase the target number to (Corruption)+5."
+    assert "- Stamina dropping below 0" in iris_page
+    presence = corruption.presence(steady(stamina=-1))
+    assert fired(presence) == ["stamina-below-corruption", "stamina-below-zero"]
+    assert [r.id for r in presence.raises] == ["exhausted"]
+    assert presence.target == 17
+
+
+def test_at_exactly_zero_stamina_the_character_is_exhausted_but_not_below_zero(corruption):
+    # the source's "below 0" trigger and "0 or less" raise, both kept as printed
+    presence = corruption.presence(steady(stamina=0))
+    assert fired(presence) == ["stamina-below-corruption"]
+    assert [r.id for r in presence.raises] == ["exhausted"]
+
+
+def test_death_coma_triggers_it_and_entering_it_raises_the_target(corruption, iris_page):
+    # "Death Coma (Health dropping below 0)"; "If making the test when entering Death Coma
+    # (0 or less HP), increase the target number to (Corruption)+5."
+    assert "- Death Coma (Health dropping below 0)" in iris_page
+    presence = corruption.presence(steady(health=-1))
+    assert fired(presence) == ["death-coma"]
+    assert [r.id for r in presence.raises] == ["entering-death-coma"]
+    assert presence.target == 17
+
+
+def test_blacking_out_for_any_reason_triggers_it_without_a_raise(corruption, iris_page):
+    assert "- Blacking Out (for any reason)" in iris_page
+    presence = corruption.presence(steady(blacked_out=True))
+    assert fired(presence) == ["black-out"]
+    assert presence.target == 12
+
+
+def test_having_iris_extracted_triggers_it_at_corruption_plus_five(corruption, iris_page):
+    # "Attempting to extract IRIS or have it extracted by someone else"; "If making the test
+    # to have IRIS extracted for any reason, increase the target number to (Corruption)+5."
+    assert "to have IRIS extracted for any reason, increase the target number" in iris_page
+    presence = corruption.presence(steady(extracting_iris=True))
+    assert fired(presence) == ["iris-extraction"]
+    assert presence.target == 17
+
+
+def test_corruption_above_maximum_stamina_is_tested_once_a_day(corruption, iris_page):
+    # "Having a Corruption level greater than your MAXIMUM Stamina. For as long as this is
+    # the case, your Character takes the test once per day at midnight."
+    assert "your Character takes the test once per day at midnight" in iris_page
+    presence = corruption.presence(steady(corruption=21, stamina=25, maximum_stamina=20))
+    assert fired(presence) == ["corruption-above-max-stamina"]
+    assert presence.once_a_day
+    assert presence.target == 26
+
+
+def test_corruption_equal_to_maximum_stamina_is_not_greater(corruption):
+    presence = corruption.presence(steady(corruption=20, maximum_stamina=20))
+    assert not presence.once_a_day
+    assert presence.target == 20
+
+
+TIMING = (
+    "Characters must test immediately when out of combat. During combat the test should be "
+    "delayed until the end of the current turn."
+)
+
+
+def test_out_of_combat_the_test_is_taken_at_once_in_combat_at_the_end_of_the_turn(
+    corruption, iris_page
+):
+    assert TIMING in iris_page
+    blacked_out = steady(blacked_out=True)
+    assert corruption.presence(blacked_out).tested == "now"
+    assert corruption.presence(blacked_out, in_combat=True).tested == "end-of-turn"
+    assert corruption.presence(steady(), in_combat=True).tested is None
+
+
+def test_corruption_above_maximum_stamina_alone_is_tested_at_midnight(corruption):
+    # ruling above-max-stamina-at-midnight; with another trigger, the test is at once
+    above = steady(corruption=21, stamina=25, maximum_stamina=20)
+    assert corruption.presence(above, in_combat=True).tested == "midnight"
+    assert corruption.presence(above, event_level=10).tested == "now"
+
+
+def test_the_raises_do_not_stack_when_all_four_apply(corruption):
+    # "increase the target number to (Corruption)+5": to, not by (target-raises-do-not-stack)
+    state = steady(corruption=21, stamina=0, maximum_stamina=20, health=0, extracting_iris=True)
+    presence = corruption.presence(state, event_level=10)
+    assert len(presence.raises) == 4
+    assert presence.target == 26
+    assert presence.once_a_day
+
+
+def test_a_negative_corruption_or_event_level_is_refused(corruption):
+    with pytest.raises(ValueError, match="Corruption cannot be negative"):
+        corruption.presence(steady(corruption=-1))
+    with pytest.raises(ValueError, match="event's level"):
+        corruption.presence(steady(), event_level=-2)
+
+
+def test_the_willpower_test_rolls_endurance_the_skill_that_resists_corruption(iris, iris_page):
+    # "It can also be used to resist Physical or Mental Conditions, including ... Corruption
+    # attacks." (ruling willpower-test-is-a-skill-test)
+    assert "Black Out, Death Coma and Corruption attacks" in iris_page
+    skill = iris_rules.willpower_skill(iris)
+    assert skill.id == "endurance"
+    assert "Corruption attacks" in skill.combat_note
+    assert skill.traits == ["vigor", "resolve"]
+
+
+def test_a_willpower_test_reaching_the_corruption_level_resists(iris, corruption, iris_page):
+    # "When making the Willpower test to resist, the target AP is equal to your total
+    # Corruption": Endurance 6 rolling 1-6 earns 4 AP, plus Resolve 5, is 9 AP
+    assert "the target AP is equal to your total Corruption" in iris_page
+    ranks = {"vigor": 3, "resolve": 5}
+    faces = [1, 2, 3, 4, 5, 6]
+    passed = iris_rules.resolve_willpower(iris, faces, ranks, corruption.target(9))
+    assert (passed.result.total, passed.target, passed.passed) == (9, 9, True)
+    failed = iris_rules.resolve_willpower(iris, faces, ranks, corruption.target(10))
+    assert (failed.result.total, failed.passed) == (9, False)
+
+
+def test_the_willpower_chance_is_the_endurance_tests_chance(iris, skill_test):
+    ranks = {"vigor": 4, "resolve": 2}
+    for target in (4, 8, 12, 17):
+        expected = skill_test.chance_at_least(5, target, 4)
+        assert iris_rules.willpower_chance(iris, 5, ranks, target) == expected
+    assert iris_rules.willpower_chance(iris, 0, ranks, 4) == 1
+    assert iris_rules.willpower_chance(iris, 0, ranks, 5) == 0
+
+
+def test_a_willpower_test_without_the_skills_trait_ranks_is_refused(iris):
+    with pytest.raises(ValueError, match="resolve"):
+        iris_rules.willpower_chance(iris, 3, {"vigor": 2}, 10)
+
+
+# --- obedience consequences -------------------------------------------------------------------
+
+
+def test_each_row_carries_the_willpower_ap_its_options_print(consequences):
+    # "requires a 5AP Willpower test", "requires a 10AP Willpower test"
+    for row in consequences.rows:
+        printed = {int(ap) for o in row.options for ap in re.findall(r"(\d+)AP Willpower", o)}
+        if printed:
+            assert printed == {row.willpower_ap}
+            assert row.no_willpower_ap is None
+        else:
+            assert row.willpower_ap is None
+            assert row.no_willpower_ap
+
+
+def test_corruption_ten_offers_three_options_each_requiring_five_ap(consequences, iris_page):
+    assert "Resisting the urge to join in requires a 5AP Willpower test" in iris_page
+    found = consequences.consequences(10)
+    assert found.level == 10
+    assert [option.willpower_ap for option in found.options] == [5, 5, 5]
+    assert found.options[2].text == "Resisting the urge to join in requires a 5AP Willpower test"
+
+
+def test_corruption_thirteen_requires_ten_ap(consequences):
+    found = consequences.consequences(13)
+    assert found.level == 12
+    assert {option.willpower_ap for option in found.options} == {10}
+
+
+def test_corruption_sixteen_states_no_ap_and_says_why(consequences, iris_page):
+    assert "Flee the scene, putting escape before seeking help" in iris_page
+    found = consequences.consequences(16)
+    assert found.options[0].text == "Flee the scene, putting escape before seeking help"
+    assert all(option.willpower_ap is None for option in found.options)
+    assert all("no Willpower test" in option.no_ap_reason for option in found.options)
+
+
+def test_below_ten_obeying_has_no_listed_consequence(consequences):
+    found = consequences.consequences(9)
+    assert (found.level, found.options) == (None, ())
+
+
+def test_a_negative_corruption_has_no_consequences(consequences):
+    with pytest.raises(ValueError, match="cannot be negative"):
+        consequences.consequences(-1)
 
 
 # --- character points -------------------------------------------------------------------------

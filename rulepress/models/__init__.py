@@ -5,7 +5,15 @@ from __future__ import annotations
 from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
 from rulepress.models.character_points import CpAward, CpEarned, CpEarning, CpSpending
 from rulepress.models.cool import CriticalFailure, FearRoll, ShockRoll
-from rulepress.models.corruption import CorruptionRules, CorruptionTriggers, ObedienceConsequences
+from rulepress.models.corruption import (
+    CharacterState,
+    ConsequenceOption,
+    Consequences,
+    CorruptionRules,
+    CorruptionTriggers,
+    ObedienceConsequences,
+    Presence,
+)
 from rulepress.models.cuf import CheckRoll, CufRating, ThreatThreshold
 from rulepress.models.odds_table import OddsTable
 from rulepress.models.rule import RuleText
@@ -21,7 +29,10 @@ from rulepress.models.weapon import ApRow, WeaponProfile, WeaponSection
 __all__ = [
     "ApRow",
     "ChapterPlan",
+    "CharacterState",
     "CheckRoll",
+    "ConsequenceOption",
+    "Consequences",
     "CorruptionRules",
     "CorruptionTriggers",
     "CpAward",
@@ -38,6 +49,7 @@ __all__ = [
     "ObedienceConsequences",
     "OddsTable",
     "OpposedRoll",
+    "Presence",
     "PushRule",
     "Ref",
     "RuleText",

@@ -81,7 +81,7 @@ class CpEarning(Document):
         A source whose reward is a range (the Director's Blessing, "1-2CP") needs its
         amount in `chosen`, within the range; a fixed reward needs none. A source the
         table does not list is refused, naming the ones it does, and so is a source named
-        twice (ruling each-source-once).
+        twice (ruling `each-source-once`).
         """
         rows = {row.source.casefold(): row for row in self.rows}
         known = ", ".join(row.source for row in self.rows)

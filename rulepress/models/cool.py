@@ -111,7 +111,8 @@ class ShockRoll(Document, StatesBoundaries):
 
     def required(self, wound: int, damage_before: int, hit_points: int) -> bool:
         """Whether a wound calls for a shock roll: a single wound of at least half the
-        hit points, or total damage passing a mark (1/4 or 1/2) it had not passed before."""
+        hit points, or total damage passing a mark (1/4 or 1/2) it had not passed before
+        (ruling `damage-marks-each-once`)."""
         total = damage_before + wound
         for trigger in self.triggers:
             marks = [fraction * hit_points for fraction in trigger.fractions_of_hp]
@@ -124,7 +125,8 @@ class ShockRoll(Document, StatesBoundaries):
         return False
 
     def target(self, cool: int, damage_taken: int) -> int:
-        """The roll's target: Cool less the wound penalty (the damage taken)."""
+        """The roll's target: Cool less the wound penalty, the damage taken (ruling
+        `wound-penalty-amount`)."""
         return cool - damage_taken
 
     def outcome(self, roll: int, target: int, critical: CriticalFailure) -> str:
@@ -133,6 +135,15 @@ class ShockRoll(Document, StatesBoundaries):
         if critical.is_critical(roll):
             return "unconscious"
         return "steady" if roll <= target else "shock"
+
+    def recovery_outcome(
+        self, roll: int, cool: int, damage_taken: int, critical: CriticalFailure
+    ) -> str:
+        """The cool roll a character in shock makes to act the following round: `steady`
+        (recovered, can act), `shock` (still in shock, cannot act) or `unconscious`. It is
+        the same roll, with the same wound penalty (ruling `shock-recovery-roll-penalty`),
+        and a critical failure knocks out here too (ruling `shock-critical-on-recovery`)."""
+        return self.outcome(roll, self.target(cool, damage_taken), critical)
 
 
 class FearRoll(Document, StatesBoundaries):
@@ -160,11 +171,24 @@ class FearRoll(Document, StatesBoundaries):
         return self.outcome_against(roll, self.target(cool, penalty), critical)
 
     def target(self, cool: int, penalty: int = 0) -> int:
-        """The roll's target: Cool less the penalty (the damage taken, as `roll cool` reads it)."""
+        """The roll's target: Cool less the penalty (the damage taken, as `roll cool` reads
+        it); the failure margin is measured from it (ruling
+        `fear-margin-from-penalised-target`)."""
         return cool - penalty
 
+    def recovers(
+        self, roll: int, cool: int, critical: CriticalFailure, wound_penalty: int = 0
+    ) -> bool:
+        """Whether the re-roll made in the following turn ends fear or panic: it must pass
+        Cool less the wound penalty, without the fear's own margin penalty (ruling
+        `recovery-roll-unpenalised`); a critical failure never recovers."""
+        _check_roll(roll)
+        return not critical.is_critical(roll) and roll <= self.target(cool, wound_penalty)
+
     def outcome_against(self, roll: int, target: int, critical: CriticalFailure) -> FearResult:
-        """The outcome of `roll` against a target already worked out (see `target`)."""
+        """The outcome of `roll` against a target already worked out (see `target`): a roll
+        equal to the target passes (ruling `fear-roll-at-cool-passes`), and a panic keeps
+        its failure margin (ruling `panic-keeps-the-margin`)."""
         _check_roll(roll)
         if critical.is_critical(roll):
             return FearResult("panicked", max(roll - target, 0))
@@ -184,7 +208,8 @@ class CriticalFailure(Document, StatesBoundaries):
     """A roll at or above this (on 1-100) is a critical failure."""
 
     def is_critical(self, roll: int) -> bool:
-        """Whether a percentile roll is a critical failure (at or above `lowest_roll`)."""
+        """Whether a percentile roll is a critical failure: at or above `lowest_roll`
+        (ruling `critical-failure-range`)."""
         return roll >= self.lowest_roll
 
 

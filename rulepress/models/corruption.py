@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from rulepress.models.base import Document, Model, Name, Slug, Text
 from rulepress.models.common import StatesBoundaries
@@ -29,12 +30,53 @@ class PresenceTrigger(Model):
     ]
 
 
+RaiseCondition = Literal[
+    "exhausted", "corruption-above-max-stamina", "entering-death-coma", "iris-extraction"
+]
+"""When a target raise applies: Stamina 0 or less, Corruption above maximum Stamina,
+Health 0 or less, IRIS being extracted (what `CorruptionRules.presence` evaluates)."""
+
+
 class TargetRaise(Model):
     """A circumstance that raises the Willpower test's target AP."""
 
     id: Slug
     text: Text
+    when: RaiseCondition
     to_corruption_plus: Annotated[int, Field(ge=0, le=100)]
+
+
+@dataclass(frozen=True)
+class CharacterState:
+    """What the Presence rules look at in a Character: Corruption, current and maximum
+    Stamina, Health, whether they blacked out and whether IRIS is being extracted."""
+
+    corruption: int
+    stamina: int
+    maximum_stamina: int
+    health: int
+    blacked_out: bool = False
+    extracting_iris: bool = False
+
+
+@dataclass(frozen=True)
+class Presence:
+    """The Presence for a Character's state: the triggers that fire, whether the
+    once-a-day test at midnight applies, when the test is taken, and the Willpower test's
+    target AP with the raises that apply (they do not stack)."""
+
+    triggers: tuple[PresenceTrigger, ...]
+    once_a_day: bool
+    target: int
+    raises: tuple[TargetRaise, ...]
+    tested: Literal["now", "end-of-turn", "midnight"] | None
+    """When the test is taken: at once out of combat, at the end of the turn in combat, at
+    midnight when only the once-a-day trigger fires; None when nothing fires."""
+
+    @property
+    def manifests(self) -> bool:
+        """Whether any trigger fires, so the Character must resist or obey."""
+        return bool(self.triggers)
 
 
 class Outcome(Model):
@@ -67,6 +109,9 @@ class CorruptionRules(Document, StatesBoundaries):
     resist_pass: Outcome
     resist_fail: Outcome
     obey: Outcome
+    willpower_skill: Slug | None = None
+    """The skill whose test is the Willpower test (ruling `willpower-test-is-a-skill-test`);
+    None where the rules name none."""
 
     def level(
         self,
@@ -87,15 +132,53 @@ class CorruptionRules(Document, StatesBoundaries):
 
     def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
         """The Willpower test's target AP: the Corruption level, raised to Corruption+5 when
-        any listed circumstance applies (they do not stack: `target-raises-do-not-stack`)."""
+        any listed circumstance applies (they do not stack: ruling
+        `target-raises-do-not-stack`)."""
         unknown = circumstances - {r.id for r in self.target_raises}
         if unknown:
             raise ValueError(f"unknown circumstance(s): {', '.join(sorted(unknown))}")
         raises = [r.to_corruption_plus for r in self.target_raises if r.id in circumstances]
         return corruption + max(raises, default=0)
 
+    def presence(
+        self, character: CharacterState, event_level: int | None = None, *, in_combat: bool = False
+    ) -> Presence:
+        """Evaluate the triggers' and raises' `when` tags for a Character's state and, when
+        they witness one, an event's level (its row of the Corruption Triggers table); the
+        test is taken at once out of combat and at the end of the turn `in_combat`.
+        Each trigger is a condition of the state given, so ask again after each change
+        (ruling `presence-triggers-read-as-states`); an event triggers at or below the
+        Corruption level (ruling `event-level-comparison`); Corruption above the maximum
+        Stamina is tested at midnight, once a day (ruling `above-max-stamina-at-midnight`);
+        the raises set the target to Corruption+5 however many apply (ruling
+        `target-raises-do-not-stack`)."""
+        if character.corruption < 0:
+            raise ValueError(f"Corruption cannot be negative ({character.corruption})")
+        if character.maximum_stamina < 0:
+            raise ValueError(f"maximum Stamina cannot be negative ({character.maximum_stamina})")
+        if event_level is not None and event_level < 0:
+            raise ValueError(f"an event's level cannot be negative ({event_level})")
+        holds = _conditions(character, event_level)
+        fired = tuple(t for t in self.presence_triggers if holds[t.when])
+        raises = tuple(r for r in self.target_raises if holds[r.when])
+        daily = [t for t in fired if t.when == "corruption-above-max-stamina"]
+        if not fired:
+            tested = None
+        elif len(daily) == len(fired):
+            tested = "midnight"
+        else:
+            tested = "end-of-turn" if in_combat else "now"
+        return Presence(
+            triggers=fired,
+            once_a_day=bool(daily),
+            target=self.target(character.corruption, {r.id for r in raises}),
+            raises=raises,
+            tested=tested,
+        )
+
     def resist(self, ap: int, target: int) -> Outcome:
-        """Resisting: the test passes when its AP reaches the target."""
+        """Resisting: the Willpower test, a skill test scored in AP, passes when its AP
+        reach the target (ruling `willpower-test-is-a-skill-test`)."""
         return self.resist_pass if ap >= target else self.resist_fail
 
     def stated_figures(self):
@@ -104,6 +187,25 @@ class CorruptionRules(Document, StatesBoundaries):
         yield StatedFigure(
             "corruption gained per Trait rank", self.per_trait_rank, ("per_trait_rank",)
         )
+
+
+def _conditions(character: CharacterState, event_level: int | None) -> dict[str, bool]:
+    """Each `when` tag of the triggers and raises, evaluated for a Character's state. The
+    triggers read "below 0" (Stamina < 0, Health < 0) and the raises "0 or less", as
+    printed (acknowledged RP230 on the corruption rules)."""
+    corruption = character.corruption
+    above_maximum = corruption > character.maximum_stamina
+    return {
+        "event-at-or-below-corruption": event_level is not None and event_level <= corruption,
+        "stamina-below-corruption": character.stamina < corruption,
+        "stamina-below-zero": character.stamina < 0,
+        "death-coma": character.health < 0,
+        "black-out": character.blacked_out,
+        "iris-extraction": character.extracting_iris,
+        "corruption-above-max-stamina": above_maximum,
+        "exhausted": character.stamina <= 0,
+        "entering-death-coma": character.health <= 0,
+    }
 
 
 class TriggerRow(Model):
@@ -125,7 +227,8 @@ class CorruptionTriggers(Document):
 
     def triggers(self, event_level: int, corruption: int) -> bool:
         """Whether an event of a row's level triggers the Presence: its level must be at or
-        below the Character's Corruption level."""
+        below the Character's Corruption level (ruling `event-level-comparison` on the
+        corruption rules)."""
         return event_level <= corruption
 
     def rows_triggering(self, corruption: int) -> list[TriggerRow]:
@@ -138,6 +241,36 @@ class ConsequenceRow(Model):
 
     level: Level
     options: Annotated[list[Text], Field(min_length=1)]
+    willpower_ap: Annotated[int, Field(ge=1, le=100)] | None = None
+    """The AP of the Willpower test each option requires ("requires a 5AP Willpower
+    test"), when the row states one."""
+    no_willpower_ap: Text | None = None
+    """Why the row has no Willpower AP (it states no figure), when it has none."""
+
+    @model_validator(mode="after")
+    def _ap_or_reason_not_both(self) -> ConsequenceRow:
+        if self.willpower_ap is not None and self.no_willpower_ap is not None:
+            raise ValueError("a row states its Willpower AP or why it has none, not both")
+        return self
+
+
+@dataclass(frozen=True)
+class ConsequenceOption:
+    """One thing an obeying Character may do, and the Willpower AP it requires: None when
+    the row states no figure, `no_ap_reason` saying why."""
+
+    text: str
+    willpower_ap: int | None
+    no_ap_reason: str | None
+
+
+@dataclass(frozen=True)
+class Consequences:
+    """What obeying the Presence means at a Corruption level: the row that applies (its
+    level; None below the first row) and its options."""
+
+    level: int | None
+    options: tuple[ConsequenceOption, ...]
 
 
 class ObedienceConsequences(Document):
@@ -154,3 +287,18 @@ class ObedienceConsequences(Document):
         none below the first row."""
         eligible = [row for row in self.rows if row.level <= corruption]
         return max(eligible, key=lambda row: row.level, default=None)
+
+    def consequences(self, corruption: int) -> Consequences:
+        """The options an obeying Character chooses from at this Corruption level, each with
+        the Willpower AP it requires, from the row that applies (ruling
+        `consequence-row-by-level`); none below the first row. The AP is the test's
+        target (ruling `obedience-ap-is-the-target`)."""
+        if corruption < 0:
+            raise ValueError(f"Corruption cannot be negative ({corruption})")
+        row = self.row_for(corruption)
+        if row is None:
+            return Consequences(None, ())
+        options = tuple(
+            ConsequenceOption(text, row.willpower_ap, row.no_willpower_ap) for text in row.options
+        )
+        return Consequences(row.level, options)

@@ -33,7 +33,8 @@ class CufRating(Document):
     """How a half is rounded when averaging (the source does not say: see rulings)."""
 
     def rating(self, roll: int, initiative_modifiers: int, willpower: int) -> int:
-        """CUF: the die roll plus Initiative modifiers, averaged with Willpower."""
+        """CUF: the die roll plus Initiative modifiers, averaged with Willpower, a half
+        rounded as `rounding` says (ruling `cuf-average-rounding`)."""
         doubled = roll + initiative_modifiers + willpower
         if self.rounding == "down":
             return doubled // 2
@@ -54,6 +55,8 @@ DIFFICULTY = {
     "Formidable": Fraction(1, 4),
     "Impossible": Fraction(1, 8),
 }
+"""What each v2.2 difficulty multiplies a check's asset by: the source prints no task
+table (ruling `d20-difficulty-multipliers` on the threat threshold)."""
 
 
 @dataclass(frozen=True)
@@ -82,14 +85,17 @@ class Check(Model):
     """Ratings summed into the check's asset ("AVERAGE:[CUF + WILL]" is an Average task)."""
 
     def target(self, ratings: dict[str, int]) -> int:
-        """The highest d20 roll that passes (v2.2 multiplies the asset, fractions dropped)."""
+        """The highest d20 roll that passes: the asset times the difficulty's multiplier,
+        fractions dropped (rulings `d20-difficulty-multipliers`, `d20-target-rounds-down`
+        on the threat threshold)."""
         missing = [name for name in self.asset if name not in ratings]
         if missing:
             raise ValueError(f"the check needs {', '.join(missing)}")
         return int(sum(ratings[name] for name in self.asset) * DIFFICULTY[self.difficulty])
 
     def passes(self, roll: int, ratings: dict[str, int]) -> bool:
-        """A d20 roll at or under the target passes."""
+        """A d20 roll at or under the target passes, a 1 or a 20 alike (ruling
+        `d20-no-automatic-result` on the threat threshold)."""
         return roll <= self.target(ratings)
 
     def chance(self, ratings: dict[str, int], bane: bool = False) -> Fraction:
@@ -180,7 +186,8 @@ class ThreatThreshold(Document, StatesBoundaries):
         return 0
 
     def penalties_last(self, tcs: int, cuf: int) -> bool:
-        """Whether a passed check's penalties still apply at this TC total."""
+        """Whether a passed check's penalties still apply at this TC total: at most or
+        below the multiple, as each state prints (ruling `penalties-end-below`)."""
         end = self.penalties_end.multiple * cuf
         return tcs > end if self.penalties_end.tcs == "at-most" else tcs >= end
 

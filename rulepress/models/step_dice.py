@@ -263,7 +263,8 @@ class GroupRoll(Document):
     max_bonus: Annotated[int, Field(ge=0, le=10)]
 
     def bonus(self, helpers: int) -> int:
-        """+1 per helper, to a maximum of +3."""
+        """+1 per helper, to a maximum of +3 on the helpers' bonus alone (ruling
+        `group-bonus-and-other-modifiers`)."""
         if helpers < 0:
             raise ValueError("helpers cannot be negative")
         return min(helpers * self.bonus_per_helper, self.max_bonus)
