@@ -37,8 +37,8 @@ class TargetRaise(Model):
     to_corruption_plus: Annotated[int, Field(ge=0, le=100)]
 
 
-class Outcome(Model):
-    """What a choice or a test result changes."""
+class Effect(Model):
+    """What a choice or a test result changes (Stamina, Corruption, obedience)."""
 
     text: Text
     stamina: int = 0
@@ -64,9 +64,9 @@ class CorruptionRules(Document, StatesBoundaries):
     target_text: Text
     target_raises: list[TargetRaise]
     timing: Text
-    resist_pass: Outcome
-    resist_fail: Outcome
-    obey: Outcome
+    resist_pass: Effect
+    resist_fail: Effect
+    obey: Effect
 
     def level(
         self,
@@ -86,16 +86,18 @@ class CorruptionRules(Document, StatesBoundaries):
         return augs * aug + trait_ranks_gained * rank
 
     def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
-        """The Willpower test's target AP: the Corruption level, raised to Corruption+5 when
-        any listed circumstance applies (they do not stack: `target-raises-do-not-stack`)."""
+        """The Willpower test's target, the AP it must reach: the Corruption level, raised
+        to Corruption+5 when any listed circumstance applies (they do not stack:
+        `target-raises-do-not-stack`)."""
         unknown = circumstances - {r.id for r in self.target_raises}
         if unknown:
             raise ValueError(f"unknown circumstance(s): {', '.join(sorted(unknown))}")
         raises = [r.to_corruption_plus for r in self.target_raises if r.id in circumstances]
         return corruption + max(raises, default=0)
 
-    def resist(self, ap: int, target: int) -> Outcome:
-        """Resisting: the test passes when its AP reaches the target."""
+    def resist(self, ap: int, target: int) -> Effect:
+        """What resisting brings: the pass effect when the test's AP reaches the target,
+        else the fail effect."""
         return self.resist_pass if ap >= target else self.resist_fail
 
     def stated_figures(self):
