@@ -31,7 +31,10 @@ def main() -> None:
     skill_test = compendium.ruleset("iris").one(SkillTest)
     step_dice = compendium.ruleset("t2k4e").one(StepDice)
 
-    iris = {rank: median_ms(lambda r=rank: skill_test.distribution(r, 5)) for rank in range(0, 31)}
+    iris = {
+        rank: median_ms(lambda r=rank: skill_test.distribution(r, trait_bonus=5))
+        for rank in range(0, 31)
+    }
     pools = [[a] for a in ("d6", "d8", "d10", "d12")] + [
         list(p) for p in itertools.product(("d6", "d8", "d10", "d12"), repeat=2)
     ]

@@ -51,8 +51,8 @@ def test_ugg_needs_seventy_or_less(shock, text):
 
 
 def test_ugg_rolling_seventy_saves_and_seventy_one_goes_into_shock(shock, critical):
-    assert shock.outcome(70, 70, critical) == "steady"
-    assert shock.outcome(71, 70, critical) == "shock"
+    assert shock.resolve(70, 70, critical).outcome == "steady"
+    assert shock.resolve(71, 70, critical).outcome == "shock"
 
 
 def test_ugg_shock_example_replays_through_the_rule(shock, cool):
@@ -104,27 +104,27 @@ IN_SHOCK_MUST_ROLL_AGAIN = (
 def test_in_shock_ugg_must_roll_seventy_or_less_again_to_act(shock, critical, text):
     # the same roll with the same wound penalty (ruling shock-recovery-roll-penalty)
     assert IN_SHOCK_MUST_ROLL_AGAIN in text
-    assert shock.recovery_outcome(70, 80, 10, critical) == "steady"
-    assert shock.recovery_outcome(71, 80, 10, critical) == "shock"
+    assert shock.resolve_recovery(70, 80, 10, critical).outcome == "steady"
+    assert shock.resolve_recovery(71, 80, 10, critical).outcome == "shock"
 
 
 def test_a_critical_recovery_roll_knocks_out(shock, critical):
     # ruling shock-critical-on-recovery
-    assert shock.recovery_outcome(97, 80, 10, critical) == "unconscious"
+    assert shock.resolve_recovery(97, 80, 10, critical).outcome == "unconscious"
 
 
 def test_a_critical_shock_roll_knocks_out_whatever_the_target(shock, critical):
-    assert shock.outcome(96, 99, critical) == "unconscious"
-    assert shock.outcome(100, 70, critical) == "unconscious"
-    assert shock.outcome(95, 99, critical) == "steady"
+    assert shock.resolve(96, 99, critical).outcome == "unconscious"
+    assert shock.resolve(100, 70, critical).outcome == "unconscious"
+    assert shock.resolve(95, 99, critical).outcome == "steady"
 
 
 @pytest.mark.parametrize("roll", [0, 101, -5])
 def test_a_percentile_roll_outside_one_to_a_hundred_is_refused(shock, fear, critical, roll):
     with pytest.raises(ValueError):
-        shock.outcome(roll, 50, critical)
+        shock.resolve(roll, 50, critical)
     with pytest.raises(ValueError):
-        fear.outcome(roll, 50, critical)
+        fear.resolve(roll, 50, critical)
 
 
 def test_critical_failures_are_ninety_six_to_a_hundred(critical):
@@ -172,8 +172,8 @@ def test_ugg_rolling_ninety_against_cool_eighty_is_frightened_at_minus_ten(fear,
     cool_ = int(re.search(r"has a cool of (\d+)\. He encounters", text).group(1))
     roll, margin = map(int, re.search(r"Ugg rolls a (\d+)\. He fails by (\d+)", text).groups())
     penalty = int(re.search(r"actions are at (-\d+) until", text).group(1))
-    result = fear.outcome(roll, cool_, critical)
-    assert result == FearResult("frightened", margin)
+    result = fear.resolve(roll, fear.target(cool_), critical)
+    assert result == FearResult(roll, cool_, "frightened", margin)
     assert result.penalty == penalty
 
 
@@ -183,23 +183,23 @@ def test_the_fear_examples_replay_through_the_rule(fear, cool):
 
 
 def test_rolling_exactly_cool_is_not_afraid(fear, critical):
-    assert fear.outcome(80, 80, critical) == FearResult("not-afraid", 0)
-    assert fear.outcome(1, 80, critical).state == "not-afraid"
+    assert fear.resolve(80, 80, critical) == FearResult(80, 80, "not-afraid", 0)
+    assert fear.resolve(1, 80, critical).outcome == "not-afraid"
 
 
 def test_missing_by_one_is_frightened_at_minus_one(fear, critical):
-    result = fear.outcome(81, 80, critical)
-    assert (result.state, result.margin, result.penalty) == ("frightened", 1, -1)
+    result = fear.resolve(81, 80, critical)
+    assert (result.outcome, result.margin, result.penalty) == ("frightened", 1, -1)
 
 
 def test_a_critical_fear_roll_panics(fear, critical):
-    result = fear.outcome(97, 80, critical)
-    assert result.state == "panicked"
+    result = fear.resolve(97, 80, critical)
+    assert result.outcome == "panicked"
     assert result.margin == 17
 
 
 def test_a_critical_fear_roll_panics_even_under_the_cool(fear, critical):
-    assert fear.outcome(96, 99, critical) == FearResult("panicked", 0)
+    assert fear.resolve(96, 99, critical) == FearResult(96, 99, "panicked", 0)
 
 
 def test_a_wounded_fear_roll_fails_by_its_margin_from_the_lowered_target(fear, critical, text):
@@ -207,8 +207,8 @@ def test_a_wounded_fear_roll_fails_by_its_margin_from_the_lowered_target(fear, c
     # from Cool less the wound penalty (ruling fear-margin-from-penalised-target): Ugg,
     # Cool 80 with 10 damage, rolling 90 fails by 20
     assert "penalised by the amount that they failed their roll by" in text
-    result = fear.outcome(90, 80, critical, penalty=10)
-    assert (result.state, result.margin, result.penalty) == ("frightened", 20, -20)
+    result = fear.resolve(90, fear.target(80, penalty=10), critical)
+    assert (result.outcome, result.margin, result.penalty) == ("frightened", 20, -20)
 
 
 RECOVERS_FROM_FEAR = (
@@ -237,7 +237,9 @@ def test_a_critical_re_roll_never_recovers_from_fear(fear, critical):
 
 def test_wounds_lower_the_fear_target(fear, critical):
     # cool 80 with 10 damage taken: a 75 misses the 70 target by 5
-    assert fear.outcome(75, 80, critical, penalty=10) == FearResult("frightened", 5)
+    target = fear.target(80, penalty=10)
+    assert target == 70
+    assert fear.resolve(75, target, critical) == FearResult(75, 70, "frightened", 5)
 
 
 # --- acting order ---------------------------------------------------------------------------

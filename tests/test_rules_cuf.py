@@ -100,7 +100,7 @@ def test_nine_tcs_against_cuf_four_is_fright(ruleset, text):
             text,
         ).groups(),
     )
-    assert cuf.state(ruleset, tcs, rating_).id == "fright"
+    assert cuf.state(ruleset, tcs, cuf=rating_).id == "fright"
 
 
 def test_thirteen_tcs_against_cuf_four_is_fight_or_flight(ruleset, text):
@@ -112,29 +112,32 @@ def test_thirteen_tcs_against_cuf_four_is_fight_or_flight(ruleset, text):
             text,
         ).groups(),
     )
-    assert cuf.state(ruleset, tcs, rating_).id == "fight-or-flight"
+    assert cuf.state(ruleset, tcs, cuf=rating_).id == "fight-or-flight"
 
 
 def test_five_tcs_against_cuf_four_is_fear(ruleset):
-    assert cuf.state(ruleset, 5, 4).id == "fear"
+    assert cuf.state(ruleset, 5, cuf=4).id == "fear"
 
 
-def test_exactly_cuf_tcs_is_no_state(ruleset):
-    assert cuf.state(ruleset, 4, 4) is None
-    assert cuf.state(ruleset, 0, 4) is None
+def test_exactly_cuf_tcs_exceeds_no_threshold(ruleset):
+    for tcs in (4, 0):
+        below = cuf.state(ruleset, tcs, cuf=4)
+        assert below == cuf.ThreatState(None)
+        assert (below.id, below.name, below.exceeded) == ("none", "No threshold exceeded", False)
 
 
 def test_exactly_twice_cuf_is_still_fear_not_fright(ruleset):
-    assert cuf.state(ruleset, 8, 4).id == "fear"
+    assert cuf.state(ruleset, 8, cuf=4).id == "fear"
 
 
 def test_exactly_three_times_cuf_is_still_fright(ruleset):
-    assert cuf.state(ruleset, 12, 4).id == "fright"
+    assert cuf.state(ruleset, 12, cuf=4).id == "fright"
 
 
 def test_only_the_highest_threshold_is_checked(ruleset, fear, fright, flight):
     assert fear.reached(13, 4) and fright.reached(13, 4) and flight.reached(13, 4)
-    assert cuf.state(ruleset, 13, 4) is flight
+    assert cuf.state(ruleset, 13, cuf=4).threshold is flight
+    assert cuf.state(ruleset, 13, cuf=4).exceeded
 
 
 def test_threshold_is_the_multiple_of_cuf(fear, fright, flight):
@@ -232,17 +235,17 @@ def test_a_bane_test_keeps_the_higher_of_two_d20s(fear, text):
     9 and 10 keep the 10 and pass."""
     assert BANE in text
     ratings = {"cuf": 4, "willpower": 6}
-    failed = fear.check.resolve(ratings, [3, 14], bane=True)
+    failed = fear.check.resolve([3, 14], ratings, bane=True)
     assert (failed.faces, failed.kept, failed.target, failed.passed) == ((3, 14), 14, 10, False)
     assert failed.bane
-    passed = fear.check.resolve(ratings, (9, 10), bane=True)
+    passed = fear.check.resolve((9, 10), ratings, bane=True)
     assert (passed.kept, passed.passed) == (10, True)
 
 
 def test_without_a_bane_one_d20_is_rolled(fear):
     """ "you must roll a FEAR check of AVERAGE:[CUF + WILL]": one d20, at or under the
     target."""
-    result = fear.check.resolve({"cuf": 4, "willpower": 6}, [14])
+    result = fear.check.resolve([14], {"cuf": 4, "willpower": 6})
     assert (result.kept, result.passed, result.bane) == (14, False, False)
 
 
@@ -251,7 +254,7 @@ def test_bane_rolls_resolved_over_every_pair_give_the_bane_chance(fear):
     pass as often as the BANE chance says."""
     ratings = {"cuf": 4, "willpower": 6}
     pairs = [(a, b) for a in range(1, 21) for b in range(1, 21)]
-    passing = sum(fear.check.resolve(ratings, p, bane=True).passed for p in pairs)
+    passing = sum(fear.check.resolve(p, ratings, bane=True).passed for p in pairs)
     assert Fraction(passing, len(pairs)) == fear.check.chance(ratings, bane=True)
 
 
@@ -268,13 +271,13 @@ def test_a_bane_test_needs_exactly_two_d20_faces(fear):
     """ "roll 2D20": one face, three faces or a face off the d20 are refused."""
     ratings = {"cuf": 4, "willpower": 6}
     with pytest.raises(ValueError, match="two d20s"):
-        fear.check.resolve(ratings, [5], bane=True)
+        fear.check.resolve([5], ratings, bane=True)
     with pytest.raises(ValueError, match="two d20s"):
-        fear.check.resolve(ratings, [5, 6, 7], bane=True)
+        fear.check.resolve([5, 6, 7], ratings, bane=True)
     with pytest.raises(ValueError, match="one d20"):
-        fear.check.resolve(ratings, [5, 6])
+        fear.check.resolve([5, 6], ratings)
     with pytest.raises(ValueError, match="cannot show 21"):
-        fear.check.resolve(ratings, [5, 21], bane=True)
+        fear.check.resolve([5, 21], ratings, bane=True)
 
 
 def test_a_difficult_check_halves_the_asset_dropping_fractions():
@@ -478,21 +481,21 @@ def test_every_fixed_source_brings_its_printed_amount(ruleset):
 
 def test_a_rounds_tcs_are_added_at_its_end(ruleset):
     events = [TcEvent("surprised-or-startled"), TcEvent("being-attacked")]
-    assert cuf.end_of_round(3, ruleset, events, cuf=4).tcs == 5
+    assert cuf.end_of_round(ruleset, 3, events, cuf=4).tcs == 5
 
 
 def test_reductions_never_take_the_total_below_zero(ruleset):
     events = [TcEvent("good-cover"), TcEvent("completely-outgun")]
-    assert cuf.end_of_round(2, ruleset, events, cuf=4).tcs == 0
-    assert cuf.end_of_round(0, ruleset, [TcEvent("ally-arrives", count=4)], cuf=4).tcs == 0
+    assert cuf.end_of_round(ruleset, 2, events, cuf=4).tcs == 0
+    assert cuf.end_of_round(ruleset, 0, [TcEvent("ally-arrives", count=4)], cuf=4).tcs == 0
 
 
 def test_reductions_to_exactly_zero_leave_zero(ruleset):
-    assert cuf.end_of_round(1, ruleset, [TcEvent("morphine")], cuf=4).tcs == 0
+    assert cuf.end_of_round(ruleset, 1, [TcEvent("morphine")], cuf=4).tcs == 0
 
 
 def test_a_round_with_nothing_keeps_the_total(ruleset):
-    assert cuf.end_of_round(7, ruleset, [], cuf=4).tcs == 7
+    assert cuf.end_of_round(ruleset, 7, [], cuf=4).tcs == 7
 
 
 def test_a_round_under_automatic_fire_with_an_ally_killed_frightens_cuf_four(ruleset):
@@ -504,10 +507,10 @@ def test_a_round_under_automatic_fire_with_an_ally_killed_frightens_cuf_four(rul
         TcEvent("ally-killed"),
         TcEvent("ally-arrives"),
     ]
-    end = cuf.end_of_round(1, ruleset, events, cuf=4)
+    end = cuf.end_of_round(ruleset, 1, events, cuf=4)
     assert end.tcs == 1 + 1 + 3 + 4 - 1 == 8
     assert end.state.id == "fear"
-    end = cuf.end_of_round(end.tcs, ruleset, [TcEvent("surprised-or-startled")], cuf=4)
+    end = cuf.end_of_round(ruleset, end.tcs, [TcEvent("surprised-or-startled")], cuf=4)
     assert end.state.id == "fright"
 
 
@@ -518,9 +521,11 @@ def test_tcs_gained_as_an_amount_are_added_at_the_rounds_end(ruleset, text):
     Fight or Flight."""
     assert "we apply those TCs at the end of the round" in text
     assert "ie 9 TCs against a CUF of 4" in text and "ie 13 TCs against a CUF of 4" in text
-    assert cuf.end_of_round(0, ruleset, cuf=4, gained=9) == cuf.RoundEnd(9, ruleset.get("fright"))
-    assert cuf.end_of_round(5, ruleset, cuf=4, gained=8).state.id == "fight-or-flight"
-    assert cuf.end_of_round(0, ruleset, cuf=4, gained=4).state is None
+    assert cuf.end_of_round(ruleset, 0, cuf=4, gained=9) == cuf.RoundEnd(
+        9, cuf.ThreatState(ruleset.get("fright"))
+    )
+    assert cuf.end_of_round(ruleset, 5, cuf=4, gained=8).state.id == "fight-or-flight"
+    assert cuf.end_of_round(ruleset, 0, cuf=4, gained=4).state.id == "none"
 
 
 def test_tcs_lost_as_an_amount_are_subtracted_at_the_rounds_end(ruleset, text):
@@ -528,16 +533,16 @@ def test_tcs_lost_as_an_amount_are_subtracted_at_the_rounds_end(ruleset, text):
     the new TC total is then enacted the next round." 13 TCs at CUF 4, less 5, is 8: Fear
     only."""
     assert "subtracted from the TC total at the end of each round" in text
-    end = cuf.end_of_round(13, ruleset, cuf=4, lost=5)
+    end = cuf.end_of_round(ruleset, 13, cuf=4, lost=5)
     assert (end.tcs, end.state.id) == (8, "fear")
-    assert cuf.end_of_round(2, ruleset, cuf=4, lost=5).tcs == 0  # ruling tc-total-floor
+    assert cuf.end_of_round(ruleset, 2, cuf=4, lost=5).tcs == 0  # ruling tc-total-floor
 
 
 def test_amounts_and_named_sources_count_together(ruleset):
     """ "We denote TCs using Poker chips since they fluctuate so much": chips the referee
     moves and named sources are one round's bookkeeping. 3 + being attacked (1) + 2 gained
     - 1 lost is 5, over CUF 4: Fear."""
-    end = cuf.end_of_round(3, ruleset, [TcEvent("being-attacked")], cuf=4, gained=2, lost=1)
+    end = cuf.end_of_round(ruleset, 3, [TcEvent("being-attacked")], cuf=4, gained=2, lost=1)
     assert (end.tcs, end.state.id) == (5, "fear")
 
 
@@ -545,9 +550,9 @@ def test_negative_amounts_are_refused(ruleset):
     """TCs gained and lost are counts of chips, never negative: a loss is `lost`."""
     for bad in ({"gained": -1}, {"lost": -2}):
         with pytest.raises(ValueError, match="cannot be negative"):
-            cuf.end_of_round(3, ruleset, cuf=4, **bad)
+            cuf.end_of_round(ruleset, 3, cuf=4, **bad)
     with pytest.raises(ValueError, match="current TCs cannot be negative"):
-        cuf.end_of_round(-1, ruleset, cuf=4)
+        cuf.end_of_round(ruleset, -1, cuf=4)
 
 
 def test_an_outranked_event_is_still_checked(ruleset):

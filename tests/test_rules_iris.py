@@ -17,6 +17,8 @@ from rulepress.models import (
     CorruptionRules,
     CorruptionTriggers,
     CpAward,
+    CpCost,
+    CpEarned,
     CpEarning,
     CpSpending,
     ObedienceConsequences,
@@ -120,8 +122,8 @@ def test_no_trait_ranks_add_nothing(skill_test):
 
 def test_rank_zero_scores_only_the_trait_bonus(skill_test):
     assert skill_test.distribution(0, trait_bonus=3) == {3: Fraction(1)}
-    assert skill_test.chance_at_least(0, 3, trait_bonus=3) == 1
-    assert skill_test.chance_at_least(0, 4, trait_bonus=3) == 0
+    assert skill_test.chance(0, 3, trait_bonus=3) == 1
+    assert skill_test.chance(0, 4, trait_bonus=3) == 0
 
 
 def test_one_die_earns_nothing_half_the_time_one_ap_a_third_two_ap_a_sixth(skill_test):
@@ -129,8 +131,8 @@ def test_one_die_earns_nothing_half_the_time_one_ap_a_third_two_ap_a_sixth(skill
 
 
 def test_two_dice_reach_four_ap_only_on_double_six(skill_test):
-    assert skill_test.chance_at_least(2, 4) == Fraction(1, 36)
-    assert skill_test.chance_at_least(2, 5) == 0
+    assert skill_test.chance(2, 4) == Fraction(1, 36)
+    assert skill_test.chance(2, 5) == 0
 
 
 def test_a_trait_bonus_shifts_the_whole_distribution(skill_test):
@@ -139,7 +141,8 @@ def test_a_trait_bonus_shifts_the_whole_distribution(skill_test):
 
 
 def test_a_rolled_test_rolls_rank_dice_and_resolves_them(skill_test):
-    faces, result = skill_test.roll(4, [1, 3], random.Random(2024))
+    result = skill_test.roll(4, [1, 3], random.Random(2024))
+    faces = result.faces
     assert len(faces) == 4
     assert all(1 <= f <= 6 for f in faces)
     assert result == skill_test.resolve(faces, [1, 3])
@@ -514,7 +517,7 @@ def test_a_willpower_test_reaching_the_corruption_level_resists(iris, corruption
 def test_the_willpower_chance_is_the_endurance_tests_chance(iris, skill_test):
     ranks = {"vigor": 4, "resolve": 2}
     for target in (4, 8, 12, 17):
-        expected = skill_test.chance_at_least(5, target, 4)
+        expected = skill_test.chance(5, target, trait_bonus=4)
         assert iris_rules.willpower_chance(iris, 5, ranks, target) == expected
     assert iris_rules.willpower_chance(iris, 0, ranks, 4) == 1
     assert iris_rules.willpower_chance(iris, 0, ranks, 5) == 0
@@ -575,12 +578,12 @@ def test_a_negative_corruption_has_no_consequences(consequences):
 # --- character points -------------------------------------------------------------------------
 
 
-def printed_spending(iris_page: str) -> dict[str, tuple[int, int]]:
+def printed_spending(iris_page: str) -> dict[str, CpCost]:
     table = iris_page.split("Spending CP\n")[1].split("\n\n")[0]
     found = {}
     for benefit, cp, extra in re.findall(r"^(.+?)\t(\d+) CP\t(.+)$", table, flags=re.M):
         corr = re.match(r"\+(\d+) Corruption", extra)
-        found[benefit] = (int(cp), int(corr.group(1)) if corr else 0)
+        found[benefit] = CpCost(int(cp), int(corr.group(1)) if corr else 0)
     return found
 
 
@@ -598,16 +601,16 @@ def test_each_benefit_costs_its_printed_cp_and_corruption(spending, iris_page, b
 
 
 def test_a_trait_rank_costs_two_cp_and_two_corruption(spending):
-    assert spending.cost({"trait-rank": 1}) == (2, 2)
+    assert spending.cost({"trait-rank": 1}) == CpCost(2, 2)
 
 
 def test_two_skill_ranks_and_a_new_aug_cost_six_cp_and_three_corruption(spending):
-    assert spending.cost({"skill-rank": 2, "new-aug": 1}) == (6, 3)
+    assert spending.cost({"skill-rank": 2, "new-aug": 1}) == CpCost(6, 3)
 
 
 def test_buying_nothing_costs_nothing(spending):
-    assert spending.cost({}) == (0, 0)
-    assert spending.cost({"new-skill": 0}) == (0, 0)
+    assert spending.cost({}) == CpCost(0, 0)
+    assert spending.cost({"new-skill": 0}) == CpCost(0, 0)
 
 
 def test_buying_something_the_table_lacks_is_refused(spending):
@@ -665,7 +668,7 @@ def test_a_game_with_every_source_and_a_two_cp_blessing_earns_six(earning):
 
 def test_a_game_of_mere_participation_earns_one_cp(earning):
     """ "1CP Participation": names match in any case."""
-    assert earning.earned(["participation"]) == (1, (CpAward("Participation", 1),))
+    assert earning.earned(["participation"]) == CpEarned(1, (CpAward("Participation", 1),))
     assert earning.earned([]).total == 0
 
 

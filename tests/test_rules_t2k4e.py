@@ -15,9 +15,10 @@ import pytest
 from rulepress.models import (
     GroupRoll,
     OddsTable,
+    OpposedResult,
+    PushPrice,
     PushRule,
 )
-from rulepress.models.step_dice import PushPrice
 
 
 @pytest.fixture(scope="module")
@@ -320,25 +321,25 @@ def test_a_group_bonus_is_summed_with_other_modifiers_before_shifting(group, mod
 
 def test_three_successes_against_one_win_with_two(opposed, text):
     assert "Every success the loser rolls subtracts 1 success from the winner's total." in text
-    assert opposed.resolve(3, 1) == 2
+    assert opposed.compare(3, 1) == OpposedResult("acting-wins", 2)
 
 
 def test_one_success_against_three_loses_by_two(opposed):
-    assert opposed.resolve(1, 3) == -2
+    assert opposed.compare(1, 3) == OpposedResult("opposing-wins", 2)
 
 
 def test_a_tie_is_no_win_for_anyone(opposed):
-    assert opposed.resolve(2, 2) == 0
-    assert opposed.resolve(0, 0) == 0
+    assert opposed.compare(2, 2) == OpposedResult("tie", 0)
+    assert opposed.compare(0, 0) == OpposedResult("tie", 0)
 
 
 def test_one_success_against_none_wins(opposed):
-    assert opposed.resolve(1, 0) == 1
-    assert opposed.resolve(0, 1) == -1
+    assert opposed.compare(1, 0) == OpposedResult("acting-wins", 1)
+    assert opposed.compare(0, 1) == OpposedResult("opposing-wins", 1)
 
 
 def test_negative_successes_are_refused(opposed):
     with pytest.raises(ValueError):
-        opposed.resolve(-1, 2)
+        opposed.compare(-1, 2)
     with pytest.raises(ValueError):
-        opposed.resolve(2, -1)
+        opposed.compare(2, -1)

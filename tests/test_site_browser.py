@@ -446,7 +446,7 @@ def test_the_skill_test_calculator_shows_the_rules_odds_and_weapon_rows(
     page.get_by_label("AP scored").fill(str(ap))
     shown = calculator_tables(page)
     rule = iris.one(SkillTest)
-    distribution = rule.distribution(rank, bonus)
+    distribution = rule.distribution(rank, trait_bonus=bonus)
     at_least = dice.tails(distribution)
     rows = shown[f"Total AP at rank {rank} with a trait bonus of {bonus}"]
     assert [(int(r[0]), r[2], r[4]) for r in rows] == [
@@ -454,7 +454,7 @@ def test_the_skill_test_calculator_shows_the_rules_odds_and_weapon_rows(
         for total, chance in dice.ordered(distribution)
     ]
     assert [r[4] for r in rows] == [
-        exact(c) for c in rule.chances_at_least(rank, [int(r[0]) for r in rows], bonus)
+        exact(c) for c in rule.chances(rank, [int(r[0]) for r in rows], trait_bonus=bonus)
     ]
     weapons = shown[f"Each weapon at {ap} AP"]
     expected = []

@@ -39,7 +39,7 @@ def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> 
     rule: SkillTest = ruleset.require(SkillTest)
     rows = []
     for rank in ranks:
-        chances = rule.chances_at_least(rank, range(1, up_to + 1), trait_bonus)
+        chances = rule.chances(rank, range(1, up_to + 1), trait_bonus=trait_bonus)
         rows.append({"rank": rank, "at_least": [chance_json(chance) for chance in chances]})
     return {
         "ruleset": ruleset.id,
@@ -52,7 +52,7 @@ def iris_table(ruleset: Ruleset, ranks: range, up_to: int, trait_bonus: int) -> 
 def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
     """The AP one skill test can earn, each exactly and at least: `odds`'s data for one rank."""
     rule: SkillTest = ruleset.require(SkillTest)
-    distribution = rule.distribution(rank, trait_bonus)
+    distribution = rule.distribution(rank, trait_bonus=trait_bonus)
     at_least = dice.tails(distribution)
     return {
         "ruleset": ruleset.id,

@@ -77,7 +77,8 @@ def iris_skill_test(
         raise RulepressError(f"--rank: a rank is 0 to {MAX_RANK}, not {rank}")
     _check_traits(traits)
     if faces is None:
-        faces, result = rule.roll(rank, traits, random.Random(seed))
+        result = rule.roll(rank, traits, random.Random(seed))
+        faces = result.faces
     else:
         count = rule.dice_for(rank)
         needs = f"rank {rank} rolls {_dice(count)}"
@@ -163,13 +164,14 @@ def cuf_check(
     ruleset: Ruleset, cuf: int, willpower: int, tcs: int, d20: int | None, seed: int | None
 ) -> dict:
     """The state a number of TCs puts a CUF in, and the check it calls for: what `roll` prints."""
-    threshold = cuf_rules.state(ruleset, tcs, cuf)
+    reached = cuf_rules.state(ruleset, tcs, cuf=cuf)
     data: dict = {
         "ruleset": ruleset.id,
         "cuf": cuf,
         "tcs": tcs,
-        "state": threshold.id if threshold else "none",
+        "state": reached.id,
     }
+    threshold = reached.threshold
     if threshold is None:
         return data
     ratings = {"cuf": cuf, "willpower": willpower}
@@ -208,16 +210,16 @@ def cool_roll(
             "ruleset": ruleset.id,
             "roll": roll,
             "target": target,
-            "outcome": rule.outcome(roll, target, critical),
+            "outcome": rule.resolve(roll, target, critical).outcome,
             "unconscious": rule.unconscious.dice + " " + rule.unconscious.unit,
         }
     fear: FearRoll = ruleset.require(FearRoll)
-    result = fear.outcome(roll, cool, critical, penalty=damage)
+    result = fear.resolve(roll, fear.target(cool, damage), critical)
     return {
         "ruleset": ruleset.id,
         "roll": roll,
-        "target": fear.target(cool, damage),
-        "outcome": result.state,
+        "target": result.target,
+        "outcome": result.outcome,
         "penalty": result.penalty,
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,10 +97,29 @@ class Ruleset:
             self._sorted[(kind, drafts)] = found
         return list(found)
 
-    def one(self, kind: type[D]) -> D | None:
-        """The ruleset's single document of this kind (a rule stated once), if any."""
-        found = self.all(kind, drafts=True)
+    def one(self, kind: type[D], *, drafts: bool = False) -> D | None:
+        """The ruleset's single document of this kind (a rule stated once), if any. Like
+        `all`, it sees drafts only when asked: a placeholder is no rule to apply."""
+        found = self.all(kind, drafts=drafts)
         return found[0] if found else None
+
+    def find(self, name: str, kind: type[D] = Document, *, drafts: bool = False) -> D:
+        """The document of `kind` whose printed name is `name`, in any case: what a user
+        knows ("Light Combat Pistol"), where `get` takes an id. Like `all`, it sees drafts
+        only when asked. An unknown name is a KeyError that names the closest printed
+        names; a name two documents share is a KeyError that names their ids."""
+        wanted = name.casefold()
+        documents = self.all(kind, drafts=drafts)
+        found = [d for d in documents if d.display_name.casefold() == wanted]  # name or title
+        if len(found) == 1:
+            return found[0]
+        if found:
+            ids = ", ".join(d.id for d in found)
+            raise KeyError(f"{len(found)} documents of '{self.id}' are named {name!r}: {ids}")
+        names = {d.display_name.casefold(): d.display_name for d in documents}
+        close = [names[n] for n in difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.6)]
+        hint = f"; did you mean {' or '.join(repr(n) for n in close)}?" if close else ""
+        raise KeyError(f"ruleset '{self.id}' has no {_kind_name(kind)} named {name!r}{hint}")
 
     def rulings(self) -> list[tuple[Document, object]]:
         """(document, ruling) for every ruling of a published document, in file order."""
@@ -110,12 +130,17 @@ class Ruleset:
             for ruling in entry.document.rulings
         ]
 
-    def require(self, kind: type[D]) -> D:
+    def require(self, kind: type[D], *, drafts: bool = False) -> D:
         """Like `one`, for a caller that cannot go on without the document."""
-        found = self.one(kind)
+        found = self.one(kind, drafts=drafts)
         if found is None:
             raise RulepressError(f"ruleset '{self.id}' has no {kind.KIND} document")
         return found
+
+
+def _kind_name(kind: type[Document]) -> str:
+    """How an error names the kind looked for: its KIND, or plain "document"."""
+    return getattr(kind, "KIND", None) or "document"
 
 
 @dataclass(frozen=True)

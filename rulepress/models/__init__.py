@@ -1,16 +1,18 @@
-"""Pydantic models of every compendium document kind (rulepress.kinds registers them)."""
+"""Pydantic models of every compendium document kind (rulepress.kinds registers them), and
+the typed results their rules return."""
 
 from __future__ import annotations
 
 from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
-from rulepress.models.character_points import CpAward, CpEarned, CpEarning, CpSpending
-from rulepress.models.cool import CriticalFailure, FearRoll, ShockRoll
+from rulepress.models.character_points import CpAward, CpCost, CpEarned, CpEarning, CpSpending
+from rulepress.models.cool import CriticalFailure, FearResult, FearRoll, ShockResult, ShockRoll
 from rulepress.models.corruption import (
     CharacterState,
     ConsequenceOption,
     Consequences,
     CorruptionRules,
     CorruptionTriggers,
+    Effect,
     ObedienceConsequences,
     Presence,
 )
@@ -19,8 +21,16 @@ from rulepress.models.odds_table import OddsTable
 from rulepress.models.rule import RuleText
 from rulepress.models.ruleset import ChapterPlan, RulesetInfo, SourceCredit
 from rulepress.models.skill import Skill
-from rulepress.models.skill_test import SkillTest
-from rulepress.models.step_dice import GroupRoll, ModifierRule, OpposedRoll, PushRule, StepDice
+from rulepress.models.skill_test import SkillTest, SkillTestResult
+from rulepress.models.step_dice import (
+    GroupRoll,
+    ModifierRule,
+    OpposedResult,
+    OpposedRoll,
+    PushPrice,
+    PushRule,
+    StepDice,
+)
 from rulepress.models.threat import TcLadder, TcSource
 from rulepress.models.time_units import TimeUnits
 from rulepress.models.trait import Trait
@@ -36,28 +46,35 @@ __all__ = [
     "CorruptionRules",
     "CorruptionTriggers",
     "CpAward",
+    "CpCost",
     "CpEarned",
     "CpEarning",
     "CpSpending",
     "CriticalFailure",
     "CufRating",
     "Document",
+    "Effect",
+    "FearResult",
     "FearRoll",
     "GroupRoll",
     "Model",
     "ModifierRule",
     "ObedienceConsequences",
     "OddsTable",
+    "OpposedResult",
     "OpposedRoll",
     "Presence",
+    "PushPrice",
     "PushRule",
     "Ref",
     "RuleText",
     "RulesetInfo",
     "Ruling",
+    "ShockResult",
     "ShockRoll",
     "Skill",
     "SkillTest",
+    "SkillTestResult",
     "SourceCredit",
     "StepDice",
     "TcLadder",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Literal, NamedTuple
+from dataclasses import dataclass
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -39,8 +40,9 @@ class CpSpending(Document):
     headers: Annotated[list[Name], Field(min_length=3, max_length=3)]
     rows: Annotated[list[SpendingRow], Field(min_length=1)]
 
-    def cost(self, purchases: dict[str, int]) -> tuple[int, int]:
-        """(CP, corruption) of buying each benefit `purchases[buys]` times, by this table."""
+    def cost(self, purchases: dict[str, int]) -> CpCost:
+        """What buying each benefit `purchases[buys]` times costs, by this table: CP and
+        Corruption."""
         rows = {row.buys: row for row in self.rows}
         unknown = set(purchases) - set(rows)
         if unknown:
@@ -49,7 +51,7 @@ class CpSpending(Document):
             raise ValueError("cannot buy a negative number of anything")
         cp = sum(rows[b].cp * n for b, n in purchases.items())
         corruption = sum((rows[b].corruption or 0) * n for b, n in purchases.items())
-        return cp, corruption
+        return CpCost(cp, corruption)
 
     def stated_figures(self):
         """The corruption figures this table states, for the conflicting-figures check."""
@@ -117,14 +119,24 @@ class CpEarning(Document):
         return chosen
 
 
-class CpAward(NamedTuple):
+@dataclass(frozen=True)
+class CpCost:
+    """What a set of purchases costs: character points, and the Corruption gained."""
+
+    cp: int
+    corruption: int
+
+
+@dataclass(frozen=True)
+class CpAward:
     """What one source gave in a game: its printed name and the CP it awarded."""
 
     source: str
     cp: int
 
 
-class CpEarned(NamedTuple):
+@dataclass(frozen=True)
+class CpEarned:
     """One game's character points: the total and each source's award, in the order given."""
 
     total: int

@@ -125,25 +125,29 @@ class ShockRoll(Document, StatesBoundaries):
         return False
 
     def target(self, cool: int, damage_taken: int) -> int:
-        """The roll's target: Cool less the wound penalty, the damage taken (ruling
-        `wound-penalty-amount`)."""
+        """The roll's target, the highest percentile roll that succeeds: Cool less the
+        wound penalty, the damage taken (ruling `wound-penalty-amount`)."""
         return cool - damage_taken
 
-    def outcome(self, roll: int, target: int, critical: CriticalFailure) -> str:
-        """`steady`, `shock` (stunned this round, act last, roll to act) or `unconscious`."""
+    def resolve(self, roll: int, target: int, critical: CriticalFailure) -> ShockResult:
+        """The shock roll's result: `steady` at or under the target, else `shock` (stunned
+        this round, act last, roll to act); `unconscious` on a critical failure."""
         _check_roll(roll)
         if critical.is_critical(roll):
-            return "unconscious"
-        return "steady" if roll <= target else "shock"
+            outcome: ShockOutcome = "unconscious"
+        else:
+            outcome = "steady" if roll <= target else "shock"
+        return ShockResult(roll, target, outcome)
 
-    def recovery_outcome(
+    def resolve_recovery(
         self, roll: int, cool: int, damage_taken: int, critical: CriticalFailure
-    ) -> str:
-        """The cool roll a character in shock makes to act the following round: `steady`
-        (recovered, can act), `shock` (still in shock, cannot act) or `unconscious`. It is
-        the same roll, with the same wound penalty (ruling `shock-recovery-roll-penalty`),
-        and a critical failure knocks out here too (ruling `shock-critical-on-recovery`)."""
-        return self.outcome(roll, self.target(cool, damage_taken), critical)
+    ) -> ShockResult:
+        """The cool roll a character in shock makes to act the following round, whose
+        outcome is `steady` (recovered, can act), `shock` (still in shock, cannot act) or
+        `unconscious`. It is the same roll, with the same wound penalty (ruling
+        `shock-recovery-roll-penalty`), and a critical failure knocks out here too (ruling
+        `shock-critical-on-recovery`)."""
+        return self.resolve(roll, self.target(cool, damage_taken), critical)
 
 
 class FearRoll(Document, StatesBoundaries):
@@ -163,17 +167,10 @@ class FearRoll(Document, StatesBoundaries):
     acting_order: Text
     examples: list[Example] = []
 
-    def outcome(
-        self, roll: int, cool: int, critical: CriticalFailure, penalty: int = 0
-    ) -> FearResult:
-        """Not afraid on a success; frightened, penalised by the failure margin, on a
-        failure; panicked on a critical failure."""
-        return self.outcome_against(roll, self.target(cool, penalty), critical)
-
     def target(self, cool: int, penalty: int = 0) -> int:
-        """The roll's target: Cool less the penalty (the damage taken, as `roll cool` reads
-        it); the failure margin is measured from it (ruling
-        `fear-margin-from-penalised-target`)."""
+        """The roll's target, the highest percentile roll that succeeds: Cool less the
+        penalty (the damage taken, as `roll cool` reads it); the failure margin is
+        measured from it (ruling `fear-margin-from-penalised-target`)."""
         return cool - penalty
 
     def recovers(
@@ -185,16 +182,17 @@ class FearRoll(Document, StatesBoundaries):
         _check_roll(roll)
         return not critical.is_critical(roll) and roll <= self.target(cool, wound_penalty)
 
-    def outcome_against(self, roll: int, target: int, critical: CriticalFailure) -> FearResult:
-        """The outcome of `roll` against a target already worked out (see `target`): a roll
-        equal to the target passes (ruling `fear-roll-at-cool-passes`), and a panic keeps
-        its failure margin (ruling `panic-keeps-the-margin`)."""
+    def resolve(self, roll: int, target: int, critical: CriticalFailure) -> FearResult:
+        """The fear roll's result against a target (see `target`): not afraid at or under
+        it (ruling `fear-roll-at-cool-passes`); frightened, penalised by the failure
+        margin, over it; panicked on a critical failure, keeping its margin (ruling
+        `panic-keeps-the-margin`)."""
         _check_roll(roll)
         if critical.is_critical(roll):
-            return FearResult("panicked", max(roll - target, 0))
+            return FearResult(roll, target, "panicked", max(roll - target, 0))
         if roll <= target:
-            return FearResult("not-afraid", 0)
-        return FearResult("frightened", roll - target)
+            return FearResult(roll, target, "not-afraid", 0)
+        return FearResult(roll, target, "frightened", roll - target)
 
 
 class CriticalFailure(Document, StatesBoundaries):
@@ -213,12 +211,28 @@ class CriticalFailure(Document, StatesBoundaries):
         return roll >= self.lowest_roll
 
 
+ShockOutcome = Literal["steady", "shock", "unconscious"]
+FearOutcome = Literal["not-afraid", "frightened", "panicked"]
+
+
+@dataclass(frozen=True)
+class ShockResult:
+    """A shock roll resolved: the percentile roll, the target it had to stay at or under,
+    and the outcome."""
+
+    roll: int
+    target: int
+    outcome: ShockOutcome
+
+
 @dataclass(frozen=True)
 class FearResult:
-    """The outcome of a fear roll: the state it leaves the character in, and by how much it
-    missed."""
+    """A fear roll resolved: the percentile roll, its target, the outcome (the state it
+    leaves the character in) and by how much it missed."""
 
-    state: Literal["not-afraid", "frightened", "panicked"]
+    roll: int
+    target: int
+    outcome: FearOutcome
     margin: int
     """How far the roll missed its target; every action is penalised by it."""
 

@@ -79,8 +79,8 @@ class Presence:
         return bool(self.triggers)
 
 
-class Outcome(Model):
-    """What a choice or a test result changes."""
+class Effect(Model):
+    """What a choice or a test result changes (Stamina, Corruption, obedience)."""
 
     text: Text
     stamina: int = 0
@@ -106,9 +106,9 @@ class CorruptionRules(Document, StatesBoundaries):
     target_text: Text
     target_raises: list[TargetRaise]
     timing: Text
-    resist_pass: Outcome
-    resist_fail: Outcome
-    obey: Outcome
+    resist_pass: Effect
+    resist_fail: Effect
+    obey: Effect
     willpower_skill: Slug | None = None
     """The skill whose test is the Willpower test (ruling `willpower-test-is-a-skill-test`);
     None where the rules name none."""
@@ -131,8 +131,8 @@ class CorruptionRules(Document, StatesBoundaries):
         return augs * aug + trait_ranks_gained * rank
 
     def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
-        """The Willpower test's target AP: the Corruption level, raised to Corruption+5 when
-        any listed circumstance applies (they do not stack: ruling
+        """The Willpower test's target, the AP it must reach: the Corruption level, raised
+        to Corruption+5 when any listed circumstance applies (they do not stack: ruling
         `target-raises-do-not-stack`)."""
         unknown = circumstances - {r.id for r in self.target_raises}
         if unknown:
@@ -176,9 +176,10 @@ class CorruptionRules(Document, StatesBoundaries):
             tested=tested,
         )
 
-    def resist(self, ap: int, target: int) -> Outcome:
+    def resist(self, ap: int, target: int) -> Effect:
         """Resisting: the Willpower test, a skill test scored in AP, passes when its AP
-        reach the target (ruling `willpower-test-is-a-skill-test`)."""
+        reach the target (ruling `willpower-test-is-a-skill-test`); the pass effect
+        then, else the fail effect."""
         return self.resist_pass if ap >= target else self.resist_fail
 
     def stated_figures(self):

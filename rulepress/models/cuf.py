@@ -85,9 +85,9 @@ class Check(Model):
     """Ratings summed into the check's asset ("AVERAGE:[CUF + WILL]" is an Average task)."""
 
     def target(self, ratings: dict[str, int]) -> int:
-        """The highest d20 roll that passes: the asset times the difficulty's multiplier,
-        fractions dropped (rulings `d20-difficulty-multipliers`, `d20-target-rounds-down`
-        on the threat threshold)."""
+        """The check's target, the highest d20 roll that passes: the asset times the
+        difficulty's multiplier, fractions dropped (rulings `d20-difficulty-multipliers`,
+        `d20-target-rounds-down` on the threat threshold)."""
         missing = [name for name in self.asset if name not in ratings]
         if missing:
             raise ValueError(f"the check needs {', '.join(missing)}")
@@ -98,14 +98,14 @@ class Check(Model):
         `d20-no-automatic-result` on the threat threshold)."""
         return roll <= self.target(ratings)
 
-    def chance(self, ratings: dict[str, int], bane: bool = False) -> Fraction:
-        """P(pass); with a BANE roll 2d20 and keep the higher (worse) die."""
+    def chance(self, ratings: dict[str, int], *, bane: bool = False) -> Fraction:
+        """The chance the check passes; with a BANE roll 2d20 and keep the higher (worse) die."""
         target = max(0, min(self.target(ratings), 20))
         single = Fraction(target, 20)
         return single * single if bane else single
 
     def resolve(
-        self, ratings: dict[str, int], faces: Sequence[int], bane: bool = False
+        self, faces: Sequence[int], ratings: dict[str, int], *, bane: bool = False
     ) -> CheckRoll:
         """Resolve the d20 faces rolled: one face, or under a BANE two, of which the higher
         (worse) is kept; the kept face passes at or under the target."""
@@ -120,10 +120,10 @@ class Check(Model):
         kept = max(faces)
         return CheckRoll(faces, kept, self.target(ratings), self.passes(kept, ratings))
 
-    def roll(self, ratings: dict[str, int], rng: random.Random, bane: bool = False) -> CheckRoll:
+    def roll(self, ratings: dict[str, int], rng: random.Random, *, bane: bool = False) -> CheckRoll:
         """Roll the check with `rng` (seeded, it replays): one d20, or two under a BANE."""
         faces = [dice.roll(20, rng) for _ in range(2 if bane else 1)]
-        return self.resolve(ratings, faces, bane)
+        return self.resolve(faces, ratings, bane=bane)
 
 
 class CheckResult(Model):

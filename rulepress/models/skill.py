@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
@@ -36,3 +37,17 @@ class Skill(Document):
                 {"trait": traits[0]},
             )
         return traits
+
+    def trait_ranks(self, ranks: Mapping[str, int]) -> list[int]:
+        """The ranks of this skill's two traits, picked from a character's trait ranks
+        (keyed by trait id, in any case: `{"Acuity": 5, "resolve": 3}`), for
+        a skill test to add the higher of: the skill names its traits, not the caller. A
+        trait of the skill missing from `ranks` is a KeyError naming it."""
+        by_key = {key.casefold(): rank for key, rank in ranks.items()}
+        missing = [trait for trait in self.traits if trait.casefold() not in by_key]
+        if missing:
+            raise KeyError(
+                f"{self.name} adds the higher of {' or '.join(self.traits)}: "
+                f"no rank given for {', '.join(missing)}"
+            )
+        return [by_key[trait.casefold()] for trait in self.traits]

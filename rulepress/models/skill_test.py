@@ -24,10 +24,12 @@ a rank-60 distribution has 6,001 outcomes and takes a second or two."""
 
 @dataclass(frozen=True)
 class SkillTestResult:
-    """The AP of one skill test: what the dice earned, plus the trait bonus."""
+    """The AP of one skill test: what the dice earned, plus the trait bonus, and the faces
+    they were earned from (when the test was resolved from faces)."""
 
     dice_ap: int
     trait_bonus: int
+    faces: tuple[int, ...] = ()
 
     @property
     def total(self) -> int:
@@ -66,32 +68,30 @@ class SkillTest(Document):
 
     def resolve(self, faces: Sequence[int], trait_ranks: Sequence[int] = ()) -> SkillTestResult:
         """The AP of the faces rolled, plus the higher of the skill's two trait ranks."""
+        faces = tuple(faces)
         return SkillTestResult(
-            sum(self.face_ap(face) for face in faces), max(trait_ranks, default=0)
+            sum(self.face_ap(face) for face in faces), max(trait_ranks, default=0), faces
         )
 
-    def roll(
-        self, rank: int, trait_ranks: Sequence[int], rng: random.Random
-    ) -> tuple[list[int], SkillTestResult]:
-        """Roll the dice for `rank` with `rng`; return the faces and the result."""
+    def roll(self, rank: int, trait_ranks: Sequence[int], rng: random.Random) -> SkillTestResult:
+        """Roll the dice for `rank` with `rng` (seeded, it replays) and resolve them."""
         faces = [dice.roll(DIE_SIDES[self.die], rng) for _ in range(self.dice_for(rank))]
-        return faces, self.resolve(faces, trait_ranks)
+        return self.resolve(faces, trait_ranks)
 
-    def distribution(self, rank: int, trait_bonus: int = 0) -> dict[int, Fraction]:
+    def distribution(self, rank: int, *, trait_bonus: int = 0) -> dict[int, Fraction]:
         """Exact distribution of the total AP for a rank and a fixed trait bonus."""
         sums = dice.repeated(self._die_ap(), self.dice_for(rank))
         return {ap + trait_bonus: chance for ap, chance in sums.items()}
 
-    def chances_at_least(
-        self, rank: int, aps: Sequence[int], trait_bonus: int = 0
-    ) -> list[Fraction]:
-        """P(total AP >= ap) for each ap, without working out the whole distribution."""
-        thresholds = [ap - trait_bonus for ap in aps]
+    def chances(self, rank: int, targets: Sequence[int], *, trait_bonus: int = 0) -> list[Fraction]:
+        """The chance of reaching each target AP (total AP >= target), without working out
+        the whole distribution."""
+        thresholds = [target - trait_bonus for target in targets]
         return dice.repeated_at_least(self._die_ap(), self.dice_for(rank), thresholds)
 
-    def chance_at_least(self, rank: int, ap: int, trait_bonus: int = 0) -> Fraction:
-        """P(total AP >= ap)."""
-        return self.chances_at_least(rank, [ap], trait_bonus)[0]
+    def chance(self, rank: int, target: int, *, trait_bonus: int = 0) -> Fraction:
+        """The chance the test succeeds: its total AP reaches the target."""
+        return self.chances(rank, [target], trait_bonus=trait_bonus)[0]
 
     def _die_ap(self) -> dict[int, Fraction]:
         """The distribution of one die's AP."""

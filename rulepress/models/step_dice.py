@@ -110,7 +110,7 @@ class StepDice(Document, StatesBoundaries):
         pushed: bool = False,
         reading: Reading = "neither-one-nor-success",
     ) -> Fraction:
-        """P(at least one success)."""
+        """The chance the roll succeeds: at least one success."""
         return dice.at_least(self.distribution(pool, pushed=pushed, reading=reading), 1)
 
     def roll(self, pool: Sequence[str], rng: random.Random) -> list[int]:
@@ -279,12 +279,23 @@ class OpposedRoll(Document):
     text: Text
     cancel_per_success: Annotated[int, Field(ge=0, le=10)]
 
-    def resolve(self, acting: int, opposing: int) -> int:
-        """Net successes of the acting side: positive when it wins, negative when the
-        opposing side wins, 0 on a tie (no one wins; ruling `opposed-tie`). The loser's
-        successes each cancel one of the winner's."""
+    def compare(self, acting: int, opposing: int) -> OpposedResult:
+        """Compare both sides' successes: the side with more wins, with its successes less
+        one per success of the loser's (`cancel_per_success`); equal successes are a tie
+        that no one wins (ruling `opposed-tie`)."""
         if acting < 0 or opposing < 0:
             raise ValueError("successes cannot be negative")
+        if acting == opposing:
+            return OpposedResult("tie", 0)
         winner, loser = max(acting, opposing), min(acting, opposing)
-        net = max(winner - loser * self.cancel_per_success, 0) if winner != loser else 0
-        return net if acting > opposing else -net
+        net = max(winner - loser * self.cancel_per_success, 0)
+        return OpposedResult("acting-wins" if acting > opposing else "opposing-wins", net)
+
+
+@dataclass(frozen=True)
+class OpposedResult:
+    """An opposed roll settled: who won (the outcome), and the winner's successes left
+    after the loser's cancelled theirs (0 on a tie)."""
+
+    outcome: Literal["acting-wins", "opposing-wins", "tie"]
+    successes: int

@@ -22,11 +22,38 @@ class TcEvent:
     outstanding: bool = False
 
 
-def state(ruleset: Ruleset, tcs: int, cuf: int) -> ThreatThreshold | None:
-    """The highest threshold the TCs exceed (only that check is rolled: ruling
-    `highest-threshold-only`), or None when TCs are at or under CUF."""
+@dataclass(frozen=True)
+class ThreatState:
+    """The state a TC total puts a character in: the highest threat threshold it exceeds,
+    or none (`threshold` None, id `none`) when the TCs are at or under CUF."""
+
+    threshold: ThreatThreshold | None
+
+    @property
+    def id(self) -> str:
+        """The threshold's id (`fear`, `fright`, `fight-or-flight`), or `none`."""
+        return self.threshold.id if self.threshold else NO_THRESHOLD
+
+    @property
+    def name(self) -> str:
+        """The threshold's printed name, or "No threshold exceeded"."""
+        return self.threshold.name if self.threshold else "No threshold exceeded"
+
+    @property
+    def exceeded(self) -> bool:
+        """Whether any threshold is exceeded (a check is rolled)."""
+        return self.threshold is not None
+
+
+NO_THRESHOLD = "none"
+"""The id of the state below every threshold (TCs at or under CUF)."""
+
+
+def state(ruleset: Ruleset, tcs: int, *, cuf: int) -> ThreatState:
+    """The state the TCs reach for `cuf`: the highest threshold they exceed (only that
+    check is rolled: ruling `highest-threshold-only`), or no threshold at or under CUF."""
     reached = [t for t in ruleset.all(ThreatThreshold) if t.reached(tcs, cuf)]
-    return max(reached, key=lambda t: t.exceeds, default=None)
+    return ThreatState(max(reached, key=lambda t: t.exceeds, default=None))
 
 
 def event_tcs(source: TcSource, event: TcEvent) -> int:
@@ -50,7 +77,7 @@ def event_tcs(source: TcSource, event: TcEvent) -> int:
     return amount * event.count
 
 
-def total(ruleset: Ruleset, events: Sequence[TcEvent]) -> int:
+def total(ruleset: Ruleset, events: Sequence[TcEvent] = ()) -> int:
     """The TC total of a round's events. Within an "includes above" ladder only the
     highest step present counts, since it includes the steps below it."""
     outranked: set[str] = set()
@@ -72,28 +99,28 @@ def total(ruleset: Ruleset, events: Sequence[TcEvent]) -> int:
 @dataclass(frozen=True)
 class RoundEnd:
     """The end of a round: the new TC total, enacted next round, and the threat state it
-    reaches (None when TCs are at or under CUF)."""
+    reaches."""
 
     tcs: int
-    state: ThreatThreshold | None
+    state: ThreatState
 
 
 def end_of_round(
-    current: int,
     ruleset: Ruleset,
+    tcs: int,
     events: Sequence[TcEvent] = (),
     *,
     cuf: int,
     gained: int = 0,
     lost: int = 0,
 ) -> RoundEnd:
-    """Apply a round's gains and reductions at its end: the named `events`, plus TCs
-    `gained` and `lost` as plain amounts (the chips a referee moves), and say the state
-    the new total reaches for `cuf`. The total never drops below 0 (ruling
+    """Apply a round's gains and reductions to the TC total `tcs` at its end: the named
+    `events`, plus TCs `gained` and `lost` as plain amounts (the chips a referee moves),
+    and say the state the new total reaches for `cuf`. The total never drops below 0 (ruling
     `tc-total-floor`); the state is the highest threshold exceeded (ruling
     `highest-threshold-only`)."""
-    for name, amount in (("current", current), ("gained", gained), ("lost", lost)):
+    for name, amount in (("current", tcs), ("gained", gained), ("lost", lost)):
         if amount < 0:
             raise ValueError(f"{name} TCs cannot be negative ({amount})")
-    tcs = max(current + total(ruleset, events) + gained - lost, 0)
-    return RoundEnd(tcs, state(ruleset, tcs, cuf))
+    new_total = max(tcs + total(ruleset, events) + gained - lost, 0)
+    return RoundEnd(new_total, state(ruleset, new_total, cuf=cuf))

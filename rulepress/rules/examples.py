@@ -26,8 +26,7 @@ def _skill_test(rule: SkillTest, example: Example, ruleset: Ruleset) -> Computed
 
 def _threshold(rule: ThreatThreshold, example: Example, ruleset: Ruleset) -> Computed:
     tcs, rating = example.given["tcs"], example.given["cuf"]
-    reached = cuf.state(ruleset, tcs, rating)
-    computed: Computed = {"state": reached.id if reached else "none"}
+    computed: Computed = {"state": cuf.state(ruleset, tcs, cuf=rating).id}
     if "check-passed" in example.given:
         computed["suppression-rounds"] = rule.suppression_rounds(
             tcs, rating, bool(example.given["check-passed"])
@@ -48,8 +47,9 @@ def _fear(rule: FearRoll, example: Example, ruleset: Ruleset) -> Computed:
         critical = ruleset.one(CriticalFailure)
         if critical is None:
             raise ValueError("the ruleset has no critical-failure document to judge the roll")
-        result = rule.outcome(example.given["roll"], example.given["cool"], critical)
-        computed.update(result=result.state, margin=result.margin, penalty=result.penalty)
+        target = rule.target(example.given["cool"])
+        result = rule.resolve(example.given["roll"], target, critical)
+        computed.update(result=result.outcome, margin=result.margin, penalty=result.penalty)
     return computed
 
 

@@ -60,4 +60,4 @@ def willpower_chance(
     """The exact chance that a Willpower test at this rank of the Willpower skill reaches
     `target` AP (ruling `willpower-test-is-a-skill-test`)."""
     bonus = willpower_trait_bonus(ruleset, trait_ranks)
-    return ruleset.require(SkillTest).chance_at_least(rank, target, bonus)
+    return ruleset.require(SkillTest).chance(rank, target, trait_bonus=bonus)

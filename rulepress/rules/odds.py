@@ -5,6 +5,7 @@ The printed-odds check, the Markdown text and `rulepress odds` all use them."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
@@ -46,7 +47,16 @@ def roundings_explaining(cells: list[tuple[int, Fraction]]) -> dict[Rounding, in
     return {r: sum(rounds_to(p, e, r) for p, e in cells) for r in ROUNDINGS}
 
 
-def best_reading(step_dice: StepDice, table: OddsTable) -> tuple[Reading, int]:
+@dataclass(frozen=True)
+class ReadingFit:
+    """How well a reading of the push explains a printed table: the reading, and how many
+    printed cells agree with its figures."""
+
+    reading: Reading
+    agreeing: int
+
+
+def best_reading(step_dice: StepDice, table: OddsTable) -> ReadingFit:
     """The push reading whose figures most printed cells agree with, and how many agree."""
     scores = {}
     for reading in READINGS:
@@ -56,4 +66,4 @@ def best_reading(step_dice: StepDice, table: OddsTable) -> tuple[Reading, int]:
             for column, cell in zip(table.columns, row.percent, strict=False)
         )
     best = max(READINGS, key=lambda r: scores[r])
-    return best, scores[best]
+    return ReadingFit(best, scores[best])

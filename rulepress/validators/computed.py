@@ -12,6 +12,7 @@ from rulepress.models.step_dice import Reading, push_reading
 from rulepress.rules.examples import replay
 from rulepress.rules.odds import (
     ROUNDINGS,
+    ReadingFit,
     best_reading,
     exact_percent,
     roundings_explaining,
@@ -48,12 +49,12 @@ def _cells(step_dice: StepDice, table: OddsTable, reading: Reading):
             )
 
 
-def _table_reading(ruleset: Ruleset, table: OddsTable) -> tuple[Reading, int]:
+def _table_reading(ruleset: Ruleset, table: OddsTable) -> ReadingFit:
     """The reading a table's cells are compared under: for a pushed table the one most of
     its cells follow (and how many agree), else the rule text's."""
     if table.roll == "pushed":
         return best_reading(ruleset.one(StepDice), table)
-    return push_reading(ruleset.one(PushRule)), 0
+    return ReadingFit(push_reading(ruleset.one(PushRule)), 0)
 
 
 @check("RP301", "printed-odds-differ", Level.WARNING)
@@ -68,7 +69,8 @@ def printed_odds_differ(ruleset: Ruleset):
     step_dice = ruleset.one(StepDice)
     for entry in _odds_tables(ruleset):
         table = entry.document
-        reading, agreeing = _table_reading(ruleset, table)
+        fit = _table_reading(ruleset, table)
+        reading, agreeing = fit.reading, fit.agreeing
         if table.roll == "pushed" and reading != text_reading:
             yield Report(
                 entry,
@@ -100,7 +102,7 @@ def odds_table_rounding(ruleset: Ruleset):
     step_dice = ruleset.one(StepDice)
     for entry in _odds_tables(ruleset):
         table = entry.document
-        reading, _ = _table_reading(ruleset, table)
+        reading = _table_reading(ruleset, table).reading
         cells = [(printed, exact) for *_, printed, exact in _cells(step_dice, table, reading)]
         explained = roundings_explaining(cells)
         if explained["nearest"] == len(cells):
@@ -134,7 +136,7 @@ def pushed_odds_under_text_reading(ruleset: Ruleset):
     text_reading = push_reading(ruleset.one(PushRule))
     for entry in _odds_tables(ruleset):
         table = entry.document
-        if table.roll != "pushed" or _table_reading(ruleset, table)[0] == text_reading:
+        if table.roll != "pushed" or _table_reading(ruleset, table).reading == text_reading:
             continue
         differing = [
             f"{column}{f' + {row.skill}' if row.skill else ' alone'} {printed}% "

@@ -103,12 +103,8 @@ def cool_calculator(ruleset) -> Calculator:
     critical: CriticalFailure = ruleset.require(CriticalFailure)
     rolls = []
     for name, rule, outcome in (
-        ("Shock roll", shock, lambda roll, target: shock.outcome(roll, target, critical)),
-        (
-            "Fear roll",
-            fear,
-            lambda roll, target: fear.outcome_against(roll, target, critical).state,
-        ),
+        ("Shock roll", shock, lambda roll, target: shock.resolve(roll, target, critical).outcome),
+        ("Fear roll", fear, lambda roll, target: fear.resolve(roll, target, critical).outcome),
     ):
         if rule is None:
             continue
@@ -277,7 +273,7 @@ def cuf_calculator(ruleset) -> Calculator:
     for cuf in range(CUF_RATINGS + 1):
         row = []
         for tcs in range(CUF_TCS + 1):
-            threshold = cuf_rules.state(ruleset, tcs, cuf)
+            threshold = cuf_rules.state(ruleset, tcs, cuf=cuf).threshold
             situation = (
                 (-1, 0, 0, 0, False)
                 if threshold is None

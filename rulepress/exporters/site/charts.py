@@ -85,7 +85,7 @@ def iris_figures(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int 
     to the whole percent, so the table fits a phone."""
     header = ["k", *(f"rank {rank}" for rank in ranks)]
     aps = range(0, max_ap + 1, 2)
-    columns = [skill_test.chances_at_least(rank, aps) for rank in ranks]
+    columns = [skill_test.chances(rank, aps) for rank in ranks]
     rows = [
         [str(ap), *(percent(column[index], 0) for column in columns)]
         for index, ap in enumerate(aps)
@@ -99,7 +99,7 @@ def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 
     x = lambda k: LEFT + plot_w * k / max_ap  # noqa: E731 - a local scale
     body = []
     for index, rank in enumerate(ranks):
-        chances = skill_test.chances_at_least(rank, range(0, max_ap + 1))
+        chances = skill_test.chances(rank, range(0, max_ap + 1))
         points = " ".join(f"{x(k):.1f},{_y(chance):.1f}" for k, chance in enumerate(chances))
         colour = COLOURS[index % len(COLOURS)]
         body.append(
