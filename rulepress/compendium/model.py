@@ -58,6 +58,7 @@ class Ruleset:
     )
 
     def __post_init__(self) -> None:
+        """Index the documents by id and by type once, so `get`, `one` and `all` need no scan."""
         index: dict[str, Entry] = {}
         by_type: dict[type, list[int]] = {}
         for number, entry in enumerate(self.entries):
@@ -144,6 +145,8 @@ class Compendium:
         ]
 
     def __iter__(self) -> Iterator[Ruleset]:
+        """The rulesets in the order they were found, so a loop over the compendium is a loop
+        over its games."""
         return iter(self.rulesets.values())
 
     def ruleset(self, ruleset_id: str) -> Ruleset:

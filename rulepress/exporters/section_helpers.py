@@ -22,6 +22,7 @@ class WeaponBlocks:
     level: what it gives depends on nothing else, so a rebuild may reuse it."""
 
     def __init__(self, env: jinja2.Environment, currency: str, memo: RenderMemo | None) -> None:
+        """With a `memo`, a block whose inputs the last export rendered is taken from it."""
         self.env, self.currency, self.memo = env, currency, memo
 
     def __call__(self, weapon: WeaponProfile, heading: int) -> str:

@@ -69,6 +69,8 @@ class SourceFolder:
     previous output holds unchanged is hard-linked from it, not written again."""
 
     def __init__(self, folder: Path, place: str, memo: RenderMemo | None) -> None:
+        """Nothing is written yet: the folder is made on the first document, so an empty pack
+        leaves none."""
         self.folder, self.place, self.memo = folder, place, memo
         self.made = False
 
