@@ -18,6 +18,7 @@ class InvalidCompendium(Exception):
         first = f"{errors[0].where()}: {errors[0].message}" if errors else ""
         super().__init__(f"{len(errors)} error(s) in the compendium; first: {first}")
         self.findings = findings
+        """Every finding of the compendium, warnings too, each with its place and code."""
 
 
 def load(root: Path | str = "compendium", settings: Path | None = None) -> Compendium:

@@ -124,7 +124,9 @@ class Compendium:
     """Every ruleset found under `root`, keyed by ruleset id."""
 
     root: Path
+    """The compendium folder the documents were read from."""
     rulesets: Mapping[str, Ruleset]
+    """Each ruleset by its id (`iris`); `ruleset(id)` says which ids exist when one does not."""
     document_cache: DocumentCache | None = field(default=None, repr=False, compare=False)
     """The document cache it was loaded through (None: loaded without one). Loads of its
     git history go through the same cache, so `--no-cache` reaches them too."""

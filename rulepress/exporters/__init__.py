@@ -66,8 +66,11 @@ class BaseExporter:
     `description`, write `export`; the rest is only needed to do more."""
 
     name: ClassVar[str]
+    """The target name used by `rulepress build --target`."""
     description: ClassVar[str] = ""
+    """One line for people: what the target writes."""
     uses_render_memo: ClassVar[bool] = False
+    """An exporter from another package is given no render memo unless it says so."""
 
     def check_replaceable(self, previous: Path) -> None:
         """Any previous output may be replaced."""
