@@ -66,8 +66,9 @@ def readme_blocks(text: str) -> list[Block]:
             continue
         indent = opening["indent"]
         end = number + 1
-        while not re.fullmatch(rf"{indent}```\s*", lines[end]):
+        while end < len(lines) and not re.fullmatch(rf"{indent}```\s*", lines[end]):
             end += 1
+        assert end < len(lines), f"README.md:{number + 1}: a block that is never closed"
         body = [inner.removeprefix(indent) for inner in lines[number + 1 : end]]
         before = next((lines[i] for i in range(number - 1, -1, -1) if lines[i].strip()), "")
         mark = MARK.match(before)
