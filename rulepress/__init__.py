@@ -17,7 +17,8 @@ __all__ = ["InvalidCompendium", "__version__", "load", "validate"]
 
 
 def __getattr__(name: str):
-    # Keep `import rulepress` cheap: pydantic and ruamel load on first use.
+    """`load`, `validate` and `InvalidCompendium` from `rulepress.api`, imported on first
+    use, so `import rulepress` stays cheap (pydantic and ruamel load only when needed)."""
     if name in ("load", "validate", "InvalidCompendium"):
         from rulepress import api
 

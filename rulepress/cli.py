@@ -393,6 +393,8 @@ class KindCommands(click.Group):
     imports no model."""
 
     def __init__(self, *args, hook: str, **kwargs) -> None:
+        """`hook` names the registry hook (`roll`, `odds`, `new`) whose kinds become the
+        subcommands."""
         super().__init__(*args, **kwargs)
         self.hook = hook
 

@@ -21,6 +21,7 @@ class Level(enum.IntEnum):
     INFO = 2
 
     def __str__(self) -> str:
+        """The level as printed in a finding (`error`, `warning`, `info`)."""
         return self.name.lower()
 
 
@@ -95,6 +96,7 @@ class Finding:
     """The acknowledgement's reason, when acknowledged."""
 
     def __post_init__(self) -> None:
+        """A finding made with only a code gets its code's readable name."""
         if not self.name and self.code in Code._value2member_map_:
             object.__setattr__(self, "name", Code(self.code).slug)
 

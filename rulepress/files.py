@@ -85,6 +85,8 @@ class Replacement:
     relative to that folder, which is then never reached through a link."""
 
     def __init__(self, path: str | os.PathLike, *, dir_fd: int | None = None) -> None:
+        """Open the temporary file at once (never through a link, never an existing file), so a
+        path that cannot be written fails before any work."""
         self.path = os.fspath(path)
         self.dir_fd = dir_fd
         folder, name = os.path.split(self.path)

@@ -70,6 +70,7 @@ class LiveCompendium:
     def __init__(
         self, root: Path | str, *, settings: Path | None = None, strict: bool = False
     ) -> None:
+        """Load and check the compendium once, whatever it finds: the first state."""
         self.root = Path(root)
         self.settings_path = settings
         self.strict = strict

@@ -175,6 +175,8 @@ class Writer:
     """A sealed file being written, piece by piece; `commit` puts it in place whole."""
 
     def __init__(self, folder: int, name: str, secret: bytes) -> None:
+        """Open the file and hold the seal's place at its start; the seal is written at `commit`,
+        once the digest of the whole is known."""
         self.folder, self.name, self.secret = folder, name, secret
         self.replacement = Replacement(name, dir_fd=folder)
         self.file = self.replacement.file

@@ -21,7 +21,9 @@ class Validation:
     findings are among them, flagged, and counted apart from the others."""
 
     compendium: Compendium
+    """What was loaded: complete when `ok`, and what could be read when not."""
     findings: tuple[Finding, ...]
+    """Every finding, each with its place (`where()`), code, level and message."""
 
     def count(self, level: Level) -> int:
         """The number of findings of one level, acknowledged ones left out."""

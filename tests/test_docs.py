@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import click
+import griffe
 import pytest
 from pydantic import BaseModel
 
@@ -145,3 +146,43 @@ def test_the_api_reference_documents_the_public_api(docs):
     plugins = (docs / "plugins.html").read_text(encoding="utf-8")
     for symbol in ("rulepress.kinds.Kind", "rulepress.exporters.ExportOptions"):
         assert f'id="{symbol}"' in plugins, symbol
+
+
+def api_page_objects() -> list[tuple[str, list[str] | None]]:
+    """Each `::: identifier` of the API pages, with the members its options list (None:
+    every public member)."""
+    found: list[tuple[str, list[str] | None]] = []
+    for page in ("api.md", "plugins.md"):
+        for line in (REPO / "docs" / page).read_text(encoding="utf-8").splitlines():
+            if line.startswith("::: "):
+                found.append((line[4:].strip(), None))
+            elif found and re.fullmatch(r" {8}- \w+", line):
+                found[-1] = (found[-1][0], [*(found[-1][1] or []), line.split()[-1]])
+    return found
+
+
+def undocumented(obj: griffe.Object, only: list[str] | None = None) -> list[str]:
+    """The public names under `obj` (its classes' members too) that have no docstring,
+    which mkdocstrings would leave out of the page without a word."""
+    missing = []
+    for name, member in obj.members.items():
+        if name.startswith("_") or member.is_alias or (only is not None and name not in only):
+            continue
+        if not member.docstring:
+            missing.append(member.path)
+        if member.is_class:
+            missing += undocumented(member)
+    return missing
+
+
+def test_every_public_name_of_the_api_pages_has_a_docstring():
+    """A public name the API pages cover is shown there, so a user finds it."""
+    package = griffe.load("rulepress", search_paths=[str(REPO)])
+    objects = api_page_objects()
+    assert len(objects) >= 6
+    missing = []
+    for identifier, only in objects:
+        obj = package[identifier.removeprefix("rulepress.")]
+        missing += [] if obj.docstring else [identifier]
+        missing += undocumented(obj, only)
+    assert missing == []

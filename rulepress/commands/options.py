@@ -34,6 +34,7 @@ class Text(click.types.StringParamType):
     its option, not a name, a section or an address made of nothing."""
 
     def __init__(self, empty: str = "an empty value") -> None:
+        """`empty` is what the usage error calls a blank value ("an empty name")."""
         self.empty = empty
 
     def convert(self, value, param, ctx):

@@ -39,6 +39,8 @@ class DocumentCache:
     its key is the content it was made from."""
 
     def __init__(self, root: Path, folder: Path | None = None) -> None:
+        """The cache of the compendium at `root`, its files named by that folder's digest so two
+        compendiums never share one; in `folder`, else the cache folder (`cache_folder`)."""
         self.folder = str(folder or cache_folder())
         name = f"documents-{digest(str(root.resolve()).encode())}"
         self.name, self.new_name = f"{name}.pickle", f"{name}.new.pickle"

@@ -59,6 +59,7 @@ class Ruleset:
     )
 
     def __post_init__(self) -> None:
+        """Index the documents by id and by type once, so `get`, `one` and `all` need no scan."""
         index: dict[str, Entry] = {}
         by_type: dict[type, list[int]] = {}
         for number, entry in enumerate(self.entries):
@@ -148,7 +149,9 @@ class Compendium:
     """Every ruleset found under `root`, keyed by ruleset id."""
 
     root: Path
+    """The compendium folder the documents were read from."""
     rulesets: Mapping[str, Ruleset]
+    """Each ruleset by its id (`iris`); `ruleset(id)` says which ids exist when one does not."""
     document_cache: DocumentCache | None = field(default=None, repr=False, compare=False)
     """The document cache it was loaded through (None: loaded without one). Loads of its
     git history go through the same cache, so `--no-cache` reaches them too."""
@@ -169,6 +172,8 @@ class Compendium:
         ]
 
     def __iter__(self) -> Iterator[Ruleset]:
+        """The rulesets in the order they were found, so a loop over the compendium is a loop
+        over its games."""
         return iter(self.rulesets.values())
 
     def ruleset(self, ruleset_id: str) -> Ruleset:

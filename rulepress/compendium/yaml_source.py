@@ -79,6 +79,7 @@ class YamlProblem(Exception):
     """A file that cannot be read as compendium YAML, with the place to look."""
 
     def __init__(self, code: Code, message: str, position: Position | None = None):
+        """A problem without a place points at the file's first line, as a finding must."""
         super().__init__(message)
         self.code = code
         self.message = message
@@ -195,6 +196,8 @@ def parse_yaml(text: str, file: Path, *, positions: bool = True) -> tuple[object
 
 class _Builder:
     def __init__(self, source_map: SourceMap, text: str, loader: type, record: bool):
+        """`record` says whether to keep each node's position (a cached file's are worked out only
+        when a finding needs them)."""
         self.source_map = source_map
         self.text, self.loader = text, loader
         self.record = record

@@ -53,7 +53,9 @@ class BaseExporter:
     `description`, write `export`; the rest is only needed to do more."""
 
     name: ClassVar[str]
+    """The target name used by `rulepress build --target`."""
     description: ClassVar[str] = ""
+    """One line for people: what the target writes."""
 
     def check_replaceable(self, previous: Path) -> None:
         """Any previous output may be replaced."""

@@ -31,6 +31,7 @@ class ConfinedLoader(jinja2.BaseLoader):
     resolves inside the folder it was found in."""
 
     def __init__(self, folders: list[Path]) -> None:
+        """The folders' real paths, which each template's own real path must stay inside."""
         self.searchpath = [os.path.realpath(folder) for folder in folders]
 
     def get_source(

@@ -32,6 +32,7 @@ class WikiFormatError(Exception):
     """A page that does not follow the format, pointing at its line like a finding."""
 
     def __init__(self, path: Path, line: int, message: str):
+        """The message starts with `page:line:1`, as a finding's place reads."""
         super().__init__(f"{path}:{line}:1: {message}")
         self.path, self.line, self.message = path, line, message
 

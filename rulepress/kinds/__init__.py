@@ -27,6 +27,7 @@ from rulepress.errors import RulepressError
 from rulepress.models.base import Document
 
 GROUP = "rulepress.kinds"
+"""The entry-point group a plugin package lists its kinds under."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,11 @@ class Part:
     """A section a kind's documents make in the guide, before the guide numbers it."""
 
     id: str
+    """The section's id, from which its anchor, page and Foundry id are made."""
     title: str
+    """The section's heading."""
     documents: tuple[Document, ...]
+    """The documents the section shows, in order."""
     order: int = 0
     """Added to the kind's own order: spaces several parts of one kind."""
     chapter: str | None = None
@@ -84,6 +88,7 @@ class FoundryItems:
     """Each published document is an Item in the pack `pack`."""
 
     pack: str
+    """The pack's name in the module (`weapons`)."""
     label: str
     """The pack's label after the ruleset's title: `IRIS Quick Reference: Weapons`."""
     attributes: Callable[[Document, Any], list[Attribute]]
@@ -107,9 +112,13 @@ class TableRow:
     """One row of a Foundry RollTable: the result for rolls `low` to `high`."""
 
     low: int
+    """The lowest roll (or looked-up value) that gives this result."""
     high: int
+    """The highest roll that gives it."""
     name: str
+    """The result's name, shown in the table (`Corruption 10-11`)."""
     text: str
+    """The result's text, as data: the export escapes it and makes it inert."""
 
 
 @dataclass(frozen=True)
@@ -117,9 +126,13 @@ class FoundryTable:
     """Each published document is a RollTable in the pack `pack`."""
 
     pack: str
+    """The pack's name in the module (`tables`)."""
     label: str
+    """The pack's label after the ruleset's title."""
     rows: Callable[[Document], list[TableRow]]
+    """rows(document): the table's results, in order."""
     description: Callable[[Document], str] = lambda document: ""
+    """description(document): the table's description, as data (escaped on export)."""
     lookup: str | None = None
     """What a character's value the table is looked up by (`level`): such a table is
     drawn for the value a macro is given, never at random; None rolls its range."""
@@ -134,6 +147,7 @@ class Macro:
     template: str
     """`foundry/macros/<template>.js.j2`; it may write only JSON literals of data."""
     title: str
+    """The macro's name in Foundry (`Skill Test`), by which a script can run it."""
     rules: Callable[[Any], dict]
     """rules(ruleset): the rule data the script needs."""
 
@@ -143,9 +157,13 @@ class Kind:
     """Everything rulepress does with one document kind."""
 
     model: type[Document]
+    """The pydantic model its files are validated with; its `KIND` is the files' `kind:`."""
     guide: Guide | None = None
+    """Where its documents sit in the guides, the site and the journal (None: nowhere)."""
     foundry: FoundryItems | FoundryTable | None = None
+    """The Foundry documents it becomes (None: none besides its journal pages)."""
     macro: Macro | None = None
+    """The Foundry macro made when a ruleset has a document of the kind."""
     chart: str | None = None
     """`"module:function"`: function(ruleset) -> {file name: (alt text, SVG)}, or (alt text,
     SVG, the figures as a Markdown table) so the site shows them as text too."""

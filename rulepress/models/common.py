@@ -71,6 +71,7 @@ class Boundary(Model):
         return -0.5 if self.comparison in ("<", ">=") else 0.5
 
     def __str__(self) -> str:
+        """The boundary as a reader writes it (`stamina < 0`), for the messages that name it."""
         return f"{self.quantity} {self.comparison} {self.value}"
 
 

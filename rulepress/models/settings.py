@@ -16,6 +16,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 from rulepress.models.base import Model, Name, Slug, Text
 
 SETTINGS_FILE = "rulepress.yaml"
+"""The settings file's name, looked for beside the compendium folder."""
 
 PLACEHOLDERS = {
     "ruleset": "the ruleset's title",
@@ -94,7 +95,9 @@ MATERIAL_COLOURS = (
     "black",
     "white",
 )
+"""The colour names of the Material theme's palette, which `colours` may name."""
 Colour = Literal[MATERIAL_COLOURS]  # type: ignore[valid-type]
+"""A colour the Material theme names (`deep orange`); another is refused."""
 
 
 class Colours(Model):
@@ -173,6 +176,8 @@ class FoundrySettings(Model):
 
 
 FrontMatterValue = Pattern | int | float | bool | list[Pattern]
+"""A value of a guide's YAML front matter: text (which may name `{ruleset}`), a number,
+a truth value or a list of texts."""
 
 
 class GuideSettings(Model):
@@ -189,8 +194,11 @@ class Settings(Model):
     """Everything a publisher may set; each part may be left out."""
 
     site: SiteSettings = SiteSettings()
+    """The rules website: its title, address, repository links and looks."""
     foundry: FoundrySettings = FoundrySettings()
+    """The Foundry modules: their ids, titles, authors and release addresses."""
     guides: GuideSettings = GuideSettings()
+    """The Markdown guides: their title and front matter."""
 
     def placeholders(self, ruleset_id: str, ruleset_title: str) -> dict[str, str]:
         """What each of PLACEHOLDERS stands for in a ruleset's outputs."""

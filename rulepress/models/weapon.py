@@ -69,6 +69,8 @@ class ApRow(NamedTuple):
     def __get_pydantic_core_schema__(
         cls, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
+        """Check a row as the model `_RowData.ApRow` (its errors said as a model's) but keep it
+        a plain tuple, cheap for the thousands of rows a compendium holds."""
         data = handler.generate_schema(_RowData.ApRow)
 
         def validate(value: Any, check: core_schema.ValidatorFunctionWrapHandler) -> ApRow:

@@ -60,6 +60,8 @@ class SourceFolder:
     """A pack's source files, written into `folder` as its documents are added."""
 
     def __init__(self, folder: Path) -> None:
+        """Nothing is written yet: the folder is made on the first document, so an empty
+        pack leaves none."""
         self.folder = folder
         self.made = False
 

@@ -134,6 +134,7 @@ class EditLinks:
     repository, when the settings name the repository (else none)."""
 
     def __init__(self, compendium: Compendium):
+        """Read the repository's address and folder from the settings once, for every page."""
         publisher = compendium.settings
         site = publisher.settings.site
         folder = publisher.repository_folder
@@ -181,6 +182,7 @@ class SiteProject:
     preview that watches the folder does not rebuild for nothing)."""
 
     def __init__(self, folder: Path):
+        """The project goes in `folder`; its pages in `docs/` there, as mkdocs expects."""
         self.folder = folder
         self.docs = folder / "docs"
         self.written: set[Path] = set()

@@ -135,11 +135,14 @@ class WeaponTables:
     its journal page) and then shared by both."""
 
     def __init__(self, html: jinja2.Environment, currency: str) -> None:
+        """Nothing is rendered yet: a weapon's tables are rendered when first asked for."""
         self.html, self.currency = html, currency
         self.template = html.get_template("weapon-tables.html.j2")
         self.rendered: dict[int, Markup] = {}
 
     def __getitem__(self, weapon: WeaponProfile) -> Markup:
+        """The weapon's tables, rendered the first time and the same markup after (keyed by the
+        object: a compendium's documents live as long as the export)."""
         found = self.rendered.get(id(weapon))
         if found is None:
             found = Markup(self.template.render(weapon=weapon, currency=self.currency))

@@ -140,6 +140,8 @@ class Description:
     weapon tables (rendered once, shared with the journal page)."""
 
     def __init__(self, tables: WeaponTables, template: str) -> None:
+        """`template` names the HTML template for this kind's Items; `tables` is shared with the
+        journal, so each weapon's tables render once."""
         self.tables, self.template = tables, template
 
     def render(self, document: Document) -> str:

@@ -91,6 +91,7 @@ class Links:
     made inert): in Markdown for the section templates, in HTML for the HTML ones."""
 
     def __init__(self, ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]):
+        """Work out every document's journal page once, so each link is a look-up."""
         self.uuid = journal_pages(ruleset, options, parts)
 
     def markdown(self, target_id: str, label: str) -> str:

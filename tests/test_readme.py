@@ -1,0 +1,281 @@
+"""Every code block of README.md runs here, or a check compares it with what rulepress does,
+or a comment before it says why it cannot: the README cannot drift from the code.
+
+A block is one of:
+- ```python: run, in order with the other Python blocks of its `##` section (one namespace
+  per section); `>>>` examples are doctests, their shown results compared;
+- ```console: each `$ rulepress ...` line run in a copy of the bundled compendium's
+  folder; it must exit 0, and print the lines shown under it (`...` stands for any text);
+- marked `<!-- checked: NAME -->`: compared by the check NAME below;
+- marked `<!-- not run: REASON -->`: counted, not run.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shlex
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+import pytest
+from ruamel.yaml import YAML
+
+from rulepress.cli import cli
+from rulepress.compendium.settings import load_settings
+from tests.helpers import COMPENDIUM, REPO, commit_all, git, run
+
+README = REPO / "README.md"
+FENCE = re.compile(r"^(?P<indent> *)```(?P<language>[\w-]*)\s*$")
+MARK = re.compile(r"^\s*<!-- (?P<kind>not run|checked): (?P<what>.+?) -->\s*$")
+RUNNABLE = ("python", "console")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A fenced block of the README: where it is, what it says, and how it is marked."""
+
+    line: int
+    """The line of its opening fence (1-based)."""
+    section: str
+    """The `##` heading it is under."""
+    language: str
+    text: str
+    mark: tuple[str, str] | None
+    """("not run", reason) or ("checked", name), from the comment just before it."""
+
+    def __str__(self) -> str:
+        return f"README.md:{self.line} ({self.language or 'no language'}, {self.section})"
+
+
+def readme_blocks(text: str) -> list[Block]:
+    """Every fenced block of `text`, in order, with its section and its mark."""
+    blocks: list[Block] = []
+    lines = text.splitlines()
+    section, number = "", 0
+    while number < len(lines):
+        line = lines[number]
+        if line.startswith("## "):
+            section = line[3:].strip()
+        opening = FENCE.match(line)
+        if not opening:
+            number += 1
+            continue
+        indent = opening["indent"]
+        end = number + 1
+        while end < len(lines) and not re.fullmatch(rf"{indent}```\s*", lines[end]):
+            end += 1
+        assert end < len(lines), f"README.md:{number + 1}: a block that is never closed"
+        body = [inner.removeprefix(indent) for inner in lines[number + 1 : end]]
+        before = next((lines[i] for i in range(number - 1, -1, -1) if lines[i].strip()), "")
+        mark = MARK.match(before)
+        blocks.append(
+            Block(
+                line=number + 1,
+                section=section,
+                language=opening["language"],
+                text="\n".join(body) + "\n",
+                mark=(mark["kind"], mark["what"]) if mark else None,
+            )
+        )
+        number = end + 1
+    return blocks
+
+
+BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
+
+
+# --- Finding every block ----------------------------------------------------------------------
+
+
+def test_every_fence_of_the_readme_is_a_block_found():
+    """No block hides from the test (an indented fence, a fence with an unusual word)."""
+    fences = [line for line in README.read_text().splitlines() if line.strip().startswith("```")]
+    assert len(fences) == 2 * len(BLOCKS)
+    assert len(BLOCKS) >= 15
+
+
+def test_every_block_runs_or_says_why_not():
+    """A block that is neither run nor checked carries its reason, so none slips in unrun."""
+    unmarked = [str(b) for b in BLOCKS if b.mark is None and b.language not in RUNNABLE]
+    assert not unmarked, f"mark these <!-- not run: REASON --> or make them run: {unmarked}"
+    marks = [line for line in README.read_text().splitlines() if MARK.match(line)]
+    assert len(marks) == sum(b.mark is not None for b in BLOCKS), "a mark with no block after it"
+
+
+def test_every_checked_block_has_its_check_and_every_check_a_block():
+    """A check named in the README exists, and a check no block names is not left over."""
+    named = [b.mark[1] for b in BLOCKS if b.mark and b.mark[0] == "checked"]
+    assert sorted(named) == sorted(CHECKS)
+
+
+def test_the_blocks_not_run_are_these_few():
+    """Not running a block is a decision: a new one changes this count on purpose."""
+    not_run = [b for b in BLOCKS if b.mark and b.mark[0] == "not run"]
+    assert [(b.section, b.language) for b in not_run] == [
+        ("", "sh"),
+        ("Installing rulepress for your own compendium", "sh"),
+        ("A game of one's own: kinds and plugins", "toml"),
+        ("A game of one's own: kinds and plugins", "python"),
+        ("Layout", ""),
+    ]
+
+
+# --- Python -----------------------------------------------------------------------------------
+
+PYTHON_SECTIONS = sorted(
+    {b.section for b in BLOCKS if b.language == "python" and b.mark is None},
+    key=lambda section: next(b.line for b in BLOCKS if b.section == section),
+)
+
+
+@pytest.mark.parametrize("section", PYTHON_SECTIONS)
+def test_the_python_examples_of_a_section_run_and_show_true_results(section, monkeypatch):
+    """The section's Python blocks, run in order in the checkout (they load `compendium`)."""
+    monkeypatch.chdir(REPO)
+    namespace: dict = {"__name__": "readme"}
+    checker = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for block in BLOCKS:
+        if block.section != section or block.language != "python" or block.mark:
+            continue
+        if ">>>" not in block.text:
+            exec(compile(block.text, str(block), "exec"), namespace)
+            continue
+        test = doctest.DocTestParser().get_doctest(
+            block.text, namespace, str(block), str(README), block.line
+        )
+        assert test.examples, f"{block}: no >>> example"
+        report: list[str] = []
+        result = checker.run(test, out=report.append, clear_globs=False)
+        assert result.failed == 0, "".join(report)
+        namespace = test.globs  # a doctest runs in a copy; the next block goes on from it
+
+
+# --- Console ----------------------------------------------------------------------------------
+
+CONSOLE = [b for b in BLOCKS if b.language == "console" and b.mark is None]
+
+
+def console_steps(block: Block) -> list[tuple[list[str], str]]:
+    """Each `$ command` of a console block with the output shown under it."""
+    steps: list[tuple[list[str], list[str]]] = []
+    for line in block.text.splitlines():
+        if line.startswith("$ "):
+            steps.append((shlex.split(line[2:]), []))
+        else:
+            assert steps, f"{block}: output before any command"
+            steps[-1][1].append(line)
+    return [(command, "\n".join(shown).strip()) for command, shown in steps]
+
+
+@pytest.mark.parametrize("block", CONSOLE, ids=str)
+def test_the_console_examples_run_and_print_what_is_shown(block, tmp_path):
+    """Each command exits 0 on a copy of the bundled compendium and prints what is shown."""
+    shutil.copytree(COMPENDIUM, tmp_path / "compendium")
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    for command, shown in console_steps(block):
+        assert command[0] == "rulepress", f"{block}: only rulepress commands are run"
+        result = run(*command[1:], cwd=tmp_path)
+        assert result.returncode == 0, f"{block}: {' '.join(command)}\n{result.stderr}"
+        if shown:
+            printed = result.stdout.strip()
+            assert checker.check_output(shown, printed, flags), (
+                f"{block}: shown\n{shown}\nprinted\n{printed}"
+            )
+
+
+# --- Blocks compared by a check ---------------------------------------------------------------
+
+PISTOL = Path("compendium/iris/weapons/pistols/light-combat-pistol.yaml")
+ROW_12 = "- {ap: 12, damage: 13, defense: 17, move: Base, range: 20}"
+
+
+def check_settings_example(text: str, tmp_path: Path) -> None:
+    """The example settings load without a finding, given the files they name."""
+    for name in re.findall(r"\b(art/[\w.]+)", text):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(b"/* a file the settings name */")
+    (tmp_path / "rulepress.yaml").write_text(text)
+    settings, findings = load_settings(tmp_path / "rulepress.yaml", required=True)
+    assert findings == []
+    assert settings.settings.site.title == "Acme rules reference"
+
+
+def check_command_synopsis(text: str, tmp_path: Path) -> None:
+    """Each command the synopsis lists exists, with every option it shows (for `roll`,
+    `odds` and `new`, as an option of one of its subcommands)."""
+    context = click.Context(cli)
+    synopsis = re.split(r"\n(?=rulepress )", text.strip())
+    assert len(synopsis) == len(cli.list_commands(context))
+    for entry in synopsis:
+        verb = entry.split()[1]
+        command = cli.get_command(context, verb)
+        assert command is not None, f"no command {verb}"
+        commands = [command]
+        if isinstance(command, click.Group):
+            inner = click.Context(command, parent=context)
+            commands += [command.get_command(inner, name) for name in command.list_commands(inner)]
+        options = {opt for c in commands for param in c.params for opt in param.opts}
+        shown = set(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", entry))
+        assert shown <= options, f"{verb}: {sorted(shown - options)} not options"
+
+
+def check_pistol_row(text: str, tmp_path: Path) -> None:
+    """The row shown is the Light Combat Pistol's row at 12 AP, as its file has it."""
+    assert text.strip() == ROW_12
+    assert f"  {ROW_12}\n" in (REPO / PISTOL).read_text()
+
+
+def check_typo_finding(text: str, tmp_path: Path) -> None:
+    """`validate` says the finding shown for the typo, at that place."""
+    shutil.copytree(COMPENDIUM, tmp_path / "compendium")
+    pistol = tmp_path / PISTOL
+    pistol.write_text(pistol.read_text().replace(ROW_12, ROW_12.replace("13", "l4", 1)))
+    result = run("validate", cwd=tmp_path)
+    assert result.returncode == 1
+    assert text.strip() in result.stdout.splitlines()
+
+
+def check_diff_output(text: str, tmp_path: Path) -> None:
+    """`diff HEAD` after the change says what the README shows, and nothing else."""
+    shutil.copytree(COMPENDIUM, tmp_path / "compendium")
+    git(tmp_path, "init", "--quiet")
+    commit_all(tmp_path, "the bundled compendium")
+    pistol = tmp_path / PISTOL
+    pistol.write_text(pistol.read_text().replace(ROW_12, ROW_12.replace("13", "14", 1)))
+    result = run("diff", "HEAD", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == text.strip()
+
+
+def check_acknowledgement_example(text: str, tmp_path: Path) -> None:
+    """The acknowledgement shown is one the bundled compendium makes, word for word."""
+    (shown,) = YAML(typ="safe").load(text)["acknowledged"]
+    made = [
+        dict(entry)
+        for path in COMPENDIUM.rglob("*.yaml")
+        for entry in (YAML(typ="safe").load(path.read_text()) or {}).get("acknowledged", [])
+    ]
+    assert shown in made
+
+
+CHECKS: dict[str, Callable[[str, Path], None]] = {
+    "settings-example": check_settings_example,
+    "command-synopsis": check_command_synopsis,
+    "pistol-row": check_pistol_row,
+    "typo-finding": check_typo_finding,
+    "diff-output": check_diff_output,
+    "acknowledgement-example": check_acknowledgement_example,
+}
+
+CHECKED = [b for b in BLOCKS if b.mark and b.mark[0] == "checked" and b.mark[1] in CHECKS]
+
+
+@pytest.mark.parametrize("block", CHECKED, ids=lambda block: block.mark[1])
+def test_a_checked_block_says_what_rulepress_does(block, tmp_path):
+    """The block agrees with what its check finds rulepress doing."""
+    CHECKS[block.mark[1]](block.text, tmp_path)
