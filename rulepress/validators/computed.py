@@ -56,7 +56,12 @@ def _table_reading(ruleset: Ruleset, table: OddsTable) -> tuple[Reading, int]:
     return push_reading(ruleset.one(PushRule)), 0
 
 
-@check("RP301", "printed-odds-differ", Level.WARNING)
+def _odds_index(document) -> object:
+    """What the odds checks read of a document: odds tables, step dice and the push rule."""
+    return document if isinstance(document, OddsTable | StepDice | PushRule) else None
+
+
+@check("RP301", "printed-odds-differ", Level.WARNING, index=_odds_index)
 def printed_odds_differ(ruleset: Ruleset):
     """A printed odds cell is not the chance the rules give rounded to the nearest whole
     percent (a chance exactly half-way, 12.5%, accepts 12 and 13). For a pushed table the
@@ -88,7 +93,7 @@ def printed_odds_differ(ruleset: Ruleset):
                 )
 
 
-@check("RP303", "odds-table-rounding", Level.INFO)
+@check("RP303", "odds-table-rounding", Level.INFO, index=_odds_index)
 def odds_table_rounding(ruleset: Ruleset):
     """An odds table whose cells are not all the exact chances rounded to the nearest whole
     percent: says which way of rounding (down, up), if any, gives every printed cell, and
@@ -121,7 +126,7 @@ def odds_table_rounding(ruleset: Ruleset):
         yield Report(entry, message + by, ("rows",), key=True)
 
 
-@check("RP304", "pushed-odds-under-text-reading", Level.INFO)
+@check("RP304", "pushed-odds-under-text-reading", Level.INFO, index=_odds_index)
 def pushed_odds_under_text_reading(ruleset: Ruleset):
     """A pushed odds table that follows another reading of the push than the rule text's
     (RP301 names it), cell by cell under the text's reading: each printed cell that is
