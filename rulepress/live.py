@@ -32,7 +32,7 @@ from rulepress.compendium.loader import (
     RulesetFiles,
     read_compendium,
 )
-from rulepress.compendium.model import Compendium, Ruleset
+from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import Finding
 from rulepress.validation import Validation, conclude
@@ -251,8 +251,13 @@ def compare(previous: Compendium, current: Compendium) -> Changes:
 
 
 def _changed_documents(before: Ruleset, after: Ruleset) -> frozenset[str]:
-    def signatures(ruleset: Ruleset) -> dict[str, tuple[str, Path]]:
-        return {e.document.id: (e.digest, e.file) for e in ruleset.entries}
+    def signatures(entries: Iterable[Entry]) -> dict[str, tuple[str, Path]]:
+        return {e.document.id: (e.digest, e.file) for e in entries}
 
-    old, new = signatures(before), signatures(after)
+    if len(before.entries) == len(after.entries):  # an entry kept is the same object
+        pairs = [(a, b) for a, b in zip(before.entries, after.entries, strict=True) if a is not b]
+        if all(a.document.id == b.document.id for a, b in pairs):
+            old, new = signatures(a for a, _ in pairs), signatures(b for _, b in pairs)
+            return frozenset(i for i in old if old[i] != new[i])
+    old, new = signatures(before.entries), signatures(after.entries)
     return frozenset(i for i in old.keys() | new.keys() if old.get(i) != new.get(i))

@@ -6,7 +6,14 @@ from collections.abc import Iterator
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.models import OddsTable, PushRule, StepDice
+from rulepress.models import (
+    CriticalFailure,
+    OddsTable,
+    PushRule,
+    StepDice,
+    ThreatThreshold,
+    Trait,
+)
 from rulepress.models.odds_table import OddsRow
 from rulepress.models.step_dice import Reading, push_reading
 from rulepress.rules.examples import replay
@@ -159,7 +166,16 @@ def pushed_odds_under_text_reading(ruleset: Ruleset):
             )
 
 
-@check("RP302", "example-disagrees", Level.WARNING)
+def _examples_index(document) -> object:
+    """What example-disagrees reads of a document: one with examples whole, and what a
+    replay looks up (traits, threat thresholds, the critical failure)."""
+    read = hasattr(document, "examples") or isinstance(
+        document, Trait | ThreatThreshold | CriticalFailure
+    )
+    return document if read else None
+
+
+@check("RP302", "example-disagrees", Level.WARNING, index=_examples_index)
 def example_disagrees(ruleset: Ruleset):
     """A worked example printed in the source does not come out as the source says when
     replayed through its own rule.

@@ -11,7 +11,9 @@ acknowledgements and sorting give what `validate` gives.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Finding
@@ -19,8 +21,10 @@ from rulepress.models import WeaponProfile
 from rulepress.validators.grouping import group_placeholder_findings
 from rulepress.validators.registry import CHECKS, Check, Report
 
-Reported = tuple[tuple[Report, Finding], ...]
-"""A check's reports in one ruleset, each with the finding it makes."""
+Reported = dict[Path, tuple[tuple[Report, Finding], ...]]
+"""A check's reports in one ruleset by file, each with the finding it makes, in the
+order the check yields them for that file (the only order grouping, acknowledgements
+and the final sort depend on)."""
 
 
 @dataclass(frozen=True)
@@ -29,13 +33,19 @@ class RulesetChecks:
 
     ruleset: Ruleset
     reports: dict[str, Reported]
-    """Check code -> its reports, in the order the check yields them for each file."""
+    """Check code -> its reports."""
     rerun: dict[str, str]
     """Check code -> how it ran last: "whole", "changed" (some documents) or "kept"."""
 
     def findings(self) -> list[Finding]:
-        """The checks' findings in code order, as registry.run_checks lists them."""
-        return [finding for code in sorted(self.reports) for _, finding in self.reports[code]]
+        """The checks' findings in code order, as registry.run_checks lists them (files
+        perhaps in another order, each file's findings in the same)."""
+        return [
+            finding
+            for code in sorted(self.reports)
+            for pairs in self.reports[code].values()
+            for _, finding in pairs
+        ]
 
 
 def check_whole(ruleset: Ruleset) -> RulesetChecks:
@@ -68,7 +78,10 @@ def recheck(previous: RulesetChecks, ruleset: Ruleset) -> RulesetChecks:
 
 
 def _run(registered: Check, ruleset: Ruleset) -> Reported:
-    return tuple((r, registered.finding(r)) for r in registered.function(ruleset))
+    reported: dict[Path, list[tuple[Report, Finding]]] = {}
+    for report in registered.function(ruleset):
+        reported.setdefault(report.entry.file, []).append((report, registered.finding(report)))
+    return {file: tuple(pairs) for file, pairs in reported.items()}
 
 
 class _Edit:
@@ -76,15 +89,22 @@ class _Edit:
 
     def __init__(self, old: Ruleset, new: Ruleset) -> None:
         self.new = new
-        self.old_entries = {e.file: e for e in old.entries}
-        self.new_entries = {e.file: e for e in new.entries}
+        if len(old.entries) == len(new.entries):  # most edits: entries kept are the same
+            pairs = [(a, b) for a, b in zip(old.entries, new.entries, strict=True) if a is not b]
+            self.same_files = all(a.file == b.file for a, b in pairs)
+        else:
+            pairs, self.same_files = [], False
+        if self.same_files:
+            self.old_entries = {a.file: a for a, _ in pairs}
+            self.new_entries = {b.file: b for _, b in pairs}
+        else:
+            self.old_entries = {e.file: e for e in old.entries}
+            self.new_entries = {e.file: e for e in new.entries}
         self.changed = {
             file
             for file in self.old_entries.keys() | self.new_entries.keys()
             if _digest(self.old_entries.get(file)) != _digest(self.new_entries.get(file))
         }
-        self.same_files = self.old_entries.keys() == self.new_entries.keys()
-        self.order = {e.file: number for number, e in enumerate(new.entries)}
 
     def index_holds(self, registered: Check) -> bool:
         """No document came or went, and the check's index of each changed one is the same."""
@@ -110,30 +130,32 @@ class _Edit:
         if registered.reads == "document":
             if registered.index is not None and not self.index_holds(registered):
                 return _run(registered, self.new), "whole"
-            subset = tuple(e for e in self.new.entries if e.file in self.changed)
+            subset = tuple(e for e in self.new_entries.values() if e.file in self.changed)
+            if not self.same_files:  # in file order
+                subset = tuple(e for e in self.new.entries if e.file in self.changed)
         else:  # "section"
-            subset = self._sections_weapons()
+            subset = self._sections_weapons
         again = self.changed | {e.file for e in subset}
-        fresh = _run(registered, self.new.restricted(subset))
-        merged = [pair for pair in before if pair[0].entry.file not in again] + list(fresh)
-        merged.sort(key=lambda pair: self.order.get(pair[0].entry.file, -1))  # stable
-        return tuple(merged), "changed"
+        reports = {file: pairs for file, pairs in before.items() if file not in again}
+        reports.update(_run(registered, self.new.restricted(subset)))
+        return reports, "changed"
 
     def _carried(self, registered: Check, before: Reported) -> Reported | None:
         """The reports kept, those about changed files placed in their new text; None
         when a report's place came from the text itself (a word), not its data path."""
-        carried = []
-        for report, finding in before:
-            entry = self.new_entries.get(report.entry.file)
-            if entry is None or report.entry.file not in self.changed:  # (or ruleset.yaml)
-                carried.append((report, finding))
-            elif report.at is not None:
-                return None
-            else:
-                moved = replace(report, entry=entry)
-                carried.append((moved, registered.finding(moved)))
-        return tuple(carried)
+        carried = dict(before)
+        for file in self.changed & before.keys():
+            entry = self.new_entries[file]
+            moved = []
+            for report, _ in before[file]:
+                if report.at is not None:
+                    return None
+                report = replace(report, entry=entry)
+                moved.append((report, registered.finding(report)))
+            carried[file] = tuple(moved)
+        return carried
 
+    @functools.cached_property
     def _sections_weapons(self) -> tuple[Entry, ...]:
         """The weapons (drafts too) of every section a changed weapon was or is in."""
         sections = {
