@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import re
 import shutil
+import tempfile
 from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulepress.compendium.model import Compendium
 from rulepress.live import LiveCompendium, Update
@@ -204,3 +208,44 @@ def test_edits_of_the_bundled_compendium_follow_the_files(tmp_path: Path) -> Non
     assert named(session.write(shotgun, original), "iris") == {"heavy-shotgun"}
     sniper = "iris/weapons/sniper-rifles/tactical-railgun.yaml"
     assert session.move(sniper, "iris/weapons/railgun.yaml").ok
+
+
+EDITS = {
+    "cost": lambda: {WEAPON_FILE: weapon().replace("cost: 1\n", "cost: 7\n")},
+    "restore": lambda: {WEAPON_FILE: weapon(), SKILL_FILE: SKILL},
+    "broken yaml": lambda: {WEAPON_FILE: weapon().replace("cost: 1\n", "cost: [\n")},
+    "broken model": lambda: {WEAPON_FILE: weapon().replace("cost: 1\n", "cost: many\n")},
+    "second": lambda: {SECOND: second_weapon()},
+    "second cheap": lambda: {SECOND: second_weapon(cost=0)},
+    "second same tier": lambda: {SECOND: "# moved\n" + second_weapon(tier=1)},
+    "second same header": lambda: {SECOND: second_weapon(header="Test Pistol")},
+    "duplicate id": lambda: {"demo/weapons/copy.yaml": weapon()},
+    "dangling": lambda: {SKILL_FILE: SKILL.replace("resolve]", "resolv]")},
+    "delete second": lambda: {SECOND: None},
+    "delete copy": lambda: {"demo/weapons/copy.yaml": None},
+    "move second": lambda: {SECOND: None, "demo/weapons/z/second.yaml": second_weapon()},
+}
+"""Edits of the demo tree: relative path -> new text (None: deleted)."""
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(st.lists(st.sampled_from(sorted(EDITS)), min_size=1, max_size=8))
+def test_any_edit_sequence_follows_the_files(tmp_path: Path, names: list[str]) -> None:
+    with tempfile.TemporaryDirectory(dir=tmp_path) as folder:
+        root = build_tree(Path(folder) / "c", base_tree())
+        session = Session(root)
+        for name in names:
+            paths = []
+            for relative, text in EDITS[name]().items():
+                path = root / relative
+                paths.append(path)
+                if text is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text, encoding="utf-8")
+            session.step(paths)
