@@ -251,6 +251,7 @@ def tier_weaker_table(ruleset: Ruleset):
     Example: "tier 4 range is lower at the same AP than tier 1 'Pump Action Shotgun' at
     AP 1-10 (AP 1: 15 against 20); tier 2 'Semi-Auto Shotgun' at AP 1-15 (...)"."""
     for entries in published_weapons_by_section(ruleset).values():
+        rows_at = {id(e.document): _rows_by_ap(e.document) for e in entries}
         for higher in entries:
             b = higher.document
             lower = sorted(
@@ -263,7 +264,7 @@ def tier_weaker_table(ruleset: Ruleset):
                     weaker = [
                         (index, row, theirs)
                         for index, row in enumerate(b.table)
-                        if (theirs := a.row_at(row.ap)) is not None
+                        if (theirs := rows_at[id(a)].get(row.ap)) is not None
                         and getattr(row, column) < getattr(theirs, column)
                     ]
                     if not weaker:
@@ -281,6 +282,15 @@ def tier_weaker_table(ruleset: Ruleset):
                         f"tier {b.tier} {column} is lower at the same AP than " + "; ".join(parts),
                         ("table", first, column),
                     )
+
+
+def _rows_by_ap(profile: WeaponProfile) -> dict[int, object]:
+    """A profile's rows by AP, the first of a repeated AP (as `row_at` finds it): looked
+    up once per section rather than row by row."""
+    rows: dict[int, object] = {}
+    for row in profile.table:
+        rows.setdefault(row.ap, row)
+    return rows
 
 
 @check("RP221", "tier-repeated", Level.WARNING, reads="section")
