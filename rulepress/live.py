@@ -5,19 +5,43 @@ told which files changed on disk, validates the compendium as it now stands, and
 that has no errors, takes it as the new state and says what changed (`Changes`), so
 that an output re-renders only what the changed documents feed. A compendium with
 errors never replaces the state: the outputs keep the last good one while the findings
-are printed, and the next update starts again from the files on disk.
+are printed.
+
+An update reads only the files it is told of, through the loader's own functions
+(compendium.loader.LoadedFiles: what every file gave, kept apart from the last good
+compendium, so a broken file is read again once fixed), and runs each check on what its
+declared scope says the edit may have changed (validators.incremental). A new or
+removed ruleset folder, a changed `ruleset.yaml`, settings file or file the settings
+name, or a path it cannot place, reloads everything: slower, as correct. Its findings
+are those `validate` gives for the same files.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.model import Compendium, Ruleset
+from rulepress.compendium.loader import (
+    RULESET_FILE,
+    YAML_SUFFIXES,
+    LoadedFiles,
+    RulesetFiles,
+    read_compendium,
+)
+from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.settings import settings_file
 from rulepress.errors import Finding
-from rulepress.validation import Validation, validate
+from rulepress.validation import Validation, conclude
+from rulepress.validators.incremental import (
+    RulesetChecks,
+    check_whole,
+    combined_findings,
+    recheck,
+)
 
 
 @dataclass(frozen=True)
@@ -52,6 +76,11 @@ class Update:
     """The compendium as the files now stand, with every finding (errors included)."""
     changes: Changes | None
     """What changed, when the attempt had no errors and became the state; else None."""
+    phases: dict[str, float] = field(default_factory=dict, compare=False)
+    """Seconds spent reading ("read"), checking ("checks") and comparing ("compare"),
+    for the benchmark; `whole` tells whether everything was read again."""
+    whole: bool = False
+    """Whether the update reloaded the whole compendium (see the module's docstring)."""
 
     @property
     def ok(self) -> bool:
@@ -75,25 +104,132 @@ class LiveCompendium:
         self.settings_path = settings
         self.strict = strict
         self.cache = DocumentCache(self.root)
-        self.validation = self._validate()
+        self._files = read_compendium(self.root, self.cache, settings)
+        self._checks: dict[str, RulesetChecks] = {}
+        self.validation = self._conclude()
         """The last validation without errors (the first one, whatever it found)."""
-
-    def _validate(self) -> Validation:
-        return validate(
-            self.root, strict=self.strict, cache=self.cache, settings=self.settings_path
-        )
 
     def update(self, paths: Iterable[Path] = ()) -> Update:
         """Take the compendium as it now stands, `paths` being the files changed since the
-        last update (created, modified, deleted or moved: both names). The state changes
-        only if the compendium has no errors."""
-        del paths  # every file is read again through the document cache, for now
-        attempt = self._validate()
+        last update (created, modified, deleted or moved: both names; a folder: whatever
+        is below it). The state changes only if the compendium has no errors."""
+        started = time.perf_counter()
+        files = self._reread([Path(p) for p in paths])
+        whole = files is None
+        self._files = read_compendium(self.root, self.cache, self.settings_path) if whole else files
+        read = time.perf_counter()
+        attempt = self._conclude()
+        checked = time.perf_counter()
         if not attempt.ok:
-            return Update(attempt, None)
+            phases = {"read": read - started, "checks": checked - read, "compare": 0.0}
+            return Update(attempt, None, phases, whole)
         changes = compare(self.validation.compendium, attempt.compendium)
         self.validation = attempt
-        return Update(attempt, changes)
+        phases = {
+            "read": read - started,
+            "checks": checked - read,
+            "compare": time.perf_counter() - checked,
+        }
+        return Update(attempt, changes, phases, whole)
+
+    def _conclude(self) -> Validation:
+        """The validation of the files as they stand, each ruleset's checks run again on
+        what changed since the last update (whole for a ruleset new to them)."""
+        loaded = self._files.result(self.cache)
+        checks = {}
+        for ruleset in loaded.compendium:
+            previous = self._checks.get(ruleset.id)
+            checks[ruleset.id] = (
+                check_whole(ruleset) if previous is None else recheck(previous, ruleset)
+            )
+        self._checks = checks
+        findings = combined_findings(list(checks.values()))
+        return conclude(loaded.compendium, loaded.findings, findings, self.strict)
+
+    def _reread(self, paths: list[Path]) -> LoadedFiles | None:
+        """The files with `paths` read again; None when only a whole reload will do."""
+        settings = os.path.abspath(settings_file(self.root, self.settings_path))
+        named = {os.path.abspath(p) for p in self._files.settings.asset_digests()}
+        root = os.path.abspath(self.root)
+        edits: dict[int, tuple[set[Path], bool]] = {}
+        for path in paths:
+            absolute = os.path.abspath(path)
+            if absolute == settings or absolute in named:
+                return None
+            relative = os.path.relpath(absolute, root)
+            if relative == os.curdir:
+                return None
+            if relative.startswith(os.pardir) or any(
+                part.startswith(".") for part in Path(relative).parts
+            ):
+                continue  # outside the compendium, or a name the loader never reads
+            placed = self._place(Path(relative))
+            if placed is None and self._unread(Path(relative)):
+                continue
+            if placed is None:
+                return None
+            number, local, rescan = placed
+            if local is None:
+                continue
+            changed, rescanned = edits.setdefault(number, (set(), False))
+            edits[number] = (changed | {local}, rescanned or rescan)
+        if not edits:
+            return self._files
+        rulesets = list(self._files.rulesets)
+        for number, (changed, rescan) in edits.items():
+            folder = rulesets[number]
+            rulesets[number] = folder.reloaded(self.root, changed, self.cache, rescan=rescan)
+        return LoadedFiles(
+            self._files.root,
+            self._files.settings,
+            self._files.settings_findings,
+            self._files.folder_findings,
+            tuple(rulesets),
+        )
+
+    def _unread(self, relative: Path) -> bool:
+        """Whether a path in no ruleset folder is one the loader never looks at: a file
+        beside the ruleset folders that is not YAML (and was no folder it reported)."""
+        path = self.root / relative
+        return (
+            len(relative.parts) == 1
+            and not path.name.endswith(YAML_SUFFIXES)
+            and not path.is_dir()
+            and all(files.folder != path for files in self._files.rulesets)
+            and not any(
+                f.file is not None and f.file.is_relative_to(path)
+                for f in self._files.folder_findings
+            )
+        )
+
+    def _place(self, relative: Path) -> tuple[int, Path | None, bool] | None:
+        """(which ruleset folder, the file as the loader names it (None: nothing the
+        loader reads), whether the folder must be walked again) for a changed path under
+        the root; None when it is in no known ruleset folder or is its ruleset.yaml."""
+        for number, files in enumerate(self._files.rulesets):
+            try:
+                inside = (self.root / relative).relative_to(files.folder)
+            except ValueError:
+                continue
+            if inside == Path() or inside == Path(RULESET_FILE):
+                return None
+            local = files.folder / inside
+            return (number, *_file_edit(files, local))
+        return None
+
+
+def _file_edit(files: RulesetFiles, local: Path) -> tuple[Path | None, bool]:
+    """How one changed path of a ruleset folder is taken: (the file to read again, or None
+    for a path the loader never reads; whether the folder must be walked again)."""
+    if local in files.files and local.is_file() and not local.is_symlink():
+        return local, False  # a document saved again
+    if (
+        not local.name.endswith(YAML_SUFFIXES)
+        and not local.is_dir()
+        and not any(known.is_relative_to(local) for known in files.files)
+    ):
+        return None, False  # an editor's backup or temporary file
+    return local, True  # created, deleted, moved, a link, or a folder
 
 
 def compare(previous: Compendium, current: Compendium) -> Changes:
@@ -116,8 +252,13 @@ def compare(previous: Compendium, current: Compendium) -> Changes:
 
 
 def _changed_documents(before: Ruleset, after: Ruleset) -> frozenset[str]:
-    def signatures(ruleset: Ruleset) -> dict[str, tuple[str, Path]]:
-        return {e.document.id: (e.digest, e.file) for e in ruleset.entries}
+    def signatures(entries: Iterable[Entry]) -> dict[str, tuple[str, Path]]:
+        return {e.document.id: (e.digest, e.file) for e in entries}
 
-    old, new = signatures(before), signatures(after)
+    if len(before.entries) == len(after.entries):  # an entry kept is the same object
+        pairs = [(a, b) for a, b in zip(before.entries, after.entries, strict=True) if a is not b]
+        if all(a.document.id == b.document.id for a, b in pairs):
+            old, new = signatures(a for a, _ in pairs), signatures(b for _, b in pairs)
+            return frozenset(i for i in old if old[i] != new[i])
+    old, new = signatures(before.entries), signatures(after.entries)
     return frozenset(i for i in old.keys() | new.keys() if old.get(i) != new.get(i))

@@ -57,8 +57,19 @@ def validate(
     if cache is True:
         cache = DocumentCache(Path(root))
     loaded = load_compendium(root, cache or None, settings)
-    findings = [*loaded.findings, *run_checks(loaded.compendium)]
-    findings = apply_acknowledgements(loaded.compendium, findings)
+    return conclude(loaded.compendium, loaded.findings, run_checks(loaded.compendium), strict)
+
+
+def conclude(
+    compendium: Compendium,
+    load_findings: tuple[Finding, ...],
+    check_findings: list[Finding],
+    strict: bool,
+) -> Validation:
+    """The validation of a loaded compendium from its load's and its checks' findings:
+    acknowledgements applied, `strict` making warnings errors, sorted. A live update
+    (rulepress.live) ends here too, so its findings are those of `validate`."""
+    findings = apply_acknowledgements(compendium, [*load_findings, *check_findings])
     if strict:  # an acknowledged finding never fails --strict
         findings = [
             replace(f, level=Level.ERROR) if f.level == Level.WARNING and not f.acknowledged else f
@@ -66,4 +77,4 @@ def validate(
         ]
     findings.sort(key=Finding.sort_key)
     errata = tuple(f for f in findings if f.acknowledged)
-    return Validation(replace(loaded.compendium, errata=errata), tuple(findings))
+    return Validation(replace(compendium, errata=errata), tuple(findings))

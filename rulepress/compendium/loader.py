@@ -7,6 +7,7 @@ document per file, its `kind` naming its model.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +53,14 @@ def load_compendium(
     findings, never exceptions; a root that is missing or not a folder raises
     RulepressError. With a `cache`, a file whose bytes loaded cleanly before is not
     parsed again."""
-    root = Path(root)
+    return read_compendium(Path(root), cache, settings).result(cache)
+
+
+def read_compendium(
+    root: Path, cache: DocumentCache | None = None, settings: Path | None = None
+) -> LoadedFiles:
+    """Read the settings and every ruleset folder under `root`, file by file: what
+    load_compendium assembles, and what a live compendium keeps and updates."""
     if not root.exists():
         raise RulepressError(f"compendium folder not found: {root}")
     if not root.is_dir():
@@ -61,40 +69,139 @@ def load_compendium(
     publisher, findings = load_settings(
         settings_file(root, settings), required=settings is not None
     )
-    return _load(root, cache, publisher, findings)
+    return load_files(root, cache, publisher, findings)
 
 
-def _load(
+@dataclass(frozen=True)
+class FileLoad:
+    """What one document file gave: its entry, or the findings that say why it has none."""
+
+    entry: Entry | None
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True)
+class RulesetFiles:
+    """One ruleset folder as read: `ruleset.yaml`, what the walk of the folder refused,
+    and each document file (in the walk's order) with what it gave. A live compendium
+    keeps these between edits and replaces only the files that changed."""
+
+    folder: Path
+    info: FileLoad | None
+    """`ruleset.yaml` (None: a link leaving the compendium, which the walk reports)."""
+    walk_findings: tuple[Finding, ...]
+    files: dict[Path, FileLoad]
+
+    @functools.cached_property
+    def assembled(self) -> tuple[Ruleset | None, tuple[Finding, ...]]:
+        """The ruleset of the files that loaded (None without a valid `ruleset.yaml`),
+        and every finding of the folder's files, `ruleset.yaml`'s first. Assembled once:
+        an update that leaves the folder alone keeps the same Ruleset."""
+        findings = list(self.info.findings) if self.info else []
+        findings += self.walk_findings
+        for load in self.files.values():
+            findings += load.findings
+        return self._ruleset(findings), tuple(findings)
+
+    def _ruleset(self, findings: list[Finding]) -> Ruleset | None:
+        info_entry = self.info.entry if self.info else None
+        if info_entry is None:
+            return None
+        if not isinstance(info_entry.document, RulesetInfo):
+            findings.append(
+                finding_at(
+                    info_entry.source,
+                    Code.INVALID_VALUE,
+                    Level.ERROR,
+                    f"{RULESET_FILE} must hold `kind: ruleset`",
+                    ("kind",),
+                )
+            )
+            return None
+        return Ruleset(
+            info=info_entry.document,
+            folder=self.folder,
+            info_source=info_entry.source,
+            entries=tuple(load.entry for load in self.files.values() if load.entry is not None),
+            info_digest=info_entry.digest,
+        )
+
+    def reloaded(
+        self, root: Path, changed: set[Path], cache: DocumentCache | None, *, rescan: bool
+    ) -> RulesetFiles:
+        """The folder with the `changed` files read again, the others kept; with `rescan`
+        the folder is walked again first (a file added, removed or moved)."""
+        if not rescan:
+            files = dict(self.files)
+            for path in changed:
+                files[path] = load_document_file(path, cache)
+            return RulesetFiles(self.folder, self.info, self.walk_findings, files)
+        walk_findings: list[Finding] = []
+        files = {}
+        for path in ruleset_document_files(root, self.folder, walk_findings):
+            known = self.files.get(path)
+            files[path] = (
+                known
+                if known is not None and path not in changed
+                else load_document_file(path, cache)
+            )
+        return RulesetFiles(self.folder, self.info, tuple(walk_findings), files)
+
+
+@dataclass(frozen=True)
+class LoadedFiles:
+    """A compendium folder as read, file by file, before the rulesets are assembled: what
+    a whole load gives, and what an incremental one (rulepress.live) updates."""
+
+    root: Path
+    settings: PublisherSettings
+    settings_findings: tuple[Finding, ...]
+    folder_findings: tuple[Finding, ...]
+    """What the look for ruleset folders refused (documents outside any ruleset, links)."""
+    rulesets: tuple[RulesetFiles, ...]
+
+    def result(self, cache: DocumentCache | None = None) -> LoadResult:
+        """The compendium of the files that loaded, and every finding of the load."""
+        findings = [*self.settings_findings, *self.folder_findings]
+        rulesets: dict[str, Ruleset] = {}
+        for files in self.rulesets:
+            ruleset, found = files.assembled
+            findings += found
+            if ruleset is None:
+                continue
+            if ruleset.id in rulesets:
+                findings.append(
+                    finding_at(
+                        ruleset.info_source,
+                        Code.INVALID_VALUE,
+                        Level.ERROR,
+                        f"ruleset id '{ruleset.id}' is already used by "
+                        f"{rulesets[ruleset.id].folder}",
+                        ("id",),
+                    )
+                )
+                continue
+            rulesets[ruleset.id] = ruleset
+        compendium = Compendium(
+            self.root, MappingProxyType(rulesets), document_cache=cache, settings=self.settings
+        )
+        return LoadResult(compendium, tuple(findings))
+
+
+def load_files(
     root: Path,
     cache: DocumentCache | None,
     settings: PublisherSettings,
-    findings: list[Finding],
-) -> LoadResult:
+    settings_findings: list[Finding],
+) -> LoadedFiles:
+    """Read every ruleset folder under `root`, file by file (see load_compendium)."""
+    folder_findings: list[Finding] = []
     is_ruleset = os.path.lexists(root / RULESET_FILE)  # whatever it is: a pipe is reported
-    folders = [root] if is_ruleset else _ruleset_folders(root, findings)
-    rulesets: dict[str, Ruleset] = {}
-    for folder in folders:
-        ruleset = _load_ruleset(root, folder, findings, cache)
-        if ruleset is None:
-            continue
-        if ruleset.id in rulesets:
-            findings.append(
-                finding_at(
-                    ruleset.info_source,
-                    Code.INVALID_VALUE,
-                    Level.ERROR,
-                    f"ruleset id '{ruleset.id}' is already used by {rulesets[ruleset.id].folder}",
-                    ("id",),
-                )
-            )
-            continue
-        rulesets[ruleset.id] = ruleset
-    compendium = Compendium(
-        root, MappingProxyType(rulesets), document_cache=cache, settings=settings
-    )
+    folders = [root] if is_ruleset else _ruleset_folders(root, folder_findings)
+    rulesets = tuple(read_ruleset_folder(root, folder, cache) for folder in folders)
     if cache is not None:
         cache.save()
-    return LoadResult(compendium, tuple(findings))
+    return LoadedFiles(root, settings, tuple(settings_findings), tuple(folder_findings), rulesets)
 
 
 def _refused(path: Path, message: str, code: Code = Code.OUTSIDE_COMPENDIUM) -> Finding:
@@ -186,50 +293,44 @@ def resolves_inside(path: Path, real_root: Path) -> bool:
     return True
 
 
-def _load_ruleset(
-    root: Path, folder: Path, findings: list[Finding], cache: DocumentCache | None
-) -> Ruleset | None:
+def read_ruleset_folder(root: Path, folder: Path, cache: DocumentCache | None) -> RulesetFiles:
+    """Read one ruleset folder: its `ruleset.yaml` and every document file below it."""
     leaves = _link_leaving(folder / RULESET_FILE, root.resolve())  # the walk below reports it
-    info_entry = None if leaves else _load_document(folder / RULESET_FILE, findings, cache)
-    entries = []
-    for path in _yaml_files(root, folder, findings):
-        if path == folder / RULESET_FILE:
-            continue
-        entry = _load_document(path, findings, cache)
-        if entry is None:
-            continue
-        if isinstance(entry.document, RulesetInfo):
-            findings.append(
-                finding_at(
-                    entry.source,
-                    Code.INVALID_VALUE,
-                    Level.ERROR,
-                    f"only {RULESET_FILE} may hold the ruleset document",
-                    ("kind",),
-                )
-            )
-            continue
-        entries.append(entry)
-    if info_entry is None:
-        return None
-    if not isinstance(info_entry.document, RulesetInfo):
+    info = None
+    if not leaves:
+        info_findings: list[Finding] = []
+        info_entry = _load_document(folder / RULESET_FILE, info_findings, cache)
+        info = FileLoad(info_entry, tuple(info_findings))
+    walk_findings: list[Finding] = []
+    files = {
+        path: load_document_file(path, cache)
+        for path in ruleset_document_files(root, folder, walk_findings)
+    }
+    return RulesetFiles(folder, info, tuple(walk_findings), files)
+
+
+def ruleset_document_files(root: Path, folder: Path, findings: list[Finding]) -> list[Path]:
+    """The document files of a ruleset folder in the walk's (stable) order, without its
+    `ruleset.yaml`; what the walk refuses goes to `findings`."""
+    return [path for path in _yaml_files(root, folder, findings) if path != folder / RULESET_FILE]
+
+
+def load_document_file(path: Path, cache: DocumentCache | None) -> FileLoad:
+    """One document file of a ruleset (not its `ruleset.yaml`), read and validated."""
+    findings: list[Finding] = []
+    entry = _load_document(path, findings, cache)
+    if entry is not None and isinstance(entry.document, RulesetInfo):
         findings.append(
             finding_at(
-                info_entry.source,
+                entry.source,
                 Code.INVALID_VALUE,
                 Level.ERROR,
-                f"{RULESET_FILE} must hold `kind: ruleset`",
+                f"only {RULESET_FILE} may hold the ruleset document",
                 ("kind",),
             )
         )
-        return None
-    return Ruleset(
-        info=info_entry.document,
-        folder=folder,
-        info_source=info_entry.source,
-        entries=tuple(entries),
-        info_digest=info_entry.digest,
-    )
+        entry = None
+    return FileLoad(entry, tuple(findings))
 
 
 def _load_document(

@@ -50,6 +50,9 @@ class Ruleset:
     entries: tuple[Entry, ...]
     info_digest: str = ""
     """Digest of `ruleset.yaml`'s bytes (see Entry.digest)."""
+    whole: Ruleset | None = field(default=None, repr=False, compare=False)
+    """Set on a view of some of a ruleset's entries (see `restricted`): the ruleset whose
+    lookups the view answers with."""
     _by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
     _by_type: Mapping[type, list[int]] = field(init=False, repr=False, compare=False)
     # all() answers, by (kind, drafts): exporters ask for the same kinds once per section,
@@ -60,6 +63,10 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         """Index the documents by id and by type once, so `get`, `one` and `all` need no scan."""
+        if self.whole is not None:  # a view looks documents up in the whole ruleset
+            object.__setattr__(self, "_by_id", self.whole._by_id)
+            object.__setattr__(self, "_by_type", {})
+            return
         index: dict[str, Entry] = {}
         by_type: dict[type, list[int]] = {}
         for number, entry in enumerate(self.entries):
@@ -82,8 +89,18 @@ class Ruleset:
         """The document with this id and the file it came from; None if there is none."""
         return self._by_id.get(document_id)
 
+    def restricted(self, entries: tuple[Entry, ...]) -> Ruleset:
+        """A view whose `entries` are some of this ruleset's, while `get`, `entry`, `all`
+        and `one` still see every document: how a check whose findings about a document
+        depend on that document (and lookups) runs again on the changed ones only."""
+        return Ruleset(
+            self.info, self.folder, self.info_source, entries, self.info_digest, whole=self
+        )
+
     def all(self, kind: type[D], *, drafts: bool = False) -> list[D]:
         """Documents of one model class, in the order of their `order` field, then id."""
+        if self.whole is not None:
+            return self.whole.all(kind, drafts=drafts)
         found = self._sorted.get((kind, drafts))
         if found is None:
             numbers = sorted(

@@ -6,7 +6,14 @@ from collections.abc import Iterator
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.models import OddsTable, PushRule, StepDice
+from rulepress.models import (
+    CriticalFailure,
+    OddsTable,
+    PushRule,
+    StepDice,
+    ThreatThreshold,
+    Trait,
+)
 from rulepress.models.odds_table import OddsRow
 from rulepress.models.step_dice import Reading, push_reading
 from rulepress.rules.examples import replay
@@ -57,7 +64,12 @@ def _table_reading(ruleset: Ruleset, table: OddsTable) -> ReadingFit:
     return ReadingFit(push_reading(ruleset.one(PushRule)), 0)
 
 
-@check("RP301", "printed-odds-differ", Level.WARNING)
+def _odds_index(document) -> object:
+    """What the odds checks read of a document: odds tables, step dice and the push rule."""
+    return document if isinstance(document, OddsTable | StepDice | PushRule) else None
+
+
+@check("RP301", "printed-odds-differ", Level.WARNING, index=_odds_index)
 def printed_odds_differ(ruleset: Ruleset):
     """A printed odds cell is not the chance the rules give rounded to the nearest whole
     percent (a chance exactly half-way, 12.5%, accepts 12 and 13). For a pushed table the
@@ -90,7 +102,7 @@ def printed_odds_differ(ruleset: Ruleset):
                 )
 
 
-@check("RP303", "odds-table-rounding", Level.INFO)
+@check("RP303", "odds-table-rounding", Level.INFO, index=_odds_index)
 def odds_table_rounding(ruleset: Ruleset):
     """An odds table whose cells are not all the exact chances rounded to the nearest whole
     percent: says which way of rounding (down, up), if any, gives every printed cell, and
@@ -123,7 +135,7 @@ def odds_table_rounding(ruleset: Ruleset):
         yield Report(entry, message + by, ("rows",), key=True)
 
 
-@check("RP304", "pushed-odds-under-text-reading", Level.INFO)
+@check("RP304", "pushed-odds-under-text-reading", Level.INFO, index=_odds_index)
 def pushed_odds_under_text_reading(ruleset: Ruleset):
     """A pushed odds table that follows another reading of the push than the rule text's
     (RP301 names it), cell by cell under the text's reading: each printed cell that is
@@ -156,7 +168,16 @@ def pushed_odds_under_text_reading(ruleset: Ruleset):
             )
 
 
-@check("RP302", "example-disagrees", Level.WARNING)
+def _examples_index(document) -> object:
+    """What example-disagrees reads of a document: one with examples whole, and what a
+    replay looks up (traits, threat thresholds, the critical failure)."""
+    read = hasattr(document, "examples") or isinstance(
+        document, Trait | ThreatThreshold | CriticalFailure
+    )
+    return document if read else None
+
+
+@check("RP302", "example-disagrees", Level.WARNING, index=_examples_index)
 def example_disagrees(ruleset: Ruleset):
     """A worked example printed in the source does not come out as the source says when
     replayed through its own rule.

@@ -29,7 +29,36 @@ def _normal(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip()
 
 
-@check("RP213", "header-mismatch", Level.WARNING)
+def _names_index(document) -> tuple:
+    """What the name checks read of a document: its kind, id, name and header."""
+    return (
+        document.kind,
+        document.id,
+        getattr(document, "name", None),
+        getattr(document, "header", None),
+    )
+
+
+def _labels_index(document) -> object:
+    """What column-named-two-ways reads of a document: a weapon's labels and section."""
+    if not isinstance(document, WeaponProfile):
+        return None
+    return (document.is_draft, document.section, document.move_column, _capacity_label(document))
+
+
+def _figures_index(document) -> object:
+    """What conflicting-figures reads of a document: its id and the figures it states."""
+    figures = getattr(document, "stated_figures", None)
+    stated = [(f.subject, repr(f.value), f.path) for f in figures()] if figures else []
+    return (document.id, stated)
+
+
+def _ladder_index(document) -> object:
+    """What ladder-order reads of a document: its id, and a ladder or a TC source whole."""
+    return (document.id, document if isinstance(document, TcLadder | TcSource) else None)
+
+
+@check("RP213", "header-mismatch", Level.WARNING, index=_names_index)
 def header_mismatch(ruleset: Ruleset):
     """A weapon profile's header ("Weapon Profile - X (Tier N)") names a different weapon
     than the name printed under it. Exports use the name under the header.
@@ -71,7 +100,7 @@ def header_mismatch(ruleset: Ruleset):
         )
 
 
-@check("RP214", "duplicate-name", Level.WARNING)
+@check("RP214", "duplicate-name", Level.WARNING, index=_names_index)
 def duplicate_name(ruleset: Ruleset):
     """Two documents of one kind carry the same display name (or header), so a reader
     cannot tell them apart.
@@ -94,7 +123,7 @@ def duplicate_name(ruleset: Ruleset):
                 )
 
 
-@check("RP215", "column-named-two-ways", Level.WARNING)
+@check("RP215", "column-named-two-ways", Level.WARNING, index=_labels_index)
 def column_named_two_ways(ruleset: Ruleset):
     """The same column or stat is printed under two names: the movement column as Move
     and Speed, the capacity stat as Magazine and Attacks. Every profile of the minority
@@ -146,7 +175,7 @@ def _minority(entries: list[Entry], label, path: tuple, what: str, where: str):
             )
 
 
-@check("RP216", "conflicting-figures", Level.WARNING)
+@check("RP216", "conflicting-figures", Level.WARNING, index=_figures_index)
 def conflicting_figures(ruleset: Ruleset):
     """Two places in the rules state different figures for the same thing. Both stay as
     printed; this names every place so a ruling can pick one.
@@ -171,7 +200,7 @@ def conflicting_figures(ruleset: Ruleset):
             yield Report(entry, f"{subject}: {value!r} here, but {others}", path)
 
 
-@check("RP217", "tier-order", Level.WARNING)
+@check("RP217", "tier-order", Level.WARNING, reads="section")
 def tier_order(ruleset: Ruleset):
     """Within a weapon section, a higher tier is cheaper or less rare than a lower one.
 
@@ -211,7 +240,7 @@ TIER_COLUMNS = ("damage", "defense", "range")
 """The table columns a higher tier is expected to match or beat at every AP."""
 
 
-@check("RP225", "tier-weaker-table", Level.INFO)
+@check("RP225", "tier-weaker-table", Level.INFO, reads="section")
 def tier_weaker_table(ruleset: Ruleset):
     """Within a weapon section, a higher tier's table gives a lower damage, defense or
     range than a lower tier's at the same AP. It may be intended (a trade-off for another
@@ -222,6 +251,7 @@ def tier_weaker_table(ruleset: Ruleset):
     Example: "tier 4 range is lower at the same AP than tier 1 'Pump Action Shotgun' at
     AP 1-10 (AP 1: 15 against 20); tier 2 'Semi-Auto Shotgun' at AP 1-15 (...)"."""
     for entries in published_weapons_by_section(ruleset).values():
+        rows_at = {id(e.document): _rows_by_ap(e.document) for e in entries}
         for higher in entries:
             b = higher.document
             lower = sorted(
@@ -234,7 +264,7 @@ def tier_weaker_table(ruleset: Ruleset):
                     weaker = [
                         (index, row, theirs)
                         for index, row in enumerate(b.table)
-                        if (theirs := a.row_at(row.ap)) is not None
+                        if (theirs := rows_at[id(a)].get(row.ap)) is not None
                         and getattr(row, column) < getattr(theirs, column)
                     ]
                     if not weaker:
@@ -254,27 +284,39 @@ def tier_weaker_table(ruleset: Ruleset):
                     )
 
 
-@check("RP221", "tier-repeated", Level.WARNING)
+def _rows_by_ap(profile: WeaponProfile) -> dict[int, object]:
+    """A profile's rows by AP, the first of a repeated AP (as `row_at` finds it): looked
+    up once per section rather than row by row."""
+    rows: dict[int, object] = {}
+    for row in profile.table:
+        rows.setdefault(row.ap, row)
+    return rows
+
+
+@check("RP221", "tier-repeated", Level.WARNING, reads="section")
 def tier_repeated(ruleset: Ruleset):
     """A profile has the same tier as a published profile of its section. Each section
     offers one weapon per tier, so a repeat is usually a placeholder copied unchanged.
 
     Example: "Tactical Railgun (Tier 1)" beside the published Tier 1 "Bolt-Action Sniper"."""
-    published: dict[tuple[str, int], WeaponProfile] = {}
+    # entries, not documents, are compared: the document cache gives two files with the
+    # same bytes one document
+    published: dict[tuple[str, int], Entry] = {}
     for entry in weapon_entries(ruleset):
-        published.setdefault((entry.document.section, entry.document.tier), entry.document)
+        published.setdefault((entry.document.section, entry.document.tier), entry)
     for entry in weapon_entries(ruleset, drafts=True):
         doc = entry.document
         first = published.get((doc.section, doc.tier))
-        if first is not None and first is not doc:
+        if first is not None and first is not entry:
             yield Report(
                 entry,
-                f"tier {doc.tier} is already '{first.display_name}' in section '{doc.section}'",
+                f"tier {doc.tier} is already '{first.document.display_name}' in section "
+                f"'{doc.section}'",
                 ("tier",),
             )
 
 
-@check("RP218", "level-order", Level.ERROR)
+@check("RP218", "level-order", Level.ERROR, reads="document")
 def level_order(ruleset: Ruleset):
     """A table keyed by level (the corruption tables) repeats a level or lists levels
     out of order, so the row that applies at a level is ambiguous.
@@ -293,7 +335,7 @@ def level_order(ruleset: Ruleset):
                 )
 
 
-@check("RP219", "ladder-order", Level.WARNING)
+@check("RP219", "ladder-order", Level.WARNING, index=_ladder_index)
 def ladder_order(ruleset: Ruleset):
     """The steps of an "includes above" ladder do not rise in TCs, or a step is not a
     fixed amount. Each step includes the ones below it, so it must count more.
@@ -320,7 +362,7 @@ def ladder_order(ruleset: Ruleset):
             previous = source.tc
 
 
-@check("RP220", "tc-sign", Level.ERROR)
+@check("RP220", "tc-sign", Level.ERROR, reads="document")
 def tc_sign(ruleset: Ruleset):
     """A TC source that `adds` has a negative amount, or one that `reduces` a positive one.
 

@@ -10,7 +10,7 @@ from rulepress.output_names import GENERATED_NAMES, slug
 from rulepress.validators.registry import Report, check
 
 
-@check("RP223", "generated-name", Level.ERROR)
+@check("RP223", "generated-name", Level.ERROR, reads="document")
 def generated_name(ruleset: Ruleset):
     """A chapter's name, or a document's id, is a name the exports give a page of their
     own (`index`, `rulings`, `sources`, `about-these-rules`). A chapter's page is named
@@ -39,7 +39,7 @@ def generated_name(ruleset: Ruleset):
                 )
 
 
-@check("RP224", "chapter-plan", Level.ERROR)
+@check("RP224", "chapter-plan", Level.ERROR, index=lambda document: None)
 def chapter_plan(ruleset: Ruleset):
     """A chapter of `ruleset.yaml`'s `chapters` names a kind that is not installed, or
     one that has no section in the guide; places a kind in two chapters; repeats a

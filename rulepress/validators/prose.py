@@ -172,7 +172,7 @@ def _report_at(entry: Entry, message: str, path: tuple, value: str, offset: int)
     return Report(entry, message, path, at=word_position(entry, path, value, offset))
 
 
-@check("RP231", "misspelled-word", Level.WARNING)
+@check("RP231", "misspelled-word", Level.WARNING, reads="document")
 def misspelled_word(ruleset: Ruleset):
     """A word of a text, name or title is a common misspelling (codespell's dictionary),
     reported at the word itself with the likely fix. A game's own term that the
@@ -242,7 +242,12 @@ def _is_defined(term: str, defined: set[str]) -> bool:
     return len(names) > 1 and all(_is_defined(name, defined) for name in names)
 
 
-@check("RP232", "undefined-term", Level.INFO)
+def _terms_index(document) -> tuple:
+    """What undefined-term reads of a document: its id, name, status and prose."""
+    return (document.id, document.display_name, document.is_draft, list(prose(document)))
+
+
+@check("RP232", "undefined-term", Level.INFO, index=_terms_index)
 def undefined_term(ruleset: Ruleset):
     """A term the rules use but never define, reported where it is first used (in file
     order). A term is, to keep this low-noise, one of two shapes: a unit, an abbreviation

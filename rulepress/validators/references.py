@@ -9,7 +9,12 @@ from rulepress.models import iter_references
 from rulepress.validators.registry import Report, check
 
 
-@check("RP201", "duplicate-id", Level.ERROR)
+def lookup_index(document) -> tuple:
+    """What a reference check sees of the document a reference names."""
+    return (document.id, document.kind, document.is_draft)
+
+
+@check("RP201", "duplicate-id", Level.ERROR, index=lambda d: d.id)
 def duplicate_id(ruleset: Ruleset):
     """Two documents of one ruleset share an `id`. Ids name documents in references and
     exports, so each must be unique across the ruleset's files, whatever their kind.
@@ -24,7 +29,7 @@ def duplicate_id(ruleset: Ruleset):
             first[doc_id] = str(entry.file)
 
 
-@check("RP202", "slug-reused", Level.ERROR)
+@check("RP202", "slug-reused", Level.ERROR, index=lambda d: (d.id, tuple(d.previous_ids)))
 def slug_reused(ruleset: Ruleset):
     """A document's `id` (or one of its `previous_ids`) is another document's previous id.
     An old id keeps pointing at the renamed document in exports, so it cannot be reused.
@@ -48,7 +53,7 @@ def slug_reused(ruleset: Ruleset):
                 )
 
 
-@check("RP203", "dangling-reference", Level.ERROR)
+@check("RP203", "dangling-reference", Level.ERROR, reads="document", index=lookup_index)
 def dangling_reference(ruleset: Ruleset):
     """A field that names another document (a skill's traits, a weapon's section, a
     ladder's steps) names no document of that kind in the ruleset.
@@ -63,7 +68,7 @@ def dangling_reference(ruleset: Ruleset):
                 yield Report(entry, f"'{target}' is a {found.kind}, not a {kind}", path)
 
 
-@check("RP204", "draft-referenced", Level.ERROR)
+@check("RP204", "draft-referenced", Level.ERROR, reads="document", index=lookup_index)
 def draft_referenced(ruleset: Ruleset):
     """A published document refers to a draft. Exports leave drafts out, so the
     reference would point at nothing.
@@ -78,7 +83,7 @@ def draft_referenced(ruleset: Ruleset):
                 yield Report(entry, f"published document refers to draft '{target}'", path)
 
 
-@check("RP205", "example-reference", Level.WARNING)
+@check("RP205", "example-reference", Level.WARNING, reads="document", index=lookup_index)
 def example_reference(ruleset: Ruleset):
     """A worked example names a document (`given: {skill: ...}`) the ruleset does not
     have. The example may illustrate a rule with something that is not in the lists.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.yaml_source import Position
 from rulepress.errors import Finding, Level
-from rulepress.models import WeaponProfile
+from rulepress.models import Document, WeaponProfile
 from rulepress.validators.grouping import group_placeholder_findings
 
 
@@ -34,6 +34,17 @@ class Report:
 
 
 CheckFunction = Callable[[Ruleset], Iterable[Report]]
+Index = Callable[[Document], object]
+"""What a check reads of each document (compared, never hashed), for a live update to
+tell whether a check must run again."""
+
+READS = ("document", "section", "ruleset")
+"""What a check's findings about a document depend on (a check's declared scope):
+"document": that document alone, the ruleset's `ruleset.yaml`, and, when the check has
+an `index`, what its lookups see of the others (the index of each); "section": the
+weapons (drafts too) of the weapon's section; "ruleset": any document, or, when the
+check has an `index`, only the index of each document, in file order. A live update
+(rulepress.live) re-runs a check on the documents its scope says may have changed."""
 
 
 def weapon_entries(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
@@ -61,6 +72,10 @@ class Check:
     name: str
     level: Level
     function: CheckFunction
+    reads: str = "ruleset"
+    """The check's scope: what its findings depend on (see READS)."""
+    index: Index | None = None
+    """What the check reads of each document, when not all of it (see READS)."""
 
     @property
     def doc(self) -> str:
@@ -70,29 +85,39 @@ class Check:
     def run(self, ruleset: Ruleset) -> Iterator[Finding]:
         """The check's findings in one ruleset, each pointing at its file, line and column."""
         for report in self.function(ruleset):
-            position = report.at or report.entry.position(report.path, key=report.key)
-            yield Finding(
-                report.level if report.level is not None else self.level,
-                self.code,
-                report.message,
-                report.entry.file,
-                position.line,
-                position.col,
-                self.name,
-                path=report.path,
-            )
+            yield self.finding(report)
+
+    def finding(self, report: Report) -> Finding:
+        """A report of this check as a finding, at its file, line and column."""
+        position = report.at or report.entry.position(report.path, key=report.key)
+        return Finding(
+            report.level if report.level is not None else self.level,
+            self.code,
+            report.message,
+            report.entry.file,
+            position.line,
+            position.col,
+            self.name,
+            path=report.path,
+        )
 
 
 CHECKS: list[Check] = []
 
 
-def check(code: str, name: str, level: Level) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check. Codes are unique; the site lists checks in code order."""
+def check(
+    code: str, name: str, level: Level, *, reads: str = "ruleset", index: Index | None = None
+) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check. Codes are unique; the site lists checks in code order. `reads`
+    and `index` declare what its findings depend on (see READS): a live update trusts
+    them, so a check reading more than it declares would keep stale findings."""
+    if reads not in READS:
+        raise ValueError(f"check {code}: reads must be one of {', '.join(READS)}")
 
     def register(function: CheckFunction) -> CheckFunction:
         if any(existing.code == code for existing in CHECKS):
             raise ValueError(f"check code {code} registered twice")
-        CHECKS.append(Check(code, name, level, function))
+        CHECKS.append(Check(code, name, level, function, reads, index))
         return function
 
     return register

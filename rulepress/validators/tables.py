@@ -22,7 +22,7 @@ def _column(table: list[ApRow], column: str) -> list[int]:
     return [getattr(row, column) for row in table]
 
 
-@check("RP206", "ap-row-missing", Level.ERROR)
+@check("RP206", "ap-row-missing", Level.ERROR, reads="document")
 def ap_row_missing(ruleset: Ruleset):
     """A published weapon table lacks a row for some AP from 1 to 30.
 
@@ -36,7 +36,7 @@ def ap_row_missing(ruleset: Ruleset):
             )
 
 
-@check("RP207", "ap-row-repeated", Level.ERROR)
+@check("RP207", "ap-row-repeated", Level.ERROR, reads="document")
 def ap_row_repeated(ruleset: Ruleset):
     """A weapon table has two rows for the same AP, so a lookup would be ambiguous.
 
@@ -49,7 +49,7 @@ def ap_row_repeated(ruleset: Ruleset):
             seen.add(row.ap)
 
 
-@check("RP208", "ap-row-order", Level.ERROR)
+@check("RP208", "ap-row-order", Level.ERROR, reads="document")
 def ap_row_order(ruleset: Ruleset):
     """Weapon table rows are not in AP order. Tables are read row by row, so a row out of
     place reads as the wrong AP.
@@ -67,7 +67,7 @@ def ap_row_order(ruleset: Ruleset):
                 break
 
 
-@check("RP209", "figure-falls", Level.WARNING)
+@check("RP209", "figure-falls", Level.WARNING, reads="document")
 def figure_falls(ruleset: Ruleset):
     """A figure that should rise (or hold) as AP rises falls instead: damage, defense,
     move (`Base` counts as 0) and range never get worse with more AP in any table.
@@ -89,7 +89,15 @@ def figure_falls(ruleset: Ruleset):
                     )
 
 
-@check("RP210", "off-band-step", Level.WARNING)
+def _steps_index(document) -> object:
+    """What off-band-step reads of a document: a published weapon's stepped columns."""
+    if not isinstance(document, WeaponProfile):
+        return None
+    rows = tuple((row.ap, row.move_value, row.range) for row in document.table)
+    return (document.is_draft, rows)
+
+
+@check("RP210", "off-band-step", Level.WARNING, index=_steps_index)
 def off_band_step(ruleset: Ruleset):
     """A stepped column (move, range) changes at an AP where no other weapon's table
     changes. The tables step in bands of AP; a lone step elsewhere is usually a row
@@ -132,7 +140,7 @@ def _step_rows(profile: WeaponProfile, column: str) -> list[int]:
     return [i for i in range(1, len(values)) if values[i] != values[i - 1]]
 
 
-@check("RP211", "draft", Level.WARNING)
+@check("RP211", "draft", Level.WARNING, reads="document")
 def draft(ruleset: Ruleset):
     """A document is a draft: the source printed a placeholder with no figures. Drafts
     are kept so the data stays faithful, and left out of every export.
@@ -148,7 +156,7 @@ def draft(ruleset: Ruleset):
             )
 
 
-@check("RP212", "incomplete-profile", Level.ERROR)
+@check("RP212", "incomplete-profile", Level.ERROR, reads="document")
 def incomplete_profile(ruleset: Ruleset):
     """A published weapon lacks its name, a stat, or its table; or it gives both (or
     neither of) `magazine` and `attacks`. Mark a placeholder `status: draft` instead.
@@ -167,7 +175,7 @@ def incomplete_profile(ruleset: Ruleset):
             yield Report(entry, "published weapon has no AP table", ())
 
 
-@check("RP222", "odds-row-length", Level.ERROR)
+@check("RP222", "odds-row-length", Level.ERROR, reads="document")
 def odds_row_length(ruleset: Ruleset):
     """An odds table row has more or fewer cells than the table has columns, so a cell
     would be read under the wrong die (or not at all).

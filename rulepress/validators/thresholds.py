@@ -10,7 +10,14 @@ from rulepress.models.common import Boundary, StatesBoundaries
 from rulepress.validators.registry import Report, check
 
 
-@check("RP230", "threshold-wording", Level.WARNING)
+def _boundaries_index(document) -> object:
+    """What threshold-wording reads of a document: the boundaries a published rule states."""
+    if not isinstance(document, StatesBoundaries):
+        return None
+    return (document.id, document.is_draft, list(document.stated_boundaries()))
+
+
+@check("RP230", "threshold-wording", Level.WARNING, index=_boundaries_index)
 def threshold_wording(ruleset: Ruleset):
     """Two rules of a ruleset state a boundary of the same quantity at the same value, but
     on different sides of it: one says "0 or less" (`<= 0`) where another says "below 0"
