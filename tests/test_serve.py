@@ -19,7 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from watchdog.events import DirModifiedEvent, FileModifiedEvent, FileMovedEvent
 
+from rulepress.commands.serve import ChangedPaths
 from tests.helpers import COMPENDIUM
 
 PAGE = "iris/weapons/pistols.html"
@@ -170,3 +172,13 @@ def test_a_compendium_with_errors_at_the_start_exits_1_with_its_findings(tmp_pat
     assert done.returncode == 1, done.stderr
     assert re.search(r"salvaged-pistol\.yaml:\d+:\d+: error", done.stdout)
     assert "Traceback" not in done.stderr
+
+
+def test_the_paths_noted_for_an_update_are_every_file_an_event_names_once(tmp_path):
+    noted = ChangedPaths()
+    noted.dispatch(FileModifiedEvent(str(tmp_path / "b.yaml")))
+    noted.dispatch(FileMovedEvent(str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml")))
+    noted.dispatch(FileModifiedEvent(str(tmp_path / "b.yaml")))
+    noted.dispatch(DirModifiedEvent(str(tmp_path)))
+    assert noted.take() == [tmp_path / "b.yaml", tmp_path / "new.yaml", tmp_path / "old.yaml"]
+    assert noted.take() == []
