@@ -127,7 +127,7 @@ def test_a_saved_weapon_is_served_and_only_its_page_is_rebuilt(served):
 
 def test_the_search_index_keeps_every_page_and_finds_the_new_word(served):
     served.wait_for(lambda: "Quokkablaster" in served.get(PAGE), "the changed page served")
-    index = json.loads((served.site() / "search" / "search_index.json").read_text())
+    index = json.loads(served.get("search/search_index.json"))
     locations = [entry["location"] for entry in index["docs"]]
     assert len(locations) == len(set(locations)), "a rebuilt page is indexed twice"
     assert any("Quokkablaster" in entry["text"] for entry in index["docs"])
