@@ -40,6 +40,7 @@ from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import (
     SiteProject,
     changed_own_pages,
+    site_environments,
     write_config,
     write_pages,
 )
@@ -109,6 +110,8 @@ class Preview:
         self.serve_url = self.mount_path = "/"
         self._history: tuple[str | None, list[Revision]] | None = None
         self._whole = False  # a failed rebuild leaves pages behind: the next one does all
+        self.environments = site_environments()
+        self._written_config: tuple[list, object] | None = None  # navigation, site settings
 
     def first_build(self) -> bool:
         """Build the whole site; False (the findings printed) if the compendium has errors."""
@@ -117,10 +120,12 @@ class Preview:
             print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
             return False
         project = SiteProject(self.project_folder)
-        nav = write_pages(project, validation.compendium, None, self.history(validation.compendium))
+        compendium = validation.compendium
+        nav = write_pages(
+            project, compendium, None, self.history(compendium), environments=self.environments
+        )
         project.remove_stale()
-        config = write_config(project, nav, (), validation.compendium.settings.settings.site)
-        self.load_config(config)
+        self.load_config(self.write_config(project, nav, compendium))
         build(self.mkdocs_config, serve_url=self.serve_url, dirty=False)
         return True
 
@@ -168,10 +173,12 @@ class Preview:
         self._whole = True
         try:
             project = SiteProject(self.project_folder)
-            nav = write_pages(project, compendium, None, self.history(compendium), only)
+            nav = write_pages(
+                project, compendium, None, self.history(compendium), only, self.environments
+            )
             if only is None:
                 project.remove_stale()
-            config = write_config(project, nav, (), compendium.settings.settings.site)
+            config = self.write_config(project, nav, compendium)
             written = time.perf_counter()
             whole = bool(project.added or project.removed) or not project.changed.isdisjoint(
                 {config, self.project_folder / GLOSSARY}
@@ -190,6 +197,17 @@ class Preview:
             f" mkdocs {time.perf_counter() - written:.2f} s",
             flush=True,
         )
+
+    def write_config(self, project: SiteProject, nav: list, compendium: Compendium) -> Path:
+        """Write mkdocs.yml unless its navigation and site settings are those last written
+        (dumping a thousand pages' navigation as YAML costs more than the rest of an
+        update); return its path."""
+        wanted = (nav, compendium.settings.settings.site)
+        path = project.folder / "mkdocs.yml"
+        if wanted != self._written_config:
+            path = write_config(project, nav, (), compendium.settings.settings.site)
+            self._written_config = wanted
+        return path
 
     def build(self, project: SiteProject, whole: bool) -> None:
         """Run mkdocs: a dirty build (the pages newer than their HTML) unless `whole`. The

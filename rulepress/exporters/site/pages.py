@@ -270,6 +270,14 @@ def pages_environment(
     return pages_env
 
 
+def site_environments(
+    templates: Path | None = None,
+) -> tuple[jinja2.Environment, jinja2.Environment]:
+    """The section templates' environment and the site's page templates' environment."""
+    env = environment(templates)
+    return env, pages_environment(templates, env)
+
+
 def heading_anchor(text: str) -> str:
     """The anchor mkdocs gives a heading of `text`: a page keeps an old heading's anchor
     when its heading changes (a ruling's slug became its question), so links still land."""
@@ -309,14 +317,16 @@ def write_pages(
     templates: Path | None,
     revisions: list[Revision],
     only: Mapping[str, frozenset[str]] | None = None,
+    environments: tuple[jinja2.Environment, jinja2.Environment] | None = None,
 ) -> list:
     """Write the site's pages (not its mkdocs.yml) into `project`; return the navigation.
     With `only` (ruleset id -> ids of documents that changed), a section's page of its
     own is written only if it shows one of them, and a ruleset not named keeps every such
     page: the live preview's update, where the other pages are as the last run wrote
-    them. Every other page is written (only its changed bytes reach the disk)."""
-    env = environment(templates)
-    pages_env = pages_environment(templates, env)
+    them. Every other page is written (only its changed bytes reach the disk).
+    `environments` are `site_environments(templates)` made once, for a caller that writes
+    the pages again and again (compiling the templates costs more than an update)."""
+    env, pages_env = environments or site_environments(templates)
     nav: list = [{"Home": "index.md"}]
     rulesets = list(compendium)
     settings = compendium.settings.settings
