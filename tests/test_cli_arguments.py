@@ -184,8 +184,8 @@ def test_a_wrong_value_is_a_one_line_usage_error_naming_the_option(
     monkeypatch.chdir(folder)
     monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(
-        "rulepress.commands.serve.regenerate",
-        lambda *args: pytest.fail(f"serve accepted {case.args}"),
+        "rulepress.commands.serve.LiveCompendium",
+        lambda *args, **kwargs: pytest.fail(f"serve accepted {case.args}"),
     )
     before = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
     code = cli_module.run(case.args)

@@ -1,56 +1,55 @@
-"""`rulepress serve`: preview the rules site, rebuilt live as the compendium changes.
+"""`rulepress serve`: preview the rules site, updated live as the compendium changes.
 
-mkdocs serves a generated project whose hook regenerates the pages from the compendium
-before every build, and mkdocs watches the compendium folder, so saving a YAML file
-reloads the browser. A compendium with errors keeps the last good pages and prints why.
+The validated compendium stays in memory (rulepress.live) and mkdocs runs in this
+process: its live-reload server serves a site built into a temporary folder and watches
+the compendium folder and the settings file. On a save the compendium is updated, only
+the pages the changed documents feed are rendered again (a page whose bytes did not
+change is not touched), and mkdocs rebuilds only the pages newer than their HTML (a
+dirty build); the whole site when pages were added or removed or the navigation
+changed. The browser reloads by itself. A compendium with errors keeps the last good
+site and prints why.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
 import socket
-import subprocess
+import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from material.plugins.search.plugin import SearchPlugin
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import MkDocsException
+from mkdocs.livereload import LiveReloadServer, _serve_url
+from mkdocs.structure.files import File
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from rulepress.commands.validate import format_findings
+from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
-from rulepress.exporters.site import mkdocs_command
-from rulepress.exporters.site.pages import generate
-from rulepress.validation import validate
+from rulepress.exporters.site.pages import (
+    SiteProject,
+    changed_own_pages,
+    site_environments,
+    write_config,
+    write_pages,
+)
+from rulepress.git import git_output
+from rulepress.history import Revision, history
+from rulepress.live import LiveCompendium
 
-HOOK_FILE = "rulepress_hook.py"
-HOOK = """\
-import os
-from pathlib import Path
-
-from rulepress.commands.serve import regenerate
-
-
-def on_pre_build(config, **kwargs):
-    settings = os.environ["RULEPRESS_SETTINGS"]
-    regenerate(
-        Path(os.environ["RULEPRESS_COMPENDIUM"]),
-        Path(config.config_file_path).parent,
-        Path(settings) if settings else None,
-    )
-"""
-
-
-def regenerate(compendium: Path, project: Path, settings: Path | None = None) -> bool:
-    """Regenerate the pages if the compendium and the settings validate; report their
-    errors otherwise."""
-    # a rebuild re-reads only edited files
-    validation = validate(compendium, cache=True, settings=settings)
-    if not validation.ok:
-        print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
-        print("rulepress: the compendium has errors; showing the last good pages", flush=True)
-        return False
-    generate(validation.compendium, project, hooks=(HOOK_FILE,))
-    return True
+GLOSSARY = "includes/glossary.md"
+"""Appended to every page (pymdownx.snippets): a change rebuilds the whole site."""
 
 
 def check_address(address: str) -> None:
@@ -70,38 +69,234 @@ def check_address(address: str) -> None:
         raise RulepressError(f"cannot serve on {address}: {exc.strerror or exc}") from None
 
 
+class ChangedPaths(FileSystemEventHandler):
+    """The files saved, created, deleted or moved (both names) since the last rebuild:
+    what `LiveCompendium.update` is told. It shares the server's watches, so every event
+    that starts a rebuild has been noted before the rebuild starts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._paths: set[Path] = set()
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        """Note the file (or files) of one event; a folder's own events name no file."""
+        if event.is_directory:
+            return
+        with self._lock:
+            for name in (event.src_path, getattr(event, "dest_path", "")):
+                if name:
+                    self._paths.add(Path(os.fsdecode(name)))
+
+    def take(self) -> list[Path]:
+        """The paths noted since the last call, sorted, and forget them."""
+        with self._lock:
+            paths, self._paths = sorted(self._paths), set()
+        return paths
+
+
+class Preview:
+    """The live preview's state: the compendium in memory, the generated mkdocs project,
+    mkdocs's configuration and the search index mkdocs keeps between builds."""
+
+    def __init__(
+        self, compendium: Path, settings: Path | None, folder: Path, host: str, port: int
+    ) -> None:
+        self.live = LiveCompendium(compendium, settings=settings)
+        self.project_folder = folder / "project"
+        self.site_dir = folder / "site"
+        self.host, self.port = host, port
+        self.paths = ChangedPaths()
+        self.config: MkDocsConfig | None = None
+        self.serve_url = self.mount_path = "/"
+        self._history: tuple[str | None, list[Revision]] | None = None
+        self._whole = False  # a failed rebuild leaves pages behind: the next one does all
+        self.environments = site_environments()
+        self._written_config: tuple[list, object] | None = None  # navigation, site settings
+
+    def first_build(self) -> bool:
+        """Build the whole site; False (the findings printed) if the compendium has errors."""
+        validation = self.live.validation
+        if not validation.ok:
+            print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
+            return False
+        project = SiteProject(self.project_folder)
+        compendium = validation.compendium
+        nav = write_pages(
+            project, compendium, None, self.history(compendium), environments=self.environments
+        )
+        project.remove_stale()
+        self.load_config(self.write_config(project, nav, compendium))
+        build(self.mkdocs_config, serve_url=self.serve_url, dirty=False)
+        return True
+
+    @property
+    def mkdocs_config(self) -> MkDocsConfig:
+        """The loaded configuration (loaded by `first_build`)."""
+        assert self.config is not None
+        return self.config
+
+    def load_config(self, path: Path) -> None:
+        """Load the project's mkdocs.yml (again, when its navigation or settings changed),
+        set to serve, as `mkdocs serve` does: the site's own sub-folder kept, the search
+        index kept between builds (plugins start as for `mkdocs serve --dirty`)."""
+        config = load_config(config_file=str(path), site_dir=str(self.site_dir))
+        if self.config is None:
+            self.mount_path = urlsplit(config.site_url or "/").path
+            self.serve_url = _serve_url(self.host, self.port, self.mount_path)
+        config.site_url = self.serve_url
+        config.plugins.on_startup(command="serve", dirty=True)
+        self.config = config
+
+    def history(self, compendium: Compendium) -> list[Revision]:
+        """The Changes page's history: read from git once per commit checked out (it shows
+        commits, so an edit of the working tree does not change it)."""
+        head = git_output(compendium.root, "rev-parse", "HEAD")
+        if self._history is None or self._history[0] != head:
+            self._history = (head, history(compendium))
+        return self._history[1]
+
+    def rebuild(self) -> None:
+        """The live-reload server's builder, run after files changed: update the
+        compendium, write the pages the change feeds, let mkdocs rebuild them. Errors in the
+        compendium keep the last good site; they and a failed build are printed."""
+        started = time.perf_counter()
+        update = self.live.update(self.paths.take())
+        if update.changes is None:
+            print(format_findings(update.attempt, "text", relative_to=Path.cwd()), flush=True)
+            print("rulepress: the compendium has errors; showing the last good pages", flush=True)
+            return
+        if update.changes.empty and not self._whole:
+            return
+        updated = time.perf_counter()
+        compendium = update.changes.current
+        only = None if self._whole else changed_own_pages(update.changes)
+        self._whole = True
+        try:
+            project = SiteProject(self.project_folder)
+            nav = write_pages(
+                project, compendium, None, self.history(compendium), only, self.environments
+            )
+            if only is None:
+                project.remove_stale()
+            config = self.write_config(project, nav, compendium)
+            written = time.perf_counter()
+            whole = bool(project.added or project.removed) or not project.changed.isdisjoint(
+                {config, self.project_folder / GLOSSARY}
+            )
+            if config in project.changed:
+                self.load_config(config)
+            self.build(project, whole)
+        except (OSError, RulepressError, MkDocsException) as exc:
+            print(f"rulepress: the site could not be rebuilt: {exc}", flush=True)
+            return
+        self._whole = False
+        pages = sum(1 for path in project.changed if path.suffix == ".md")
+        print(
+            f"rulepress: {pages} page(s) changed, {'whole site' if whole else 'dirty'} build;"
+            f" update {updated - started:.2f} s, pages {written - updated:.2f} s,"
+            f" mkdocs {time.perf_counter() - written:.2f} s",
+            flush=True,
+        )
+
+    def write_config(self, project: SiteProject, nav: list, compendium: Compendium) -> Path:
+        """Write mkdocs.yml unless its navigation and site settings are those last written
+        (dumping a thousand pages' navigation as YAML costs more than the rest of an
+        update); return its path."""
+        wanted = (nav, compendium.settings.settings.site)
+        path = project.folder / "mkdocs.yml"
+        if wanted != self._written_config:
+            path = write_config(project, nav, (), compendium.settings.settings.site)
+            self._written_config = wanted
+        return path
+
+    def build(self, project: SiteProject, whole: bool) -> None:
+        """Run mkdocs: a dirty build (the pages newer than their HTML) unless `whole`. The
+        search index keeps the other pages' entries: those of the pages rebuilt are
+        dropped first (Material's own merge drops only one page's)."""
+        config = self.mkdocs_config
+        search = next((p for p in config.plugins.values() if isinstance(p, SearchPlugin)), None)
+        if search is not None:
+            if whole:
+                search.search_index_prev = None
+            elif search.search_index_prev is not None:
+                docs = Path(config.docs_dir)
+                rebuilt = {
+                    File(
+                        path.relative_to(docs).as_posix(),
+                        str(docs),
+                        str(self.site_dir),
+                        config.use_directory_urls,
+                    ).url
+                    for path in project.changed
+                    if path.suffix == ".md" and path.is_relative_to(docs)
+                }
+                index = search.search_index_prev
+                index.entries = [
+                    entry
+                    for entry in index.entries
+                    if entry["location"].partition("#")[0] not in rebuilt
+                ]
+        build(config, serve_url=self.serve_url, dirty=not whole)
+
+    def error_page(self, code: int) -> bytes | None:
+        """The site's own 404 (or 500) page, as `mkdocs serve` shows it."""
+        page = self.site_dir / f"{code}.html"
+        return page.read_bytes() if code in (404, 500) and page.is_file() else None
+
+
+def _not_the_dirty_warning(record: logging.LogRecord) -> bool:
+    """mkdocs warns that a dirty build may leave other pages' navigation and links out of
+    date: the preview builds dirty only when neither changed."""
+    return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+def _show_mkdocs_log() -> None:
+    """mkdocs logs what it serves and builds; print it as `mkdocs serve` does."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)-8s-  %(message)s"))
+    handler.addFilter(_not_the_dirty_warning)
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt
+
+
 def serve(compendium: Path, address: str, settings: Path | None = None) -> int:
-    """Run the preview until interrupted; return mkdocs's exit code. `settings` names the
-    settings file (default: rulepress.yaml beside the compendium); it is watched too."""
+    """Run the preview until interrupted (Ctrl-C or SIGTERM); return the exit code (1 if
+    the compendium has errors at the start). `settings` names the settings file (default:
+    rulepress.yaml beside the compendium); it is watched too."""
     check_address(address)
     compendium = compendium.resolve()
     named = settings is not None
     settings = settings_file(compendium, settings).resolve()
+    host, _, port = address.rpartition(":")
+    _show_mkdocs_log()
     with tempfile.TemporaryDirectory(prefix="rulepress-serve-") as folder:
-        project = Path(folder)
-        (project / HOOK_FILE).write_text(HOOK, encoding="utf-8")
-        if not regenerate(compendium, project, settings if named else None):
+        preview = Preview(compendium, settings if named else None, Path(folder), host, int(port))
+        if not preview.first_build():
             return 1
-        config = project / "mkdocs.yml"
-        watched = ["-w", str(compendium)]
-        if settings.is_file():
-            watched += ["-w", str(settings)]
-        command = mkdocs_command(
-            "serve", "-f", str(config), "-a", address, "--livereload", *watched
+        config = preview.mkdocs_config
+        server = LiveReloadServer(
+            builder=preview.rebuild,
+            host=host.strip("[]"),
+            port=int(port),
+            root=str(preview.site_dir),
+            mount_path=preview.mount_path,
         )
-        environment = {
-            **os.environ,
-            "RULEPRESS_COMPENDIUM": str(compendium),
-            "RULEPRESS_SETTINGS": str(settings) if named else "",
-        }
-        process = subprocess.Popen(command, env=environment)
-        # A terminated preview takes its mkdocs server with it.
-        signal.signal(signal.SIGTERM, lambda *_: process.terminate())
+        server.error_handler = preview.error_page
+        for watched in [compendium, settings] if settings.is_file() else [compendium]:
+            server.watch(str(watched))
+            server.observer.schedule(preview.paths, str(watched), recursive=True)
+        config.plugins.on_serve(server, config=config, builder=preview.rebuild)
+        signal.signal(signal.SIGTERM, _interrupt)
         try:
-            return process.wait()
+            server.serve()
         except KeyboardInterrupt:
-            return 0
+            pass
         finally:
-            if process.poll() is None:
-                process.terminate()
-                process.wait(timeout=30)
+            server.shutdown()
+            preview.mkdocs_config.plugins.on_shutdown()
+    return 0

@@ -10,6 +10,7 @@ ruleset's `chapters` in `ruleset.yaml`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
@@ -66,9 +67,10 @@ class Chapter:
     title: str
     sections: tuple[Section, ...]
 
-    @property
+    @cached_property
     def page_per_section(self) -> bool:
-        """On the site, every section of the chapter is a page of its own."""
+        """On the site, every section of the chapter is a page of its own (worked out once:
+        the site asks for each of a thousand weapon sections' pages)."""
         return all(section.page_per_section for section in self.sections)
 
 

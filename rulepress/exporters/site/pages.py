@@ -14,6 +14,7 @@ import io
 import itertools
 import os
 import posixpath
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
@@ -34,7 +35,8 @@ from rulepress.exporters.markdown_text import (
 )
 from rulepress.exporters.site.calculators import calculator_page, calculators_for
 from rulepress.exporters.site.charts import charts_for
-from rulepress.history import history
+from rulepress.history import Revision, history
+from rulepress.live import Changes
 from rulepress.models import Document
 from rulepress.models.settings import Settings, SiteSettings
 from rulepress.validators import CHECKS
@@ -88,6 +90,37 @@ def site_places(ruleset: Ruleset, parts: list[Chapter]) -> dict[str, str]:
                 )
                 where.setdefault(doc.id, f"{page_of(ruleset, chapter, section)}#{anchor}")
     return where
+
+
+def own_page_documents(parts: list[Chapter]) -> frozenset[str]:
+    """Ids of the documents shown only on their section's page of its own (a weapon
+    section's page: its section and weapons), on no page of a chapter."""
+    own: set[str] = set()
+    shared: set[str] = set()
+    for chapter in parts:
+        shown = own if chapter.page_per_section else shared
+        shown.update(doc.id for section in chapter.sections for doc in section.documents)
+    return frozenset(own - shared)
+
+
+def changed_own_pages(changes: Changes) -> dict[str, frozenset[str]] | None:
+    """What `write_pages(only=...)` must refresh after `changes`: ruleset id -> the changed
+    documents, when each of them is shown, before and after, only on its section's own
+    page and every document of the ruleset keeps its page and anchor (so no other page's
+    links or sections move). A section's own page reads only its documents and the
+    ruleset's chapter pages' documents (a weapon section names its skill): a change to
+    those is not an own page's, and so writes the site whole. None: write it whole."""
+    if changes.settings or changes.rulesets:
+        return None
+    for ruleset_id, ids in changes.documents.items():
+        before = changes.previous.rulesets[ruleset_id]
+        after = changes.current.rulesets[ruleset_id]
+        parts_before, parts_after = chapters(before), chapters(after)
+        if site_places(before, parts_before) != site_places(after, parts_after):
+            return None
+        if not ids <= own_page_documents(parts_before) & own_page_documents(parts_after):
+            return None
+    return dict(changes.documents)
 
 
 def site_link(where: dict[str, str], current_page: str):
@@ -179,13 +212,19 @@ def nav_title(text: str) -> str:
 
 class SiteProject:
     """Writes the project's files, touching only those whose text changed (so a live
-    preview that watches the folder does not rebuild for nothing)."""
+    preview, whose mkdocs rebuilds the pages newer than their HTML, rebuilds only those)."""
 
     def __init__(self, folder: Path):
         """The project goes in `folder`; its pages in `docs/` there, as mkdocs expects."""
         self.folder = folder
         self.docs = folder / "docs"
         self.written: set[Path] = set()
+        self.changed: set[Path] = set()
+        """The files this run wrote other bytes into (new ones among them)."""
+        self.added: set[Path] = set()
+        """The files this run created."""
+        self.removed: set[Path] = set()
+        """The files `remove_stale` deleted."""
 
     def write(self, relative: str, text: str, *, docs: bool = True) -> None:
         """Write a page (or, with `docs=False`, a project file) unless it already holds `text`."""
@@ -198,8 +237,12 @@ class SiteProject:
         if path in self.written:  # a page named like another would silently replace it
             raise RuntimeError(f"two pages of the site would be written to {relative}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.is_file() or path.read_bytes() != data:
+        existed = path.is_file()
+        if not existed or path.read_bytes() != data:
             path.write_bytes(data)
+            self.changed.add(path)
+            if not existed:
+                self.added.add(path)
         self.written.add(path)
 
     def remove_stale(self) -> None:
@@ -207,6 +250,7 @@ class SiteProject:
         for path in sorted(self.docs.rglob("*"), reverse=True):
             if path.is_file() and path not in self.written:
                 path.unlink()
+                self.removed.add(path)
 
 
 def pages_environment(
@@ -228,6 +272,14 @@ def pages_environment(
     return pages_env
 
 
+def site_environments(
+    templates: Path | None = None,
+) -> tuple[jinja2.Environment, jinja2.Environment]:
+    """The section templates' environment and the site's page templates' environment."""
+    env = environment(templates)
+    return env, pages_environment(templates, env)
+
+
 def heading_anchor(text: str) -> str:
     """The anchor mkdocs gives a heading of `text`: a page keeps an old heading's anchor
     when its heading changes (a ruling's slug became its question), so links still land."""
@@ -244,13 +296,39 @@ def finding_codes() -> dict:
 
 
 def generate(
-    compendium: Compendium, folder: Path, templates: Path | None = None, hooks: tuple[str, ...] = ()
+    compendium: Compendium,
+    folder: Path,
+    templates: Path | None = None,
+    hooks: tuple[str, ...] = (),
+    revisions: list[Revision] | None = None,
 ) -> Path:
     """Write the mkdocs project into `folder`; return the path of its mkdocs.yml.
-    `hooks` names mkdocs hook files in `folder` (the live preview's)."""
+    `hooks` names mkdocs hook files in `folder`; `revisions` is the Changes page's
+    history when the caller has it (else read from git here)."""
     project = SiteProject(folder)
-    env = environment(templates)
-    pages_env = pages_environment(templates, env)
+    nav = write_pages(
+        project, compendium, templates, history(compendium) if revisions is None else revisions
+    )
+    project.remove_stale()
+    return write_config(project, nav, hooks, compendium.settings.settings.site)
+
+
+def write_pages(
+    project: SiteProject,
+    compendium: Compendium,
+    templates: Path | None,
+    revisions: list[Revision],
+    only: Mapping[str, frozenset[str]] | None = None,
+    environments: tuple[jinja2.Environment, jinja2.Environment] | None = None,
+) -> list:
+    """Write the site's pages (not its mkdocs.yml) into `project`; return the navigation.
+    With `only` (ruleset id -> ids of documents that changed), a section's page of its
+    own is written only if it shows one of them, and a ruleset not named keeps every such
+    page: the live preview's update, where the other pages are as the last run wrote
+    them. Every other page is written (only its changed bytes reach the disk).
+    `environments` are `site_environments(templates)` made once, for a caller that writes
+    the pages again and again (compiling the templates costs more than an update)."""
+    env, pages_env = environments or site_environments(templates)
     nav: list = [{"Home": "index.md"}]
     rulesets = list(compendium)
     settings = compendium.settings.settings
@@ -268,11 +346,16 @@ def generate(
         nav.append(
             {
                 nav_title(ruleset.info.title): _ruleset_pages(
-                    project, pages_env, env, ruleset, edit, compendium.errata_of(ruleset)
+                    project,
+                    pages_env,
+                    env,
+                    ruleset,
+                    edit,
+                    compendium.errata_of(ruleset),
+                    None if only is None else only.get(ruleset.id, frozenset()),
                 )
             }
         )
-    revisions = history(compendium)
     if revisions:
         changes = edit.front_matter(None, ASIDE_BOOST) + pages_env.get_template(
             "changes.md.j2"
@@ -297,8 +380,7 @@ def generate(
     for name, data in compendium.settings.assets.items():
         project.write_bytes(f"{PUBLISHER_FILES}/{name}", data)
     project.write("includes/glossary.md", _glossary(rulesets), docs=False)
-    project.remove_stale()
-    return _write_config(project, nav, hooks, compendium.settings.settings.site)
+    return nav
 
 
 def _ruleset_pages(
@@ -308,6 +390,7 @@ def _ruleset_pages(
     ruleset: Ruleset,
     edit: EditLinks,
     errata: list[tuple[Document, Finding]],
+    only: frozenset[str] | None = None,
 ) -> list:
     parts = chapters(ruleset)
     places = site_places(ruleset, parts)
@@ -335,10 +418,12 @@ def _ruleset_pages(
             pages_nav = []
             for section in chapter.sections:
                 page = page_of(ruleset, chapter, section)
+                pages_nav.append({nav_title(section.title): page})
+                if only is not None and only.isdisjoint(d.id for d in section.documents):
+                    continue
                 body = render_section(env, section, ruleset, site_link(places, page), heading=1)
                 front = edit.front_matter(_file_of(ruleset, section), RULE_BOOST)
                 project.write(page, f"{front}# {md(section.title)}\n\n{body}")
-                pages_nav.append({nav_title(section.title): page})
                 for old in section.document.previous_ids:  # links to a renamed page still land
                     project.write(
                         f"{base}/{chapter.id}/{old}.md",
@@ -469,9 +554,11 @@ def _glossary(rulesets: list[Ruleset]) -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
-def _write_config(
+def write_config(
     project: SiteProject, nav: list, hooks: tuple[str, ...], site: SiteSettings
 ) -> Path:
+    """Write the project's mkdocs.yml (its navigation `nav`, the hook files `hooks` and the
+    publisher's site settings); return its path."""
     yaml = YAML(typ="safe", pure=True)
     yaml.width = 4096  # a long navigation title stays on one line
     config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))

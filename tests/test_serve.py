@@ -1,0 +1,184 @@
+"""`rulepress serve` as a contributor uses it: a real server on a copy of the bundled
+compendium, a weapon file saved, the page served with the new value, and only that
+page rebuilt; the search index follows, browsers are told to reload, and an invalid
+save keeps the last good page."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from watchdog.events import DirModifiedEvent, FileModifiedEvent, FileMovedEvent
+
+from rulepress.commands.serve import ChangedPaths
+from tests.helpers import COMPENDIUM
+
+PAGE = "iris/weapons/pistols.html"
+WEAPON = Path("iris/weapons/pistols/salvaged-pistol.yaml")
+PATIENCE = 120  # seconds: a slow shared machine, never a measure of speed
+
+
+class Served:
+    """A running `rulepress serve` and the folders it reads and writes."""
+
+    def __init__(self, root: Path):
+        self.compendium = root / "compendium"
+        shutil.copytree(COMPENDIUM, self.compendium)
+        self.temporary = root / "tmp"  # the server's temporary folder lands here
+        self.temporary.mkdir()
+        self.log = root / "serve.log"
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        address = f"127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "rulepress", "serve", str(self.compendium), "-a", address],
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "TMPDIR": str(self.temporary)},
+        )
+
+    def get(self, path: str) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=70) as answer:
+            return answer.read().decode("utf-8")
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def wait_for(self, condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"serve ended:\n{self.output()}"
+            try:
+                if condition():
+                    return
+            except OSError:
+                pass
+            time.sleep(0.3)
+        pytest.fail(f"{what} within {PATIENCE} s:\n{self.output()}")
+
+    def site(self) -> Path:
+        (site,) = self.temporary.glob("rulepress-serve-*/site")
+        return site
+
+    def html_mtimes(self) -> dict[str, int]:
+        site = self.site()
+        return {p.relative_to(site).as_posix(): p.stat().st_mtime_ns for p in site.rglob("*.html")}
+
+    def save(self, relative: Path, old: str, new: str) -> None:
+        file = self.compendium / relative
+        text = file.read_text(encoding="utf-8")
+        assert old in text
+        file.write_text(text.replace(old, new), encoding="utf-8")
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    server = Served(tmp_path_factory.mktemp("serve"))
+    try:
+        server.wait_for(lambda: "Salvaged Pistol" in server.get(PAGE), "the first page served")
+        yield server
+    finally:
+        server.stop()
+
+
+def livereload_epoch(page: str) -> int:
+    """The site version a served page was built from, in mkdocs's livereload script."""
+    found = re.search(r"livereload\((\d+), (\d+)\)", page)
+    assert found, "the served page has no livereload script"
+    return int(found[1])
+
+
+def test_a_saved_weapon_is_served_and_only_its_page_is_rebuilt(served):
+    before = served.html_mtimes()
+    epoch = livereload_epoch(served.get(PAGE))
+    served.save(WEAPON, "name: Salvaged Pistol", "name: Quokkablaster Pistol")
+    served.wait_for(lambda: "Quokkablaster Pistol" in served.get(PAGE), "the changed page served")
+    after = served.html_mtimes()
+    rebuilt = {page for page in before if after.get(page) != before[page]}
+    assert PAGE in rebuilt
+    assert after.keys() == before.keys()
+    assert "index.html" not in rebuilt and "t2k4e/index.html" not in rebuilt
+    assert len(rebuilt) <= 3, rebuilt  # the weapon's page, at most its rulings or errata
+    assert "dirty build" in served.output()
+    # the browser's poll answers at once with the newer site's epoch
+    assert int(served.get(f"livereload/{epoch}/1")) > epoch
+
+
+def test_the_search_index_keeps_every_page_and_finds_the_new_word(served):
+    served.wait_for(lambda: "Quokkablaster" in served.get(PAGE), "the changed page served")
+    index = json.loads(served.get("search/search_index.json"))
+    locations = [entry["location"] for entry in index["docs"]]
+    assert len(locations) == len(set(locations)), "a rebuilt page is indexed twice"
+    assert any("Quokkablaster" in entry["text"] for entry in index["docs"])
+    pages = {location.partition("#")[0] for location in locations}
+    assert {"index.html", "t2k4e/index.html", PAGE} <= pages  # pages not rebuilt still found
+
+
+def test_an_invalid_save_keeps_the_last_good_page_and_its_fix_is_served(served):
+    served.wait_for(lambda: "Quokkablaster" in served.get(PAGE), "the changed page served")
+    served.save(WEAPON, "magazine: 3", "magazine: lots")
+    finding = re.compile(r"salvaged-pistol\.yaml:\d+:\d+: error")
+    served.wait_for(lambda: finding.search(served.output()), "the error printed")
+    assert "showing the last good pages" in served.output()
+    assert "Quokkablaster Pistol" in served.get(PAGE)
+    served.save(WEAPON, "magazine: lots\n", "magazine: 3\n")
+    served.save(WEAPON, "name: Quokkablaster Pistol", "name: Wombatrifle Pistol")
+    served.wait_for(lambda: "Wombatrifle Pistol" in served.get(PAGE), "the fix served")
+
+
+def test_sigterm_ends_the_preview_cleanly(served):
+    # the module's last test: it ends the module's server
+    assert served.stop() == 0
+    assert "Traceback" not in served.output()
+    assert not list(served.temporary.glob("rulepress-serve-*")), "the temporary folder is left"
+
+
+def test_a_compendium_with_errors_at_the_start_exits_1_with_its_findings(tmp_path):
+    compendium = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, compendium)
+    weapon = compendium / WEAPON
+    weapon.write_text(weapon.read_text().replace("magazine: 3", "magazine: lots"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "rulepress", "serve", str(compendium), "-a", f"127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert re.search(r"salvaged-pistol\.yaml:\d+:\d+: error", done.stdout)
+    assert "Traceback" not in done.stderr
+
+
+def test_the_paths_noted_for_an_update_are_every_file_an_event_names_once(tmp_path):
+    noted = ChangedPaths()
+    noted.dispatch(FileModifiedEvent(str(tmp_path / "b.yaml")))
+    noted.dispatch(FileMovedEvent(str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml")))
+    noted.dispatch(FileModifiedEvent(str(tmp_path / "b.yaml")))
+    noted.dispatch(DirModifiedEvent(str(tmp_path)))
+    assert noted.take() == [tmp_path / "b.yaml", tmp_path / "new.yaml", tmp_path / "old.yaml"]
+    assert noted.take() == []
