@@ -75,6 +75,7 @@ class ChangedPaths(FileSystemEventHandler):
     that starts a rebuild has been noted before the rebuild starts."""
 
     def __init__(self) -> None:
+        """Nothing noted yet; the lock because watchdog calls from its own thread."""
         self._lock = threading.Lock()
         self._paths: set[Path] = set()
 
@@ -101,6 +102,7 @@ class Preview:
     def __init__(
         self, compendium: Path, settings: Path | None, folder: Path, host: str, port: int
     ) -> None:
+        """Load the compendium into memory; the site is built by `first_build`."""
         self.live = LiveCompendium(compendium, settings=settings)
         self.project_folder = folder / "project"
         self.site_dir = folder / "site"
