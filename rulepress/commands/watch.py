@@ -224,6 +224,7 @@ def _watch(root, out, chosen, options, settings, stopping, say, warn) -> int:
             warn(format_findings(validation, "text", relative_to=Path.cwd()))
             warn("build stopped: fix the errors above; nothing was written")
             return 1
+        del validation, _written  # the live compendium is the one kept
         with output_lock(out):
             watch = Watch(live, out, chosen, options)
             say(f"watching {printable(str(root))} (Ctrl-C ends); writing {', '.join(chosen)}")
