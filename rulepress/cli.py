@@ -177,6 +177,13 @@ def validate_command(
     is_flag=True,
     help="Build even when nothing the last identical build read or wrote has changed.",
 )
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="After the build, keep the compendium in memory and update the outputs in place "
+    "at each saved file (only the files that change, each replaced whole); errors are "
+    "printed and the last good output kept. Not the site (rulepress serve); Ctrl-C ends.",
+)
 @settings_option
 @no_cache_option
 def build_command(
@@ -186,6 +193,7 @@ def build_command(
     foundry_version: str,
     templates: Path | None,
     force: bool,
+    watch: bool,
     settings: Path | None,
     no_cache: bool,
 ) -> None:
@@ -193,12 +201,17 @@ def build_command(
     every output into OUT (the settings give the site, the Foundry modules and the guides
     their titles and addresses). Nothing is written when validation finds errors; a
     target's previous output is replaced only when its new output is complete. Run again
-    with nothing changed, it only says so."""
+    with nothing changed, it only says so. With --watch it then follows the compendium:
+    see that option."""
     from rulepress.commands.build import stamped_build
     from rulepress.commands.validate import build_summary, format_findings
     from rulepress.exporters import ExportOptions
 
     options = ExportOptions(foundry_version=int(foundry_version), templates=templates)
+    if watch:
+        from rulepress.commands.watch import run_watch
+
+        sys.exit(run_watch(compendium, out, targets, options, settings=settings))
     validation, written = stamped_build(
         compendium,
         out,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulepress.compendium.model import Compendium
+from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.output import pretty_json
 from rulepress.output_names import safe_child
@@ -19,14 +19,20 @@ class JsonExporter(BaseExporter):
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write `<ruleset>.json` for each ruleset into `out`."""
         for ruleset in compendium:
-            documents: dict[str, list] = {}
-            for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):
-                if not entry.document.is_draft:
-                    documents.setdefault(entry.document.kind, []).append(
-                        entry.document.model_dump(mode="json", exclude_defaults=True)
-                    )
-            data = {
-                "ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
-                "documents": documents,
-            }
-            safe_child(out, f"{ruleset.id}.json").write_bytes(pretty_json(data))
+            safe_child(out, f"{ruleset.id}.json").write_bytes(ruleset_json(ruleset))
+
+
+def ruleset_json(ruleset: Ruleset) -> bytes:
+    """A ruleset's JSON file: its info and its published documents by kind (the build's
+    file, and the one a watch run writes again when the ruleset changes)."""
+    documents: dict[str, list] = {}
+    for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):
+        if not entry.document.is_draft:
+            documents.setdefault(entry.document.kind, []).append(
+                entry.document.model_dump(mode="json", exclude_defaults=True)
+            )
+    data = {
+        "ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
+        "documents": documents,
+    }
+    return pretty_json(data)

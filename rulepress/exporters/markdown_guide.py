@@ -92,3 +92,15 @@ class MarkdownExporter(BaseExporter):
                 compendium.errata_of(ruleset),
             )
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")
+
+
+def guide_bytes(compendium: Compendium, ruleset: Ruleset, templates: Path | None) -> bytes:
+    """A ruleset's guide file as the build writes it (what a watch run writes again when
+    the ruleset changes)."""
+    text = render_guide(
+        ruleset,
+        templates,
+        settings=compendium.settings.settings,
+        errata=compendium.errata_of(ruleset),
+    )
+    return text.encode("utf-8")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import fcntl
 import json
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,6 +85,13 @@ def encode(value: dict) -> bytes:
 
 def write_pack(pack: Pack, folder: Path) -> int:
     """Write the pack into `folder`, which must not exist yet; return the number of keys."""
+    entries = pack_entries(pack)
+    write_entries(entries, folder)
+    return len(entries)
+
+
+def pack_entries(pack: Pack) -> dict[str, bytes]:
+    """Every key and value of the pack, after checking the pack as Foundry needs it."""
     if "." in pack.name:
         raise RulepressError(f"pack name {pack.name!r} may not contain a period")
     if pack.type in ("Item", "Actor") and not pack.system:
@@ -92,6 +101,12 @@ def write_pack(pack: Pack, folder: Path) -> int:
         keys = [key for document in pack.documents for key, _ in document.entries]
         twice = next(key for key in keys if keys.count(key) > 1)
         raise RulepressError(f"pack {pack.name}: two documents with key {twice}")
+    return entries
+
+
+def write_entries(entries: dict[str, bytes], folder: Path) -> None:
+    """Write a new LevelDB `folder` holding `entries`: sorted, one batch, compacted, so
+    the same entries always give the same files."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True)
     try:
@@ -103,7 +118,37 @@ def write_pack(pack: Pack, folder: Path) -> int:
         database.close()
     for name in VOLATILE_FILES:  # LevelDB's own log of the session: timestamps only
         (folder / name).unlink(missing_ok=True)
-    return len(entries)
+
+
+def patch_pack(folder: Path, put: dict[str, bytes], delete: set[str]) -> None:
+    """Change a written pack in place: store `put`, drop the keys in `delete`, in one
+    batch (LevelDB applies a batch whole or not at all). Refused while Foundry holds it.
+    The files then differ from a fresh write of the same entries; the entries do not."""
+    refuse_if_locked(folder)
+    database = plyvel.DB(str(folder), create_if_missing=False)
+    try:
+        with database.write_batch() as batch:
+            for key in sorted(delete):
+                batch.delete(key.encode("utf-8"))
+            for key in sorted(put):
+                batch.put(key.encode("utf-8"), put[key])
+    finally:
+        database.close()
+    for name in VOLATILE_FILES:
+        (folder / name).unlink(missing_ok=True)
+
+
+def read_entries(folder: Path) -> dict[str, bytes]:
+    """Every key and value of a written pack, as stored. Read from a copy: opening a
+    LevelDB writes to it (a new log, a new manifest), and the pack stays a build's."""
+    with tempfile.TemporaryDirectory(prefix=".rulepress-pack-") as scratch:
+        copy = Path(scratch) / "pack"
+        shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("LOCK"))
+        database = plyvel.DB(str(copy), create_if_missing=False)
+        try:
+            return {key.decode("utf-8"): value for key, value in database}
+        finally:
+            database.close()
 
 
 def refuse_if_locked(pack_folder: Path) -> None:

@@ -1,0 +1,273 @@
+"""`rulepress build --watch`: build once, then keep the outputs following each saved file.
+
+The compendium stays in memory (rulepress.live.LiveCompendium). A burst of file events
+(an editor writes a temporary file, then renames it) is taken as one batch after a few
+milliseconds of quiet; the batch updates the compendium, and then each target: a
+built-in one in place, only the rulesets that changed and only the files whose bytes
+changed (exporters.live_output); any other target whole, as a build writes it. A
+compendium with errors changes nothing: its findings are printed and the outputs keep
+the last good state. When the events stop for a moment, and when the watch ends, the
+foundry modules' packs and release zips are written as a fresh build writes them.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import click
+
+from rulepress.commands.build import build
+from rulepress.commands.validate import format_findings
+from rulepress.compendium.settings import settings_file
+from rulepress.errors import RulepressError, printable
+from rulepress.exporters import Exporter, ExportOptions, available_exporters
+from rulepress.exporters.live_output import LiveExporter, live_exporter
+from rulepress.exporters.output import output_lock, replaced_atomically
+from rulepress.live import Changes, LiveCompendium, Update
+from rulepress.output_names import safe_child
+
+BURST_QUIET = 0.02
+"""Seconds without a new event that end a burst (an editor's save is a few events)."""
+FINISH_QUIET = 1.0
+"""Seconds without an event before the work left for a quiet moment is done (zips)."""
+WATCH_REFUSES = ("site",)
+
+
+def watched_targets(targets: Sequence[str]) -> tuple[list[str], str | None]:
+    """The targets a watch run keeps up to date, and a note on what it leaves out. The
+    site is `rulepress serve`'s: asked for by name, it is refused."""
+    exporters = available_exporters()
+    unknown = [t for t in targets if t not in exporters]
+    if unknown:
+        raise RulepressError(f"unknown target {unknown[0]!r}; known: {', '.join(exporters)}")
+    if any(t in WATCH_REFUSES for t in targets):
+        raise RulepressError(
+            "build --watch does not keep the site up to date: `rulepress serve` does "
+            "(or build the site with `rulepress build --target site`)"
+        )
+    if targets:
+        return list(dict.fromkeys(targets)), None
+    chosen = [name for name in exporters if name not in WATCH_REFUSES]
+    return chosen, "the site is left out of --watch (rulepress serve keeps it up to date)"
+
+
+class Watch:
+    """The outputs of `targets` in `out`, following a LiveCompendium."""
+
+    def __init__(
+        self,
+        live: LiveCompendium,
+        out: Path,
+        targets: Sequence[str],
+        options: ExportOptions,
+    ) -> None:
+        """Nothing is written until the first update; each target's live form is made once."""
+        self.live, self.out, self.options = live, out, options
+        exporters = available_exporters()
+        self.targets = {name: exporters[name] for name in targets}
+        self.updaters: dict[str, LiveExporter | None] = {}
+        self.behind: set[str] = set()
+        """Targets an update failed to write: exported whole on the next change."""
+        self.failed = False
+        """The last update found errors (its fix is reported even if it changes nothing)."""
+        for name in targets:
+            self.updaters[name] = live_exporter(name, safe_child(out, name), options)
+
+    def apply(self, update: Update) -> list[str]:
+        """Bring every target up to date with an update without errors; return the
+        problems met (a target that failed is written whole next time)."""
+        changes = update.changes
+        assert changes is not None  # only an update without errors is applied
+        problems = []
+        for name, exporter in self.targets.items():
+            try:
+                self._apply_to(name, exporter, changes)
+                self.behind.discard(name)
+            except RulepressError as exc:
+                self.behind.add(name)
+                problems.append(f"{name}: {exc}")
+        return problems
+
+    def _apply_to(self, name: str, exporter: Exporter, changes: Changes) -> None:
+        updater = self.updaters[name]
+        current = changes.current
+        if updater is None or changes.settings or name in self.behind:
+            target = safe_child(self.out, name)
+            exporter.check_replaceable(target)
+            with replaced_atomically(target) as staging:
+                exporter.export(current, staging, self.options)
+            if updater is not None:  # what it kept describes the replaced output
+                self.updaters[name] = live_exporter(name, target, self.options)
+            return
+        existing = set(current.rulesets)
+        redo = set(changes.documents) | (changes.rulesets & existing)
+        updater.update(current, sorted(redo), sorted(changes.rulesets - existing))
+
+    def finish(self) -> list[str]:
+        """Do the work left for a quiet moment; return the problems met."""
+        problems = []
+        for name, updater in self.updaters.items():
+            if updater is None:
+                continue
+            try:
+                updater.finish()
+            except RulepressError as exc:
+                problems.append(f"{name}: {exc}")
+        return problems
+
+
+class Events:
+    """The files changed on disk, from watchdog, as one set per burst."""
+
+    def __init__(self, root: Path, settings: Path) -> None:
+        """Watch the compendium folder and the settings file; nothing is noted yet."""
+        from watchdog.observers import Observer
+
+        self.paths: queue.SimpleQueue[Path] = queue.SimpleQueue()
+        self.root = root.absolute()
+        self.singles: set[Path] = set()
+        self.observer = Observer()
+        self.observer.schedule(self._handler(), str(self.root), recursive=True)
+        self.watch_files([settings])
+
+    def _handler(self):
+        from watchdog.events import FileSystemEventHandler
+
+        events = self
+
+        class Handler(FileSystemEventHandler):
+            def on_any_event(self, event) -> None:
+                if event.event_type in ("opened", "closed_no_write"):
+                    return
+                if event.is_directory and event.event_type == "modified":
+                    return
+                for path in (event.src_path, getattr(event, "dest_path", "")):
+                    if path:
+                        events.offer(Path(path if isinstance(path, str) else path.decode()))
+
+        return Handler()
+
+    def watch_files(self, files: Sequence[Path]) -> None:
+        """Watch these files too (the settings file, the files it names)."""
+        new = {file.absolute() for file in files} - self.singles
+        for folder in sorted({file.parent for file in new}):
+            if folder.is_dir() and not folder.is_relative_to(self.root):
+                self.observer.schedule(self._handler(), str(folder), recursive=False)
+        self.singles |= new
+
+    def offer(self, path: Path) -> None:
+        """Queue `path` if it is one the compendium is read from."""
+        if path in self.singles or path.is_relative_to(self.root):
+            self.paths.put(path)
+
+    def start(self) -> None:
+        """Start watching (events from now on are queued)."""
+        self.observer.start()
+
+    def stop(self) -> None:
+        """Stop watching."""
+        self.observer.stop()
+        self.observer.join()
+
+    def burst(self, wait: float) -> set[Path]:
+        """The paths of the next burst of events, once BURST_QUIET passes without one;
+        empty if none comes within `wait` seconds."""
+        try:
+            paths = {self.paths.get(timeout=wait)}
+        except queue.Empty:
+            return set()
+        while True:
+            try:
+                paths.add(self.paths.get(timeout=BURST_QUIET))
+            except queue.Empty:
+                return paths
+
+
+def run_watch(
+    root: Path,
+    out: Path,
+    targets: Sequence[str],
+    options: ExportOptions,
+    *,
+    settings: Path | None = None,
+    say: Callable[[str], None] = click.echo,
+    warn: Callable[[str], None] = lambda text: click.echo(text, err=True),
+) -> int:
+    """Build `targets` into `out`, then follow the compendium until SIGINT or SIGTERM;
+    return the exit status (1 if the first build found errors, else 0)."""
+    chosen, note = watched_targets(targets)
+    if note:
+        say(note)
+    stopping = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stopping.set()) for sig in _STOP_SIGNALS}
+    try:
+        return _watch(root, out, chosen, options, settings, stopping, say, warn)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _watch(root, out, chosen, options, settings, stopping, say, warn) -> int:
+    events = Events(root, settings_file(root, settings))
+    events.start()  # before anything is read: an edit made from now on is seen
+    try:
+        live = LiveCompendium(root, settings=settings)
+        events.watch_files([Path(p) for p in live.validation.compendium.settings.asset_digests()])
+        validation, _written = build(root, out, chosen, options, cache=True, settings=settings)
+        if not validation.ok:
+            warn(format_findings(validation, "text", relative_to=Path.cwd()))
+            warn("build stopped: fix the errors above; nothing was written")
+            return 1
+        del validation, _written  # the live compendium is the one kept
+        with output_lock(out):
+            watch = Watch(live, out, chosen, options)
+            say(f"watching {printable(str(root))} (Ctrl-C ends); writing {', '.join(chosen)}")
+            _loop(watch, events, chosen, stopping, say, warn)
+            _report(watch.finish(), warn)
+        return 0
+    finally:
+        events.stop()
+
+
+def _loop(watch: Watch, events: Events, chosen, stopping, say, warn) -> None:
+    unfinished = False
+    while not stopping.is_set():
+        paths = events.burst(FINISH_QUIET if unfinished else 0.2)
+        if not paths:
+            if unfinished:
+                _report(watch.finish(), warn)
+                unfinished = False
+            continue
+        started = time.perf_counter()
+        unfinished |= _follow(watch, watch.live.update(paths), chosen, warn, say, started)
+
+
+def _follow(watch: Watch, update: Update, chosen, warn, say, started: float) -> bool:
+    """Print an update's outcome and apply it; return whether outputs were written."""
+    if not update.ok:
+        warn(format_findings(update.attempt, "text", relative_to=Path.cwd()))
+        warn("rulepress: the compendium has errors; kept the last good output")
+        watch.failed = True
+        return False
+    recovered, watch.failed = watch.failed, False
+    if update.changes.empty and not recovered:
+        return False
+    problems = watch.apply(update)
+    if problems:
+        _report(problems, warn)
+        return True
+    say(f"rebuilt {', '.join(chosen)} in {time.perf_counter() - started:.3f} s")
+    return True
+
+
+def _report(problems: list[str], warn) -> None:
+    for problem in problems:
+        warn(f"rulepress: {problem}")

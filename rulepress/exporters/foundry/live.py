@@ -1,0 +1,198 @@
+"""The `foundry` target kept up to date in place, for `rulepress build --watch`.
+
+A changed ruleset's packs are rendered again in memory by the build's own code
+(`build_packs`, `manifest`); then only what differs is written: each source file whose
+bytes changed (replaced atomically), the LevelDB keys whose values changed (put and
+deleted in one batch, the pack patched in place), module.json. The entries and source
+digests of what is on disk are kept between updates, so nothing is read back.
+
+A patched pack's files differ from a fresh build's (its keys and values do not), and
+the release zip holds the module's files: so `finish`, when the watch quiets or ends,
+writes each patched pack afresh (the build's deterministic bytes) and then the release
+zip of each changed module, the same bytes a fresh build writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from rulepress.compendium.model import Compendium
+from rulepress.errors import RulepressError
+from rulepress.exporters import ExportOptions
+from rulepress.exporters.foundry.enrichers import inert
+from rulepress.exporters.foundry.leveldb import (
+    pack_entries,
+    patch_pack,
+    read_entries,
+    refuse_if_locked,
+    write_entries,
+)
+from rulepress.exporters.foundry.manifest import manifest
+from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
+from rulepress.exporters.foundry.packs.common import html_environment
+from rulepress.exporters.foundry.release import write_release_zip
+from rulepress.exporters.live_output import remove_output, write_if_changed
+from rulepress.exporters.markdown_text import environment
+from rulepress.output_names import safe_child
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+class LiveFoundry:
+    """The foundry output folder `out`, module by module, following the compendium."""
+
+    def __init__(self, out: Path, options: ExportOptions) -> None:
+        """The template environments once; what is on disk is read on first need."""
+        self.out, self.options = out, options
+        self.env = environment(options.templates, plain=inert)
+        self.html = html_environment(options.templates)
+        self.entries: dict[Path, dict[str, bytes]] = {}
+        """Pack folder -> its keys and values as on disk (read once, then kept)."""
+        self.sources: dict[Path, dict[str, bytes]] = {}
+        """Source folder -> file name -> digest of its bytes on disk (read once, then kept)."""
+        self.patched: set[Path] = set()
+        """Pack folders patched since they were last written afresh."""
+        self.stale: set[str] = set()
+        """Module ids whose release zip no longer matches their folder."""
+
+    def update(
+        self, compendium: Compendium, rulesets: Iterable[str], removed: Iterable[str]
+    ) -> None:
+        """Render each ruleset's module again; write only the files and keys that differ."""
+        publisher = compendium.settings.settings
+        for ruleset_id in rulesets:
+            ruleset = compendium.ruleset(ruleset_id)
+            settings = ModuleOptions(
+                publisher.foundry.module_id(ruleset.id),
+                self.options.foundry_version,
+                self.options.foundry_system,
+            )
+            folder = safe_child(self.out, settings.module_id)
+            packs = []
+            for pack in build_packs(ruleset, settings, self.env, self.html):
+                self._write_pack(folder, pack)
+                pack.documents.clear()  # written: its name and type are what is left
+                packs.append(pack)
+            made = {pack.name for pack in packs}
+            for kept in ("packs", "src/packs"):
+                for gone in _folders(folder / kept) - made:
+                    self._forget(safe_child(folder, *kept.split("/"), gone))
+            text = json.dumps(
+                manifest(ruleset, settings, packs, publisher), indent=2, ensure_ascii=False
+            )
+            write_if_changed(folder / "module.json", (text + "\n").encode("utf-8"))
+            self.stale.add(settings.module_id)
+        for ruleset_id in removed:
+            module_id = publisher.foundry.module_id(ruleset_id)
+            self._forget(safe_child(self.out, module_id))
+            remove_output(safe_child(self.out, f"{module_id}.zip"))
+            self.stale.discard(module_id)
+
+    def _write_pack(self, module: Path, pack: Pack) -> None:
+        sources = safe_child(module, "src", "packs", pack.name)
+        on_disk = self._source_digests(sources)
+        made = {}
+        for ready in pack.documents:
+            data = ready.source or b""
+            made[ready.file_name] = digest = _digest(data)
+            if on_disk.get(ready.file_name) != digest:
+                write_if_changed(sources / ready.file_name, data)
+        for gone in on_disk.keys() - made.keys():
+            remove_output(sources / gone)
+        self.sources[sources] = made
+
+        folder = safe_child(module, "packs", pack.name)
+        entries = pack_entries(pack)
+        if not folder.is_dir():
+            write_entries(entries, folder)
+        else:
+            stored = self._stored_entries(folder)
+            put = {key: value for key, value in entries.items() if stored.get(key) != value}
+            delete = stored.keys() - entries.keys()
+            if put or delete:
+                patch_pack(folder, put, set(delete))
+                self.patched.add(folder)
+        self.entries[folder] = entries
+
+    def _source_digests(self, sources: Path) -> dict[str, bytes]:
+        known = self.sources.get(sources)
+        if known is None:
+            known = {}
+            if sources.is_dir():
+                for name in os.listdir(sources):
+                    with open(os.path.join(sources, name), "rb") as file:
+                        known[name] = _digest(file.read())
+        return known
+
+    def _stored_entries(self, folder: Path) -> dict[str, bytes]:
+        known = self.entries.get(folder)
+        if known is None:
+            refuse_if_locked(folder)
+            known = read_entries(folder)
+        return known
+
+    def _forget(self, path: Path) -> None:
+        """Delete a module or pack folder the compendium no longer makes."""
+        if path.name != "src":
+            for pack in sorted(path.glob("**/LOCK")):
+                refuse_if_locked(pack.parent)
+        remove_output(path)
+        for kept in (self.entries, self.sources):
+            for folder in [f for f in kept if f == path or f.is_relative_to(path)]:
+                del kept[folder]
+        self.patched = {f for f in self.patched if not f.is_relative_to(path)}
+
+    def finish(self) -> None:
+        """Write each patched pack afresh and each changed module's release zip: the
+        output is then a fresh build's, byte for byte."""
+        for folder in sorted(self.patched):
+            _rewrite_pack(folder, self.entries[folder])
+        self.patched.clear()
+        for module_id in sorted(self.stale):
+            module = safe_child(self.out, module_id)
+            zip_path = safe_child(self.out, f"{module_id}.zip")
+            handle, temporary = tempfile.mkstemp(prefix=f".{zip_path.name}.", dir=self.out)
+            os.close(handle)
+            try:
+                write_release_zip(module, Path(temporary))
+                os.chmod(temporary, 0o644)
+                os.replace(temporary, zip_path)
+            finally:
+                Path(temporary).unlink(missing_ok=True)
+        self.stale.clear()
+
+
+def _folders(parent: Path) -> set[str]:
+    try:
+        return {entry.name for entry in os.scandir(parent) if entry.is_dir()}
+    except FileNotFoundError:
+        return set()
+
+
+def _rewrite_pack(folder: Path, entries: dict[str, bytes]) -> None:
+    """Replace a pack with a fresh write of its entries (a build's bytes); the old one
+    stays until the new one is complete, and is swapped out by two renames."""
+    refuse_if_locked(folder)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.staging-", dir=folder.parent))
+    retired = folder.with_name(f".{folder.name}.retired-{os.getpid()}")
+    try:
+        fresh = staging / "pack"
+        write_entries(entries, fresh)
+        os.rename(folder, retired)
+        os.rename(fresh, folder)
+    except OSError as exc:
+        if retired.exists() and not folder.exists():
+            os.rename(retired, folder)
+        raise RulepressError(f"cannot write pack {folder}: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(retired, ignore_errors=True)

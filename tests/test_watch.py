@@ -1,0 +1,201 @@
+"""`rulepress build --watch` as a user runs it: a real process on a copy of the bundled
+compendium, driven through edits; after each, its outputs equal a fresh `build` of the
+same files (LevelDB packs by key and value), and when it ends, byte for byte."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rulepress.exporters.foundry.leveldb import read_entries
+from tests.helpers import COMPENDIUM, run
+
+TARGETS = ("foundry", "markdown", "json")
+PISTOLS = "iris/weapons/pistols"
+LINE_TIMEOUT = 120  # seconds: generous, a loaded machine is slow, a hung watch is not
+
+
+class WatchProcess:
+    """`rulepress build --watch` running in the background, its output read line by line."""
+
+    def __init__(self, work: Path, out: Path) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "rulepress",
+                "build",
+                "--watch",
+                "compendium",
+                "--out",
+                str(out),
+            ],
+            cwd=work,
+            env={**os.environ, "RULEPRESS_CACHE_DIR": str(work / "cache")},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.SimpleQueue[tuple[str, str]] = queue.SimpleQueue()
+        self.seen: list[str] = []
+        for name in ("stdout", "stderr"):
+            stream = getattr(self.process, name)
+            threading.Thread(target=self._read, args=(name, stream), daemon=True).start()
+
+    def _read(self, name: str, stream) -> None:
+        for line in stream:
+            self.lines.put((name, line.rstrip("\n")))
+
+    def wait_for(self, pattern: str) -> list[str]:
+        """Every line printed until one matching `pattern` (a regular expression)."""
+        printed = []
+        while True:
+            try:
+                _stream, line = self.lines.get(timeout=LINE_TIMEOUT)
+            except queue.Empty:
+                pytest.fail(f"no line matching {pattern!r} within {LINE_TIMEOUT} s: {printed}")
+            printed.append(line)
+            self.seen.append(line)
+            assert "Traceback" not in line, self.seen
+            if re.search(pattern, line):
+                return printed
+
+    def end(self) -> int:
+        """Send SIGTERM; the exit status."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=LINE_TIMEOUT)
+        finally:
+            self.process.kill()
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """A folder holding a copy of the bundled compendium."""
+    shutil.copytree(COMPENDIUM, tmp_path / "compendium")
+    return tmp_path
+
+
+@pytest.fixture
+def watching(work: Path) -> Iterator[WatchProcess]:
+    """A watch run on `work`, past its first build; killed if the test leaves it running."""
+    watch = WatchProcess(work, work / "live")
+    try:
+        watch.wait_for(r"^watching ")
+        yield watch
+    finally:
+        watch.process.kill()
+        watch.process.wait()
+
+
+def fresh_build(work: Path, name: str) -> Path:
+    """A fresh `rulepress build` of the files as they now stand, of the watched targets."""
+    out = work / name
+    targets = [arg for target in TARGETS for arg in ("--target", target)]
+    result = run("build", "compendium", "--out", str(out), "--no-cache", *targets, cwd=work)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def contents(out: Path, *, packs_as_entries: bool, zips: bool) -> dict[str, object]:
+    """Every file under `out` by relative path: its bytes, or for a LevelDB pack folder
+    (with `packs_as_entries`) its keys and values; zips only with `zips`."""
+    found: dict[str, object] = {}
+    packs = {lock.parent for lock in out.glob("foundry/*/packs/*/CURRENT")}
+    for path in sorted(out.rglob("*")):
+        if packs_as_entries and path.parent in packs:
+            continue
+        if path.is_file() and (zips or path.suffix != ".zip"):
+            found[path.relative_to(out).as_posix()] = path.read_bytes()
+    if packs_as_entries:
+        for pack in packs:
+            found[pack.relative_to(out).as_posix()] = read_entries(pack)
+    return found
+
+
+def assert_equal_outputs(live: Path, fresh: Path, *, exact: bool = False) -> None:
+    """The watched outputs hold what the fresh build wrote: files byte for byte, packs by
+    key and value (`exact`: packs and release zips byte for byte too)."""
+    mine = contents(live, packs_as_entries=not exact, zips=exact)
+    theirs = contents(fresh, packs_as_entries=not exact, zips=exact)
+    assert mine.keys() == theirs.keys()
+    differing = [name for name in mine if mine[name] != theirs[name]]
+    assert not differing
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Save `path` with `old` replaced by `new` (which must be there)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_each_saved_file_updates_the_outputs_as_a_fresh_build(
+    work: Path, watching: WatchProcess
+) -> None:
+    root = work / "compendium"
+    live = work / "live"
+    assert_equal_outputs(live, fresh_build(work, "fresh-0"))
+
+    def step(name: str) -> None:
+        watching.wait_for(r"^rebuilt foundry, markdown, json in \d+\.\d{3} s$")
+        assert_equal_outputs(live, fresh_build(work, f"fresh-{name}"))
+
+    edit(root / PISTOLS / "hand-cannon.yaml", "cost: 26\n", "cost: 27\n")
+    step("changed")
+
+    added = (root / PISTOLS / "hand-cannon.yaml").read_text(encoding="utf-8")
+    added = added.replace("id: hand-cannon\n", "id: hand-cannon-mk2\n")
+    added = added.replace("name: Hand Cannon\n", "name: Hand Cannon Mk2\n")
+    (root / PISTOLS / "hand-cannon-mk2.yaml").write_text(added, encoding="utf-8")
+    step("added")
+
+    (root / PISTOLS / "hand-cannon-mk2.yaml").unlink()
+    step("deleted")
+
+    renamed = (root / PISTOLS / "hand-cannon.yaml").read_text(encoding="utf-8")
+    renamed = renamed.replace("id: hand-cannon\n", "id: hand-gun\nprevious_ids: [hand-cannon]\n")
+    (root / PISTOLS / "hand-gun.yaml").write_text(renamed, encoding="utf-8")
+    (root / PISTOLS / "hand-cannon.yaml").unlink()
+    step("renamed")
+
+    before = contents(live, packs_as_entries=True, zips=True)
+    with (root / PISTOLS / "hand-gun.yaml").open("a", encoding="utf-8") as file:
+        file.write("cost: [\n")
+    printed = watching.wait_for(r"^rulepress: the compendium has errors; kept the last good")
+    assert any(re.search(r"hand-gun\.yaml:\d+:\d+: error ", line) for line in printed), printed
+    assert contents(live, packs_as_entries=True, zips=True) == before
+    fixed = renamed.replace("cost: 27\n", "cost: 28\n")
+    (root / PISTOLS / "hand-gun.yaml").write_text(fixed, encoding="utf-8")
+    step("fixed")
+
+    edit(root / "iris" / "ruleset.yaml", "title: IRIS Quick Reference\n", "title: IRIS Rules\n")
+    step("ruleset")
+
+    assert watching.end() == 0
+    assert not any("Traceback" in line for line in watching.seen)
+    assert_equal_outputs(live, fresh_build(work, "fresh-end"), exact=True)
+
+
+def test_ending_leaves_the_outputs_of_a_fresh_build(work: Path, watching: WatchProcess) -> None:
+    edit(work / "compendium" / PISTOLS / "hand-cannon.yaml", "cost: 26\n", "cost: 31\n")
+    watching.wait_for(r"^rebuilt ")
+    assert watching.end() == 0
+    assert_equal_outputs(work / "live", fresh_build(work, "fresh"), exact=True)
+
+
+def test_the_site_is_refused_with_where_to_go(work: Path) -> None:
+    result = run("build", "--watch", "--target", "site", "compendium", cwd=work)
+    assert result.returncode != 0
+    assert "rulepress serve" in result.stderr
+    assert not (work / "dist").exists()
