@@ -16,8 +16,10 @@ RARITIES = ("Ubiquitous", "Common", "Uncommon", "Rare")
 
 
 def weapon(index: int, section: str, generator: random.Random) -> WeaponProfile:
-    base_damage, base_defense = generator.randint(1, 20), generator.randint(1, 20)
     tier = 1 + index % WEAPONS_PER_SECTION  # higher tiers cost more and are rarer
+    # and never have a weaker table (RP225) than a lower tier of their section
+    base_damage = 2 * tier + generator.randint(0, 1)
+    base_defense = 2 * tier + generator.randint(0, 1)
     rows = []
     for ap in range(1, 31):
         rows.append(
