@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from rulepress.compendium.cache import DocumentCache
+from rulepress.compendium.cache import DocumentCache, DocumentsInMemory
+from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium, Ruleset
-from rulepress.errors import RulepressError
+from rulepress.errors import Level, RulepressError
 from rulepress.git import git_output, run_git
 from rulepress.models import Document, SkillTest, StepDice, WeaponProfile
 from rulepress.models.step_dice import STEPS
@@ -74,20 +76,12 @@ def load_side(
     return _load_revision(_commit(spec, cwd), spec, compendium_path, cwd)
 
 
-def _load_revision(
-    commit: str,
-    spec: str,
-    compendium_path: str,
-    cwd: Path | None,
-    cache: DocumentCache | None = None,
-) -> Compendium:
-    """The compendium at `commit`, copied out of git's objects and validated; with a
-    `cache`, a file whose bytes loaded before is not parsed again."""
+def _load_revision(commit: str, spec: str, compendium_path: str, cwd: Path | None) -> Compendium:
+    """The compendium at `commit`, copied out of git's objects and validated."""
     # removed on leaving, whatever happens (an error, Ctrl-C)
     with tempfile.TemporaryDirectory(prefix="rulepress-diff-", ignore_cleanup_errors=True) as tmp:
-        root = Path(tmp) / "compendium"
-        _write_tree(commit, compendium_path, cwd, root, spec)
-        return _validated(root, spec, cache)
+        checkout = RevisionCheckout(Path(tmp) / "compendium", compendium_path, cwd)
+        return _validated(checkout.check_out(commit, spec), spec)
 
 
 def _commit(spec: str, cwd: Path | None) -> str:
@@ -114,32 +108,81 @@ def _commit(spec: str, cwd: Path | None) -> str:
     raise RulepressError(problem)
 
 
-def _write_tree(commit: str, path: str, cwd: Path | None, root: Path, spec: str) -> None:
-    """Write the files of `path` at `commit` below `root`, read from git's objects (not
-    `git archive`, whose .gitattributes in the history could hide or rewrite files).
+class RevisionCheckout:
+    """The files of `path` at one git revision after another, written below `root` from
+    git's objects (not `git archive`, whose .gitattributes in the history could hide or
+    rewrite files). Each object is read from git once, however many revisions hold it,
+    and each revision changes only the files that differ from the one written before.
     A symbolic link is written as the link it is, for the loader to judge as it judges
     links in a working tree; a submodule is left out."""
-    listed = run_git(cwd, "ls-tree", "-r", "-z", "-l", "--full-tree", commit, "--", path)
-    entries = [_tree_entry(line, path) for line in listed.stdout.split(b"\0") if line]
-    entries = [entry for entry in entries if entry is not None]
-    if listed.returncode != 0 or not entries:
-        reason = listed.stderr.decode(errors="replace").strip() or "no files there"
-        raise RulepressError(f"git has no {path}/ at {spec}: {reason}")
-    total = sum(size for _, _, size, _ in entries)
-    if total > MAX_REVISION_BYTES:
-        raise RulepressError(
-            f"{path}/ at {spec} holds {total} bytes; more than {MAX_REVISION_BYTES} is refused"
+
+    def __init__(self, root: Path, path: str, cwd: Path | None) -> None:
+        self.root, self.path, self.cwd = root, path, cwd
+        self.objects: dict[bytes, bytes] = {}
+        """Every object read so far, by its id."""
+        self.written: dict[tuple[str, ...], tuple[bytes, bytes]] = {}
+        """(mode, object id) of each file or link below `root`, by its path parts."""
+
+    def check_out(self, commit: str, spec: str) -> Path:
+        """Make `root` hold the files at `commit` (`spec`, as the user named it); return it."""
+        entries = self._entries(commit, spec)
+        missing = sorted({obj for _, obj, _, _ in entries if obj not in self.objects})
+        if missing:
+            blobs = run_git(
+                self.cwd, "cat-file", "--batch", stdin=b"".join(o + b"\n" for o in missing)
+            )
+            contents = _batch_contents(blobs.stdout, len(missing))
+            if blobs.returncode != 0 or contents is None:
+                raise RulepressError(f"git could not read {self.path}/ at {spec}")
+            self.objects.update(zip(missing, contents, strict=True))
+        wanted = {parts: (mode, obj) for mode, obj, _, parts in entries}
+        try:
+            self._change_to(wanted)
+        except OSError:  # a folder where a file now goes: write the revision afresh
+            try:
+                shutil.rmtree(self.root, ignore_errors=True)
+                self.written = {}
+                self._change_to(wanted)
+            except OSError as exc:
+                self.written = {}
+                raise RulepressError(
+                    f"cannot copy {self.path}/ at {spec}: {exc.strerror or exc}"
+                ) from None
+        return self.root
+
+    def _entries(self, commit: str, spec: str) -> list[tuple[bytes, bytes, int, tuple[str, ...]]]:
+        listed = run_git(
+            self.cwd, "ls-tree", "-r", "-z", "-l", "--full-tree", commit, "--", self.path
         )
-    blobs = run_git(cwd, "cat-file", "--batch", stdin=b"".join(o + b"\n" for _, o, _, _ in entries))
-    contents = _batch_contents(blobs.stdout, len(entries))
-    if blobs.returncode != 0 or contents is None:
-        raise RulepressError(f"git could not read {path}/ at {spec}")
-    written = sorted(zip(entries, contents, strict=True), key=lambda pair: pair[0][0] == LINK_MODE)
-    try:  # links last: no file is ever written through one
-        for (mode, _, _, relative), content in written:
-            _write_entry(root, relative, mode, content)
-    except OSError as exc:
-        raise RulepressError(f"cannot copy {path}/ at {spec}: {exc.strerror or exc}") from None
+        entries = [_tree_entry(line, self.path) for line in listed.stdout.split(b"\0") if line]
+        found = [entry for entry in entries if entry is not None]
+        if listed.returncode != 0 or not found:
+            reason = listed.stderr.decode(errors="replace").strip() or "no files there"
+            raise RulepressError(f"git has no {self.path}/ at {spec}: {reason}")
+        total = sum(size for _, _, size, _ in found)
+        if total > MAX_REVISION_BYTES:
+            raise RulepressError(
+                f"{self.path}/ at {spec} holds {total} bytes; more than {MAX_REVISION_BYTES} "
+                "is refused"
+            )
+        return found
+
+    def _change_to(self, wanted: dict[tuple[str, ...], tuple[bytes, bytes]]) -> None:
+        """Remove what `wanted` does not hold as it is, then write what is new."""
+        real_root = self.root.resolve() if self.root.exists() else None
+        for parts, held in list(self.written.items()):
+            if wanted.get(parts) == held:
+                continue
+            del self.written[parts]
+            target = self.root.joinpath(*parts)
+            if real_root is not None and target.parent.resolve() == real_root.joinpath(*parts[:-1]):
+                target.unlink(missing_ok=True)  # never through a link
+        self.root.mkdir(parents=True, exist_ok=True)
+        new = [(parts, held) for parts, held in wanted.items() if parts not in self.written]
+        for parts, (mode, obj) in sorted(new, key=lambda pair: pair[1][0] == LINK_MODE):
+            # links last: no file is ever written through one
+            _write_entry(self.root, parts, mode, self.objects[obj])
+            self.written[parts] = (mode, obj)
 
 
 MAX_REVISION_BYTES = 1 << 30
@@ -209,10 +252,18 @@ def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
     """The rules changes of the last `limit` commits that changed a rule, newest first,
     looking back over at most `MAX_SCANNED_COMMITS` commits that touched the compendium
     (a commit that changed no rule, only formatting or notes, is skipped); empty outside
-    a git checkout. Each revision is loaded once, through the document cache the
-    compendium was loaded through (none if it was loaded without): a file whose bytes
-    did not change is not parsed and validated again."""
-    root, cache = compendium.root, compendium.document_cache
+    a git checkout.
+
+    Each revision is read from git's objects (each object once) and loaded, without the
+    cross-document checks: comparing needs only the documents. A revision none of whose
+    files fails to load (every file parses and matches its model, every ruleset has its
+    `ruleset.yaml`, no link leads out) is compared; one with such an error is skipped,
+    as is one git cannot give. Files load through the document cache the compendium was
+    loaded through, so bytes it has seen are not parsed again; loaded without one
+    (`--no-cache`), through a cache held in memory for this call, so bytes several
+    revisions share are parsed once."""
+    root = compendium.root
+    documents = compendium.document_cache or DocumentsInMemory()
     prefix = git_output(root, "rev-parse", "--show-prefix")
     log = git_output(
         root, "log", f"-{MAX_SCANNED_COMMITS}", "--format=%H%x09%ad", "--date=short", "--", "."
@@ -221,33 +272,49 @@ def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
         return []
     path = prefix.rstrip("/") or "."
     loaded: dict[str, Compendium | None] = {}  # by commit: `<c>~1` is often the next one
+    # removed on leaving, whatever happens (an error, Ctrl-C)
+    with tempfile.TemporaryDirectory(
+        prefix="rulepress-history-", ignore_cleanup_errors=True
+    ) as tmp:
+        checkout = RevisionCheckout(Path(tmp) / "compendium", path, root)
 
-    def side(revision: str) -> Compendium | None:
-        try:
-            commit = _commit(revision, root)
-            if commit not in loaded:
-                loaded[commit] = None
-                loaded[commit] = _load_revision(commit, revision, path, root, cache)
-        except RulepressError:
-            return None
-        return loaded[commit]
+        def side(revision: str) -> Compendium | None:
+            try:
+                commit = _commit(revision, root)
+                if commit not in loaded:
+                    loaded[commit] = None
+                    loaded[commit] = _loaded(checkout, commit, revision, documents)
+            except RulepressError:
+                return None
+            return loaded[commit]
 
-    revisions: list[Revision] = []
-    for line in log.splitlines():
-        if len(revisions) == limit:
-            break
-        commit, date = line.split("\t", 1)
-        before, after = side(f"{commit}~1"), side(commit)
-        if before is None or after is None:
-            continue
-        changes = tuple(compare(before, after))
-        if changes:
-            revisions.append(Revision(commit[:10], date, changes))
+        revisions: list[Revision] = []
+        for line in log.splitlines():
+            if len(revisions) == limit:
+                break
+            commit, date = line.split("\t", 1)
+            before, after = side(f"{commit}~1"), side(commit)
+            if before is None or after is None:
+                continue
+            changes = tuple(compare(before, after))
+            if changes:
+                revisions.append(Revision(commit[:10], date, changes))
     return revisions
 
 
-def _validated(folder: Path, spec: str, cache: DocumentCache | None = None) -> Compendium:
-    validation = validate(folder, cache=cache or False)
+def _loaded(
+    checkout: RevisionCheckout, commit: str, spec: str, documents: DocumentCache
+) -> Compendium:
+    """The documents at `commit`, loaded without the cross-document checks; a file that
+    does not load is a RulepressError."""
+    loaded = load_compendium(checkout.check_out(commit, spec), documents)
+    if any(finding.level == Level.ERROR for finding in loaded.findings):
+        raise RulepressError(f"the compendium at {spec} has files that do not load")
+    return loaded.compendium
+
+
+def _validated(folder: Path, spec: str) -> Compendium:
+    validation = validate(folder)
     if not validation.ok:
         raise RulepressError(f"the compendium at {spec} has errors; run `rulepress validate`")
     return validation.compendium

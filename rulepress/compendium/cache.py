@@ -117,3 +117,16 @@ class DocumentCache:
             writer.discard()
             return False  # a full disk: next time reads all
         return writer.commit()
+
+
+class DocumentsInMemory(DocumentCache):
+    """A document cache with no file: what several loads in one process share when there
+    is to be no cache on disk (`--no-cache`), so that bytes they have in common, such as
+    the git revisions' of the site's history, are parsed once."""
+
+    def __init__(self) -> None:
+        self.kept = {}
+        self._written({}, {})
+
+    def save(self) -> None:
+        """Nothing to write: the documents stay in `kept` for the next load."""
