@@ -117,6 +117,7 @@ class RevisionCheckout:
     links in a working tree; a submodule is left out."""
 
     def __init__(self, root: Path, path: str, cwd: Path | None) -> None:
+        """Nothing is checked out yet; `cwd` is the git working tree the revisions are read from."""
         self.root, self.path, self.cwd = root, path, cwd
         self.objects: dict[bytes, bytes] = {}
         """Every object read so far, by its id."""

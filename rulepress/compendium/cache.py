@@ -125,6 +125,7 @@ class DocumentsInMemory(DocumentCache):
     the git revisions' of the site's history, are parsed once."""
 
     def __init__(self) -> None:
+        """Empty, and never read from or written to disk."""
         self.kept = {}
         self._written({}, {})
 
