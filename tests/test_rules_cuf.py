@@ -558,3 +558,49 @@ def test_negative_amounts_are_refused(ruleset):
 def test_an_outranked_event_is_still_checked(ruleset):
     with pytest.raises(ValueError, match="counts once"):
         cuf.total(ruleset, [TcEvent("weapon-threat", count=2), TcEvent("lethal-weapon-threat")])
+
+
+# --- A skill roll under a threshold's effects -------------------------------------------------
+
+FEAR_PENALTY = (
+    'IF you succeed, you still suffer a "+1" (added to the dice roll) penalty to all Skill '
+    "rolls (including attack and defense rolls)"
+)
+FRIGHT_BANE = "where they MUST roll 2D20 for every skill test and take the higher die rolled"
+
+
+def test_after_a_passed_fear_check_one_is_added_to_every_skill_roll(fear, text):
+    assert FEAR_PENALTY in text
+    effects = fear.result(passed=True)
+    assert cuf.resolve_skill_roll([12], 12).passed
+    roll = cuf.resolve_skill_roll([12], 12, effects)
+    assert (roll.kept, roll.penalty, roll.total, roll.passed) == (12, 1, 13, False)
+    assert cuf.resolve_skill_roll([11], 12, effects).passed
+    assert cuf.skill_roll_chance(12, effects) == Fraction(11, 20)
+    assert cuf.skill_roll_chance(12) == Fraction(12, 20)
+
+
+def test_after_a_failed_fright_check_every_skill_test_rolls_two_d20_keeping_the_higher(
+    fright, text
+):
+    assert FRIGHT_BANE in text.replace("\n", " ")
+    effects = fright.result(passed=False)
+    roll = cuf.resolve_skill_roll([3, 15], 12, effects)
+    assert (roll.kept, roll.passed) == (15, False)
+    assert cuf.resolve_skill_roll([12, 3], 12, effects).passed
+    assert cuf.skill_roll_chance(12, effects) == Fraction(12, 20) ** 2
+    with pytest.raises(ValueError, match="two d20s"):
+        cuf.resolve_skill_roll([3], 12, effects)
+
+
+def test_the_skill_roll_chance_is_the_share_of_faces_that_pass(fear, fright, flight):
+    for effects in (None, fear.result(True), fright.result(False), flight.result(True)):
+        bane = effects is not None and effects.bane
+        pairs = (
+            [(a, b) for a in range(1, 21) for b in range(1, 21)]
+            if bane
+            else [(a,) for a in range(1, 21)]
+        )
+        for target in (1, 7, 12, 20, 21):
+            passed = sum(cuf.resolve_skill_roll(p, target, effects).passed for p in pairs)
+            assert Fraction(passed, len(pairs)) == cuf.skill_roll_chance(target, effects)

@@ -7,7 +7,7 @@ The typed values they take and return are exported here.
 """
 
 from rulepress.rules.cool import Combatant
-from rulepress.rules.cuf import RoundEnd, TcEvent, ThreatState
+from rulepress.rules.cuf import RoundEnd, SkillRoll, TcEvent, ThreatState
 from rulepress.rules.odds import ReadingFit
 
-__all__ = ["Combatant", "ReadingFit", "RoundEnd", "TcEvent", "ThreatState"]
+__all__ = ["Combatant", "ReadingFit", "RoundEnd", "SkillRoll", "TcEvent", "ThreatState"]

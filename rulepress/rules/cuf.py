@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rulepress.compendium.model import Ruleset
 from rulepress.models import TcLadder, TcSource, ThreatThreshold
+from rulepress.models.cuf import CheckResult
 
 
 @dataclass(frozen=True)
@@ -124,3 +126,50 @@ def end_of_round(
             raise ValueError(f"{name} TCs cannot be negative ({amount})")
     new_total = max(tcs + total(ruleset, events) + gained - lost, 0)
     return RoundEnd(new_total, state(ruleset, new_total, cuf=cuf))
+
+
+@dataclass(frozen=True)
+class SkillRoll:
+    """A d20 skill roll (attack and defense rolls included) made under a threshold's
+    effects: the faces, the one kept (the higher under a BANE), the penalty added to it,
+    the target the total had to stay at or under, and whether it did."""
+
+    faces: tuple[int, ...]
+    kept: int
+    penalty: int
+    target: int
+    passed: bool
+
+    @property
+    def total(self) -> int:
+        """The kept die with the penalty added: what is compared with the target."""
+        return self.kept + self.penalty
+
+
+def resolve_skill_roll(
+    faces: Sequence[int], target: int, effects: CheckResult | None = None
+) -> SkillRoll:
+    """Resolve a d20 skill roll at or under `target` under a threshold check's `effects`
+    (`ThreatThreshold.result(passed)`, None for none): a BANE rolls two d20s and keeps the
+    higher, and the skill penalty is added to the die kept ("a "+1" (added to the dice
+    roll) penalty to all Skill rolls"). No face passes or fails by itself (ruling
+    `d20-no-automatic-result`)."""
+    bane = effects is not None and effects.bane
+    penalty = effects.skill_penalty if effects is not None else 0
+    faces = tuple(faces)
+    if len(faces) != (2 if bane else 1):
+        need = "two d20s (a BANE)" if bane else "one d20"
+        raise ValueError(f"the skill roll takes {need}, not {len(faces)} faces")
+    if any(not 1 <= face <= 20 for face in faces):
+        raise ValueError(f"a d20 cannot show {faces}")
+    kept = max(faces)
+    return SkillRoll(faces, kept, penalty, target, kept + penalty <= target)
+
+
+def skill_roll_chance(target: int, effects: CheckResult | None = None) -> Fraction:
+    """The chance a d20 skill roll at or under `target` passes under `effects` (see
+    `resolve_skill_roll`), exactly."""
+    bane = effects is not None and effects.bane
+    penalty = effects.skill_penalty if effects is not None else 0
+    single = Fraction(max(0, min(target - penalty, 20)), 20)
+    return single * single if bane else single
