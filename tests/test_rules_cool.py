@@ -207,7 +207,7 @@ def test_a_wounded_fear_roll_fails_by_its_margin_from_the_lowered_target(fear, c
     # from Cool less the wound penalty (ruling fear-margin-from-penalised-target): Ugg,
     # Cool 80 with 10 damage, rolling 90 fails by 20
     assert "penalised by the amount that they failed their roll by" in text
-    result = fear.resolve(90, fear.target(80, penalty=10), critical)
+    result = fear.resolve(90, fear.target(80, damage_taken=10), critical)
     assert (result.outcome, result.margin, result.penalty) == ("frightened", 20, -20)
 
 
@@ -227,8 +227,8 @@ def test_a_frightened_character_recovers_on_a_re_roll_under_cool_unpenalised(fea
 
 
 def test_a_wounded_character_re_rolls_fear_against_the_wounded_cool(fear, critical):
-    assert not fear.recovers(75, 80, critical, wound_penalty=10)
-    assert fear.recovers(70, 80, critical, wound_penalty=10)
+    assert not fear.recovers(75, 80, critical, damage_taken=10)
+    assert fear.recovers(70, 80, critical, damage_taken=10)
 
 
 def test_a_critical_re_roll_never_recovers_from_fear(fear, critical):
@@ -237,7 +237,7 @@ def test_a_critical_re_roll_never_recovers_from_fear(fear, critical):
 
 def test_wounds_lower_the_fear_target(fear, critical):
     # cool 80 with 10 damage taken: a 75 misses the 70 target by 5
-    target = fear.target(80, penalty=10)
+    target = fear.target(80, damage_taken=10)
     assert target == 70
     assert fear.resolve(75, target, critical) == FearResult(75, 70, "frightened", 5)
 

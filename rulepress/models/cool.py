@@ -167,20 +167,20 @@ class FearRoll(Document, StatesBoundaries):
     acting_order: Text
     examples: list[Example] = []
 
-    def target(self, cool: int, penalty: int = 0) -> int:
+    def target(self, cool: int, damage_taken: int = 0) -> int:
         """The roll's target, the highest percentile roll that succeeds: Cool less the
-        penalty (the damage taken, as `roll cool` reads it); the failure margin is
+        wound penalty, the damage taken (as for the shock roll); the failure margin is
         measured from it (ruling `fear-margin-from-penalised-target`)."""
-        return cool - penalty
+        return cool - damage_taken
 
     def recovers(
-        self, roll: int, cool: int, critical: CriticalFailure, wound_penalty: int = 0
+        self, roll: int, cool: int, critical: CriticalFailure, damage_taken: int = 0
     ) -> bool:
         """Whether the re-roll made in the following turn ends fear or panic: it must pass
         Cool less the wound penalty, without the fear's own margin penalty (ruling
         `recovery-roll-unpenalised`); a critical failure never recovers."""
         _check_roll(roll)
-        return not critical.is_critical(roll) and roll <= self.target(cool, wound_penalty)
+        return not critical.is_critical(roll) and roll <= self.target(cool, damage_taken)
 
     def resolve(self, roll: int, target: int, critical: CriticalFailure) -> FearResult:
         """The fear roll's result against a target (see `target`): not afraid at or under
