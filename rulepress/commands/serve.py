@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import jinja2
+from material.plugins.offline.plugin import OfflinePlugin
 from material.plugins.search.plugin import SearchPlugin
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -38,6 +40,7 @@ from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import (
+    PageInputs,
     SiteProject,
     changed_own_pages,
     site_environments,
@@ -95,6 +98,28 @@ class ChangedPaths(FileSystemEventHandler):
         return paths
 
 
+class ListedOnce(jinja2.FileSystemLoader):
+    """The theme's template loader, listing the theme's files once: mkdocs lists them every
+    build to copy its static files, and the theme does not change while serving."""
+
+    def list_templates(self) -> list[str]:
+        """The theme folders' files, walked on the first call only."""
+        if not hasattr(self, "_listed"):
+            self._listed = super().list_templates()
+        return self._listed
+
+
+def theme_environment_kept(config: MkDocsConfig) -> None:
+    """Make the theme's Jinja environment once for every build of `config`: mkdocs makes
+    it anew each build, compiling the theme's templates again (about a second of each
+    rebuild), though they do not change while serving."""
+    theme = config.theme
+    environment = theme.get_env()
+    assert isinstance(environment.loader, jinja2.FileSystemLoader)
+    environment.loader = ListedOnce(environment.loader.searchpath)
+    theme.get_env = lambda: environment  # type: ignore[method-assign]
+
+
 class Preview:
     """The live preview's state: the compendium in memory, the generated mkdocs project,
     mkdocs's configuration and the search index mkdocs keeps between builds."""
@@ -113,6 +138,7 @@ class Preview:
         self._history: tuple[str | None, list[Revision]] | None = None
         self._whole = False  # a failed rebuild leaves pages behind: the next one does all
         self.environments = site_environments()
+        self.page_inputs = PageInputs()  # what the overview, rulings... were rendered from
         self._written_config: tuple[list, object] | None = None  # navigation, site settings
 
     def first_build(self) -> bool:
@@ -124,7 +150,12 @@ class Preview:
         project = SiteProject(self.project_folder)
         compendium = validation.compendium
         nav = write_pages(
-            project, compendium, None, self.history(compendium), environments=self.environments
+            project,
+            compendium,
+            None,
+            self.history(compendium),
+            environments=self.environments,
+            inputs=self.page_inputs,
         )
         project.remove_stale()
         self.load_config(self.write_config(project, nav, compendium))
@@ -140,12 +171,20 @@ class Preview:
     def load_config(self, path: Path) -> None:
         """Load the project's mkdocs.yml (again, when its navigation or settings changed),
         set to serve, as `mkdocs serve` does: the site's own sub-folder kept, the search
-        index kept between builds (plugins start as for `mkdocs serve --dirty`)."""
+        index kept between builds (plugins start as for `mkdocs serve --dirty`), the
+        theme's templates compiled once. The offline plugin is off: it copies the whole
+        search index into a script only a site opened from disk reads (pages served over
+        HTTP read the index itself, and the plugin changes nothing else the mkdocs.yml
+        does not already set)."""
         config = load_config(config_file=str(path), site_dir=str(self.site_dir))
         if self.config is None:
             self.mount_path = urlsplit(config.site_url or "/").path
             self.serve_url = _serve_url(self.host, self.port, self.mount_path)
         config.site_url = self.serve_url
+        for plugin in config.plugins.values():
+            if isinstance(plugin, OfflinePlugin):
+                plugin.config.enabled = False
+        theme_environment_kept(config)
         config.plugins.on_startup(command="serve", dirty=True)
         self.config = config
 
@@ -176,7 +215,13 @@ class Preview:
         try:
             project = SiteProject(self.project_folder)
             nav = write_pages(
-                project, compendium, None, self.history(compendium), only, self.environments
+                project,
+                compendium,
+                None,
+                self.history(compendium),
+                only,
+                self.environments,
+                self.page_inputs,
             )
             if only is None:
                 project.remove_stale()
