@@ -103,20 +103,23 @@ def own_page_documents(parts: list[Chapter]) -> frozenset[str]:
     return frozenset(own - shared)
 
 
-def changed_own_pages(changes: Changes) -> dict[str, frozenset[str]] | None:
+def changed_own_pages(
+    changes: Changes, inputs: PageInputs | None = None
+) -> dict[str, frozenset[str]] | None:
     """What `write_pages(only=...)` must refresh after `changes`: ruleset id -> the changed
     documents, when each of them is shown, before and after, only on its section's own
     page and every document of the ruleset keeps its page and anchor (so no other page's
     links or sections move). A section's own page reads only its documents and the
     ruleset's chapter pages' documents (a weapon section names its skill): a change to
-    those is not an own page's, and so writes the site whole. None: write it whole."""
+    those is not an own page's, and so writes the site whole. None: write it whole.
+    `inputs` keeps each ruleset's outline between calls."""
     if changes.settings or changes.rulesets:
         return None
+    inputs = inputs or PageInputs()
     for ruleset_id, ids in changes.documents.items():
-        before = changes.previous.rulesets[ruleset_id]
-        after = changes.current.rulesets[ruleset_id]
-        parts_before, parts_after = chapters(before), chapters(after)
-        if site_places(before, parts_before) != site_places(after, parts_after):
+        parts_before, places_before = inputs.outline(changes.previous.rulesets[ruleset_id])
+        parts_after, places_after = inputs.outline(changes.current.rulesets[ruleset_id])
+        if places_before != places_after:
             return None
         if not ids <= own_page_documents(parts_before) & own_page_documents(parts_after):
             return None
@@ -219,6 +222,20 @@ class PageInputs:
     def __init__(self) -> None:
         """Nothing rendered yet."""
         self._inputs: dict[str, object] = {}
+        self._outlines: dict[str, list[tuple[Ruleset, list[Chapter], dict[str, str]]]] = {}
+
+    def outline(self, ruleset: Ruleset) -> tuple[list[Chapter], dict[str, str]]:
+        """The ruleset's chapters and where the site shows each document (`site_places`),
+        worked out once per ruleset object: an update compares the last one with the new
+        one, then writes the new one's pages. The last two of each ruleset are kept."""
+        kept = self._outlines.get(ruleset.id, [])
+        for held, parts, places in kept:
+            if held is ruleset:
+                return parts, places
+        parts = chapters(ruleset)
+        places = site_places(ruleset, parts)
+        self._outlines[ruleset.id] = [(ruleset, parts, places), *kept[:1]]
+        return parts, places
 
     def unchanged(self, page: str, inputs: object, *, consult: bool) -> bool:
         """True if `consult` and `page` was last rendered from `inputs`; else note them as
@@ -428,8 +445,7 @@ def _ruleset_pages(
     navigation."""
     inputs = inputs or PageInputs()
     fixed = only is not None
-    parts = chapters(ruleset)
-    places = site_places(ruleset, parts)
+    parts, places = inputs.outline(ruleset)
     charts = charts_for(ruleset)
     for name, chart in charts.items():
         project.write(f"assets/{name}", chart.svg)
