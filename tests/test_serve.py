@@ -230,3 +230,13 @@ def test_a_weapon_edit_renders_its_page_and_only_the_pages_whose_inputs_changed(
     assert not rendered & {"iris/index.md", "iris/weapons/pistols.md"}
     rendered = edit("iris/weapon-sections/shotguns.yaml", "name: Shotguns", "name: Scatterguns")
     assert {"iris/weapons/shotguns.md", "iris/index.md"} <= rendered  # the overview lists it
+
+
+def test_a_page_is_rendered_again_when_its_inputs_change_or_were_forgotten():
+    inputs = PageInputs()
+    assert not inputs.unchanged("iris/rulings.md", ("a",), consult=True)  # never rendered
+    assert inputs.unchanged("iris/rulings.md", ("a",), consult=True)
+    assert not inputs.unchanged("iris/rulings.md", ("b",), consult=True)
+    assert not inputs.unchanged("iris/rulings.md", ("b",), consult=False)  # a whole write
+    inputs.forget_pages()  # which may remove a page not written
+    assert not inputs.unchanged("iris/rulings.md", ("b",), consult=True)

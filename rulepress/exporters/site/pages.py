@@ -245,6 +245,11 @@ class PageInputs:
         self._inputs[page] = inputs
         return False
 
+    def forget_pages(self) -> None:
+        """Forget every page's inputs: a whole write renders each page again, and removes
+        the pages it does not write, which a later update must not think still there."""
+        self._inputs.clear()
+
 
 class SiteProject:
     """Writes the project's files, touching only those whose text changed (so a live
@@ -374,6 +379,8 @@ def write_pages(
     env, pages_env = environments or site_environments(templates)
     inputs = inputs or PageInputs()
     fixed = only is not None  # the pages of the settings and the rulesets' files are kept
+    if not fixed:
+        inputs.forget_pages()
     nav: list = [{"Home": "index.md"}]
     rulesets = list(compendium)
     settings = compendium.settings.settings
