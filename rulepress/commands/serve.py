@@ -146,16 +146,8 @@ class Preview:
         if not validation.ok:
             print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
             return False
-        project = SiteProject(self.project_folder)
         compendium = validation.compendium
-        nav = write_pages(
-            project,
-            compendium,
-            None,
-            self.history(compendium),
-            environments=self.environments,
-            inputs=self.page_inputs,
-        )
+        project, nav = self.write_pages(compendium, None)
         project.remove_stale()
         self.load_config(self.write_config(project, nav, compendium))
         build(self.mkdocs_config, serve_url=self.serve_url, dirty=False)
@@ -212,16 +204,12 @@ class Preview:
         only = None if self._whole else changed_own_pages(update.changes, self.page_inputs)
         self._whole = True
         try:
-            project = SiteProject(self.project_folder)
-            nav = write_pages(
-                project,
-                compendium,
-                None,
-                self.history(compendium),
-                only,
-                self.environments,
-                self.page_inputs,
-            )
+            project, nav = self.write_pages(compendium, only)
+            if only is not None and nav != (self._written_config or ([],))[0]:
+                # a page came or went (known problems, a page of rulings): write the site
+                # whole, so that no page the navigation left stays in the project
+                only = None
+                project, nav = self.write_pages(compendium, None)
             if only is None:
                 project.remove_stale()
             config = self.write_config(project, nav, compendium)
@@ -243,6 +231,23 @@ class Preview:
             f" mkdocs {time.perf_counter() - written:.2f} s",
             flush=True,
         )
+
+    def write_pages(
+        self, compendium: Compendium, only: dict[str, frozenset[str]] | None
+    ) -> tuple[SiteProject, list]:
+        """Write the pages `only` names (every page if None) into the project; return it
+        and the navigation."""
+        project = SiteProject(self.project_folder)
+        nav = write_pages(
+            project,
+            compendium,
+            None,
+            self.history(compendium),
+            only,
+            self.environments,
+            self.page_inputs,
+        )
+        return project, nav
 
     def write_config(self, project: SiteProject, nav: list, compendium: Compendium) -> Path:
         """Write mkdocs.yml unless its navigation and site settings are those last written
