@@ -22,6 +22,14 @@ import pytest
 from watchdog.events import DirModifiedEvent, FileModifiedEvent, FileMovedEvent
 
 from rulepress.commands.serve import ChangedPaths
+from rulepress.exporters.site.pages import (
+    PageInputs,
+    SiteProject,
+    changed_own_pages,
+    site_environments,
+    write_pages,
+)
+from rulepress.live import LiveCompendium
 from tests.helpers import COMPENDIUM
 
 PAGE = "iris/weapons/pistols.html"
@@ -182,3 +190,53 @@ def test_the_paths_noted_for_an_update_are_every_file_an_event_names_once(tmp_pa
     noted.dispatch(DirModifiedEvent(str(tmp_path)))
     assert noted.take() == [tmp_path / "b.yaml", tmp_path / "new.yaml", tmp_path / "old.yaml"]
     assert noted.take() == []
+
+
+def _pages(project: SiteProject) -> dict[str, bytes]:
+    return {
+        p.relative_to(project.docs).as_posix(): p.read_bytes() for p in project.docs.rglob("*.md")
+    }
+
+
+def test_a_weapon_edit_renders_its_page_and_only_the_pages_whose_inputs_changed(tmp_path):
+    compendium = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, compendium)
+    live, inputs, environments = LiveCompendium(compendium), PageInputs(), site_environments()
+    folder = tmp_path / "project"
+    first = live.validation.compendium
+    write_pages(SiteProject(folder), first, None, [], environments=environments, inputs=inputs)
+
+    def edit(relative: str, old: str, new: str) -> set[str]:
+        """Save one file, write the pages its update feeds; the pages rendered."""
+        file = compendium / relative
+        file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        changes = live.update([file]).changes
+        assert changes is not None
+        only = changed_own_pages(changes)
+        assert only is not None, "an edit of one weapon's own page writes the site whole"
+        project = SiteProject(folder)
+        write_pages(project, changes.current, None, [], only, environments, inputs)
+        fresh = SiteProject(tmp_path / relative)  # a full write: the pages must be its
+        write_pages(fresh, changes.current, None, [], environments=site_environments())
+        assert _pages(project) == _pages(fresh)
+        return {p.relative_to(project.docs).as_posix() for p in project.written}
+
+    rendered = edit("iris/weapons/pistols/light-combat-pistol.yaml", "cost: 8", "cost: 9")
+    assert "iris/weapons/pistols.md" in rendered
+    assert not rendered & {"index.md", "iris/index.md", "iris/rulings.md", "iris/sources.md"}
+    assert not rendered & {"contributing.md", "t2k4e/index.md", "iris/weapons/shotguns.md"}
+    rendered = edit("iris/weapon-sections/shotguns.yaml", "as specialist weapons", "as rare ones")
+    assert {"iris/weapons/shotguns.md", "iris/rulings.md"} <= rendered  # its ruling changed
+    assert not rendered & {"iris/index.md", "iris/weapons/pistols.md"}
+    rendered = edit("iris/weapon-sections/shotguns.yaml", "name: Shotguns", "name: Scatterguns")
+    assert {"iris/weapons/shotguns.md", "iris/index.md"} <= rendered  # the overview lists it
+
+
+def test_a_page_is_rendered_again_when_its_inputs_change_or_were_forgotten():
+    inputs = PageInputs()
+    assert not inputs.unchanged("iris/rulings.md", ("a",), consult=True)  # never rendered
+    assert inputs.unchanged("iris/rulings.md", ("a",), consult=True)
+    assert not inputs.unchanged("iris/rulings.md", ("b",), consult=True)
+    assert not inputs.unchanged("iris/rulings.md", ("b",), consult=False)  # a whole write
+    inputs.forget_pages()  # which may remove a page not written
+    assert not inputs.unchanged("iris/rulings.md", ("b",), consult=True)

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import jinja2
+from material.plugins.offline.plugin import OfflinePlugin
 from material.plugins.search.plugin import SearchPlugin
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -38,6 +40,7 @@ from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import (
+    PageInputs,
     SiteProject,
     changed_own_pages,
     site_environments,
@@ -95,6 +98,27 @@ class ChangedPaths(FileSystemEventHandler):
         return paths
 
 
+def theme_environment_kept(config: MkDocsConfig) -> None:
+    """Make the theme's Jinja environment once for every build of `config`: mkdocs makes
+    it anew each build, compiling the theme's templates again (about a second of each
+    rebuild) and listing the theme's files to copy (half a second), though the theme does
+    not change while serving."""
+    theme = config.theme
+    environment = theme.get_env()
+    listed: dict[object, list[str]] = {}
+
+    def list_templates(extensions=None, filter_func=None) -> list[str]:
+        """The theme's static files, chosen once: mkdocs's filter depends only on the
+        configuration (a new function every build, so not a key)."""
+        key = (tuple(extensions) if extensions else None, filter_func is None)
+        if key not in listed:
+            listed[key] = jinja2.Environment.list_templates(environment, extensions, filter_func)
+        return listed[key]
+
+    environment.list_templates = list_templates  # type: ignore[method-assign]
+    theme.get_env = lambda: environment  # type: ignore[method-assign]
+
+
 class Preview:
     """The live preview's state: the compendium in memory, the generated mkdocs project,
     mkdocs's configuration and the search index mkdocs keeps between builds."""
@@ -113,6 +137,7 @@ class Preview:
         self._history: tuple[str | None, list[Revision]] | None = None
         self._whole = False  # a failed rebuild leaves pages behind: the next one does all
         self.environments = site_environments()
+        self.page_inputs = PageInputs()  # what the overview, rulings... were rendered from
         self._written_config: tuple[list, object] | None = None  # navigation, site settings
 
     def first_build(self) -> bool:
@@ -121,11 +146,8 @@ class Preview:
         if not validation.ok:
             print(format_findings(validation, "text", relative_to=Path.cwd()), flush=True)
             return False
-        project = SiteProject(self.project_folder)
         compendium = validation.compendium
-        nav = write_pages(
-            project, compendium, None, self.history(compendium), environments=self.environments
-        )
+        project, nav = self.write_pages(compendium, None)
         project.remove_stale()
         self.load_config(self.write_config(project, nav, compendium))
         build(self.mkdocs_config, serve_url=self.serve_url, dirty=False)
@@ -140,12 +162,20 @@ class Preview:
     def load_config(self, path: Path) -> None:
         """Load the project's mkdocs.yml (again, when its navigation or settings changed),
         set to serve, as `mkdocs serve` does: the site's own sub-folder kept, the search
-        index kept between builds (plugins start as for `mkdocs serve --dirty`)."""
+        index kept between builds (plugins start as for `mkdocs serve --dirty`), the
+        theme's templates compiled once. The offline plugin is off: it copies the whole
+        search index into a script only a site opened from disk reads (pages served over
+        HTTP read the index itself, and the plugin changes nothing else the mkdocs.yml
+        does not already set)."""
         config = load_config(config_file=str(path), site_dir=str(self.site_dir))
         if self.config is None:
             self.mount_path = urlsplit(config.site_url or "/").path
             self.serve_url = _serve_url(self.host, self.port, self.mount_path)
         config.site_url = self.serve_url
+        for plugin in config.plugins.values():
+            if isinstance(plugin, OfflinePlugin):
+                plugin.config.enabled = False
+        theme_environment_kept(config)
         config.plugins.on_startup(command="serve", dirty=True)
         self.config = config
 
@@ -171,13 +201,15 @@ class Preview:
             return
         updated = time.perf_counter()
         compendium = update.changes.current
-        only = None if self._whole else changed_own_pages(update.changes)
+        only = None if self._whole else changed_own_pages(update.changes, self.page_inputs)
         self._whole = True
         try:
-            project = SiteProject(self.project_folder)
-            nav = write_pages(
-                project, compendium, None, self.history(compendium), only, self.environments
-            )
+            project, nav = self.write_pages(compendium, only)
+            if only is not None and nav != (self._written_config or ([],))[0]:
+                # a page came or went (known problems, a page of rulings): write the site
+                # whole, so that no page the navigation left stays in the project
+                only = None
+                project, nav = self.write_pages(compendium, None)
             if only is None:
                 project.remove_stale()
             config = self.write_config(project, nav, compendium)
@@ -199,6 +231,23 @@ class Preview:
             f" mkdocs {time.perf_counter() - written:.2f} s",
             flush=True,
         )
+
+    def write_pages(
+        self, compendium: Compendium, only: dict[str, frozenset[str]] | None
+    ) -> tuple[SiteProject, list]:
+        """Write the pages `only` names (every page if None) into the project; return it
+        and the navigation."""
+        project = SiteProject(self.project_folder)
+        nav = write_pages(
+            project,
+            compendium,
+            None,
+            self.history(compendium),
+            only,
+            self.environments,
+            self.page_inputs,
+        )
+        return project, nav
 
     def write_config(self, project: SiteProject, nav: list, compendium: Compendium) -> Path:
         """Write mkdocs.yml unless its navigation and site settings are those last written

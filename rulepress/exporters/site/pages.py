@@ -103,20 +103,23 @@ def own_page_documents(parts: list[Chapter]) -> frozenset[str]:
     return frozenset(own - shared)
 
 
-def changed_own_pages(changes: Changes) -> dict[str, frozenset[str]] | None:
+def changed_own_pages(
+    changes: Changes, inputs: PageInputs | None = None
+) -> dict[str, frozenset[str]] | None:
     """What `write_pages(only=...)` must refresh after `changes`: ruleset id -> the changed
     documents, when each of them is shown, before and after, only on its section's own
     page and every document of the ruleset keeps its page and anchor (so no other page's
     links or sections move). A section's own page reads only its documents and the
     ruleset's chapter pages' documents (a weapon section names its skill): a change to
-    those is not an own page's, and so writes the site whole. None: write it whole."""
+    those is not an own page's, and so writes the site whole. None: write it whole.
+    `inputs` keeps each ruleset's outline between calls."""
     if changes.settings or changes.rulesets:
         return None
+    inputs = inputs or PageInputs()
     for ruleset_id, ids in changes.documents.items():
-        before = changes.previous.rulesets[ruleset_id]
-        after = changes.current.rulesets[ruleset_id]
-        parts_before, parts_after = chapters(before), chapters(after)
-        if site_places(before, parts_before) != site_places(after, parts_after):
+        parts_before, places_before = inputs.outline(changes.previous.rulesets[ruleset_id])
+        parts_after, places_after = inputs.outline(changes.current.rulesets[ruleset_id])
+        if places_before != places_after:
             return None
         if not ids <= own_page_documents(parts_before) & own_page_documents(parts_after):
             return None
@@ -210,6 +213,44 @@ def nav_title(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+class PageInputs:
+    """What each page that reads many documents (a ruleset's overview, rulings, known
+    problems; the Changes page) was last rendered from, kept by the live preview between
+    updates: a write of `only` some documents renders such a page again only when its
+    inputs differ (a document kept is the same object, so comparing is cheap)."""
+
+    def __init__(self) -> None:
+        """Nothing rendered yet."""
+        self._inputs: dict[str, object] = {}
+        self._outlines: dict[str, list[tuple[Ruleset, list[Chapter], dict[str, str]]]] = {}
+
+    def outline(self, ruleset: Ruleset) -> tuple[list[Chapter], dict[str, str]]:
+        """The ruleset's chapters and where the site shows each document (`site_places`),
+        worked out once per ruleset object: an update compares the last one with the new
+        one, then writes the new one's pages. The last two of each ruleset are kept."""
+        kept = self._outlines.get(ruleset.id, [])
+        for held, parts, places in kept:
+            if held is ruleset:
+                return parts, places
+        parts = chapters(ruleset)
+        places = site_places(ruleset, parts)
+        self._outlines[ruleset.id] = [(ruleset, parts, places), *kept[:1]]
+        return parts, places
+
+    def unchanged(self, page: str, inputs: object, *, consult: bool) -> bool:
+        """True if `consult` and `page` was last rendered from `inputs`; else note them as
+        the page's (the caller renders it)."""
+        if consult and page in self._inputs and self._inputs[page] == inputs:
+            return True
+        self._inputs[page] = inputs
+        return False
+
+    def forget_pages(self) -> None:
+        """Forget every page's inputs: a whole write renders each page again, and removes
+        the pages it does not write, which a later update must not think still there."""
+        self._inputs.clear()
+
+
 class SiteProject:
     """Writes the project's files, touching only those whose text changed (so a live
     preview, whose mkdocs rebuilds the pages newer than their HTML, rebuilds only those)."""
@@ -219,6 +260,7 @@ class SiteProject:
         self.folder = folder
         self.docs = folder / "docs"
         self.written: set[Path] = set()
+        """The files this run rendered (and wrote, if their bytes changed)."""
         self.changed: set[Path] = set()
         """The files this run wrote other bytes into (new ones among them)."""
         self.added: set[Path] = set()
@@ -320,28 +362,39 @@ def write_pages(
     revisions: list[Revision],
     only: Mapping[str, frozenset[str]] | None = None,
     environments: tuple[jinja2.Environment, jinja2.Environment] | None = None,
+    inputs: PageInputs | None = None,
 ) -> list:
     """Write the site's pages (not its mkdocs.yml) into `project`; return the navigation.
-    With `only` (ruleset id -> ids of documents that changed), a section's page of its
-    own is written only if it shows one of them, and a ruleset not named keeps every such
-    page: the live preview's update, where the other pages are as the last run wrote
-    them. Every other page is written (only its changed bytes reach the disk).
+    Only a page's changed bytes reach the disk.
+    With `only` (ruleset id -> ids of documents that changed, as `changed_own_pages`
+    gives: no settings, ruleset file or page's place changed), the live preview's update,
+    where the other pages are as the last run wrote them: a section's page of its own is
+    rendered only if it shows one of them (a ruleset not named keeps every such page);
+    the pages that read only the settings, the rulesets' files or the package's own
+    files (home, sources, contributing, glossary, assets) are not rendered; the pages
+    that read many documents are rendered when their `inputs` changed (every time
+    without `inputs`); a chapter's page (a few shared documents) and the calculator are.
     `environments` are `site_environments(templates)` made once, for a caller that writes
     the pages again and again (compiling the templates costs more than an update)."""
     env, pages_env = environments or site_environments(templates)
+    inputs = inputs or PageInputs()
+    fixed = only is not None  # the pages of the settings and the rulesets' files are kept
+    if not fixed:
+        inputs.forget_pages()
     nav: list = [{"Home": "index.md"}]
     rulesets = list(compendium)
     settings = compendium.settings.settings
     edit = EditLinks(compendium)
-    project.write(
-        "index.md",
-        pages_env.get_template("home.md.j2").render(
-            title=settings.site.title,
-            rulesets=rulesets,
-            intro=(SITE / "home.md").read_text(encoding="utf-8"),
-            downloads=[downloads_of(ruleset, settings) for ruleset in rulesets],
-        ),
-    )
+    if not fixed:
+        project.write(
+            "index.md",
+            pages_env.get_template("home.md.j2").render(
+                title=settings.site.title,
+                rulesets=rulesets,
+                intro=(SITE / "home.md").read_text(encoding="utf-8"),
+                downloads=[downloads_of(ruleset, settings) for ruleset in rulesets],
+            ),
+        )
     for ruleset in rulesets:
         nav.append(
             {
@@ -353,24 +406,26 @@ def write_pages(
                     edit,
                     compendium.errata_of(ruleset),
                     None if only is None else only.get(ruleset.id, frozenset()),
+                    inputs,
                 )
             }
         )
     if revisions:
-        changes = edit.front_matter(None, ASIDE_BOOST) + pages_env.get_template(
-            "changes.md.j2"
-        ).render(
-            revisions=revisions,
-            titles={ruleset.id: ruleset.info.title for ruleset in rulesets},
-        )
-        project.write("changes.md", changes)
+        titles = {ruleset.id: ruleset.info.title for ruleset in rulesets}
+        if not inputs.unchanged("changes.md", (revisions, titles), consult=fixed):
+            changes = edit.front_matter(None, ASIDE_BOOST) + pages_env.get_template(
+                "changes.md.j2"
+            ).render(revisions=revisions, titles=titles)
+            project.write("changes.md", changes)
         nav.append({"Changes": "changes.md"})
+    nav.append({"Contributing": "contributing.md"})
+    if fixed:
+        return nav
     project.write(
         "contributing.md",
         edit.front_matter(None, ASIDE_BOOST)
         + pages_env.get_template("contributing.md.j2").render(**finding_codes()),
     )
-    nav.append({"Contributing": "contributing.md"})
     for asset in (
         "stylesheets/extra.css",
         "javascripts/iframe-worker-shim.js",
@@ -391,27 +446,37 @@ def _ruleset_pages(
     edit: EditLinks,
     errata: list[tuple[Document, Finding]],
     only: frozenset[str] | None = None,
+    inputs: PageInputs | None = None,
 ) -> list:
-    parts = chapters(ruleset)
-    places = site_places(ruleset, parts)
+    """Write one ruleset's pages (see `write_pages` for `only` and `inputs`); return its
+    navigation."""
+    inputs = inputs or PageInputs()
+    fixed = only is not None
+    parts, places = inputs.outline(ruleset)
     charts = charts_for(ruleset)
     for name, chart in charts.items():
         project.write(f"assets/{name}", chart.svg)
     base = ruleset.id
     ruleset_file = ruleset.info_source.file
-    project.write(
-        f"{base}/index.md",
-        edit.front_matter(ruleset_file)
-        + pages_env.get_template("ruleset.md.j2").render(
-            ruleset=ruleset,
-            info=ruleset.info,
-            chapters=parts,
-            charts=charts,
-            page_of=lambda chapter, section: posixpath.relpath(
-                page_of(ruleset, chapter, section), base
-            ),
-        ),
+    outline = tuple(
+        (c.id, c.title, c.page_per_section, tuple((s.id, s.title) for s in c.sections))
+        for c in parts
     )
+    overview = (ruleset.info, outline, tuple(charts.items()))
+    if not inputs.unchanged(f"{base}/index.md", overview, consult=fixed):
+        project.write(
+            f"{base}/index.md",
+            edit.front_matter(ruleset_file)
+            + pages_env.get_template("ruleset.md.j2").render(
+                ruleset=ruleset,
+                info=ruleset.info,
+                chapters=parts,
+                charts=charts,
+                page_of=lambda chapter, section: posixpath.relpath(
+                    page_of(ruleset, chapter, section), base
+                ),
+            ),
+        )
     nav: list = [{"Overview": f"{base}/index.md"}]
     for chapter in parts:
         if chapter.page_per_section:
@@ -458,19 +523,21 @@ def _ruleset_pages(
             + calculator_page(f"{md(ruleset.info.title)}: Calculator", calculators),
         )
         nav.append({"Calculator": f"{base}/calculator.md"})
-    nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset, edit)})
+    nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset, edit, inputs, fixed)})
     if errata:
-        project.write(
-            f"{base}/errata.md",
-            edit.front_matter(None, ASIDE_BOOST)
-            + pages_env.get_template("errata.md.j2").render(ruleset=ruleset, errata=errata),
-        )
+        if not inputs.unchanged(f"{base}/errata.md", (ruleset.info, errata), consult=fixed):
+            project.write(
+                f"{base}/errata.md",
+                edit.front_matter(None, ASIDE_BOOST)
+                + pages_env.get_template("errata.md.j2").render(ruleset=ruleset, errata=errata),
+            )
         nav.append({"Known problems": f"{base}/errata.md"})
-    project.write(
-        f"{base}/sources.md",
-        edit.front_matter(ruleset_file, ASIDE_BOOST)
-        + pages_env.get_template("sources.md.j2").render(info=ruleset.info),
-    )
+    if not fixed:
+        project.write(
+            f"{base}/sources.md",
+            edit.front_matter(ruleset_file, ASIDE_BOOST)
+            + pages_env.get_template("sources.md.j2").render(info=ruleset.info),
+        )
     nav.append({"Sources": f"{base}/sources.md"})
     return nav
 
@@ -495,10 +562,16 @@ def downloads_of(ruleset: Ruleset, settings: Settings) -> dict[str, str | None]:
 
 
 def _rulings_pages(
-    project: SiteProject, pages_env, ruleset: Ruleset, edit: EditLinks
+    project: SiteProject,
+    pages_env,
+    ruleset: Ruleset,
+    edit: EditLinks,
+    inputs: PageInputs,
+    fixed: bool,
 ) -> str | list:
     """Write the ruleset's rulings, RULINGS_PER_PAGE to a page (`rulings.md`, then
-    `rulings-2.md`...); return the navigation entry: the page, or a folder of pages."""
+    `rulings-2.md`...), each unless `fixed` and its rulings are those `inputs` last
+    rendered it from; return the navigation entry: the page, or a folder of pages."""
     rulings = ruleset.rulings()
     starts = range(0, max(len(rulings), 1), RULINGS_PER_PAGE)
     template = pages_env.get_template("rulings.md.j2")
@@ -507,9 +580,11 @@ def _rulings_pages(
         page = f"{ruleset.id}/rulings{'' if number == 1 else f'-{number}'}.md"
         shown = rulings[start : start + RULINGS_PER_PAGE]
         title = "Rulings" if len(starts) == 1 else f"Rulings {start + 1}–{start + len(shown)}"
+        nav.append({title: page})
+        if inputs.unchanged(page, (ruleset.info, shown, title), consult=fixed):
+            continue
         front = edit.front_matter(None, ASIDE_BOOST)
         project.write(page, front + template.render(ruleset=ruleset, rulings=shown, title=title))
-        nav.append({title: page})
     return nav[0]["Rulings"] if len(nav) == 1 else nav_folders(nav)
 
 
