@@ -28,6 +28,7 @@ from rulepress.errors import RulepressError, printable
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.live_output import LiveExporter, live_exporter
 from rulepress.exporters.output import output_lock, replaced_atomically
+from rulepress.exporters.pieces import steady
 from rulepress.live import Changes, LiveCompendium, Update
 from rulepress.output_names import safe_child
 
@@ -106,7 +107,12 @@ class Watch:
             return
         existing = set(current.rulesets)
         redo = set(changes.documents) | (changes.rulesets & existing)
-        updater.update(current, sorted(redo), sorted(changes.rulesets - existing))
+        steady_ones = {
+            ruleset_id
+            for ruleset_id, changed in changes.documents.items()
+            if steady(changes.previous.ruleset(ruleset_id), current.ruleset(ruleset_id), changed)
+        }
+        updater.update(current, sorted(redo), sorted(changes.rulesets - existing), steady_ones)
 
     def finish(self) -> list[str]:
         """Do the work left for a quiet moment; return the problems met."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.output import pretty_json
+from rulepress.exporters.pieces import Pieces
 from rulepress.output_names import safe_child
 
 
@@ -22,15 +24,17 @@ class JsonExporter(BaseExporter):
             safe_child(out, f"{ruleset.id}.json").write_bytes(ruleset_json(ruleset))
 
 
-def ruleset_json(ruleset: Ruleset) -> bytes:
+def ruleset_json(ruleset: Ruleset, pieces: Pieces | None = None) -> bytes:
     """A ruleset's JSON file: its info and its published documents by kind (the build's
-    file, and the one a watch run writes again when the ruleset changes)."""
+    file, and the one a watch run writes again when the ruleset changes, keeping each
+    unchanged document's data in `pieces`)."""
     documents: dict[str, list] = {}
     for entry in sorted(ruleset.entries, key=lambda e: (e.document.kind, e.document.id)):
-        if not entry.document.is_draft:
-            documents.setdefault(entry.document.kind, []).append(
-                entry.document.model_dump(mode="json", exclude_defaults=True)
-            )
+        document = entry.document
+        if not document.is_draft:
+            dump = partial(document.model_dump, mode="json", exclude_defaults=True)
+            data = dump() if pieces is None else pieces.get("json-data", (document,), dump)
+            documents.setdefault(document.kind, []).append(data)
     data = {
         "ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
         "documents": documents,

@@ -38,12 +38,20 @@ class Pack:
 
     def add(self, document: dict) -> Ready:
         """Add a source document (with `_id`, `_key` and its embedded documents inline)."""
-        ready = Ready(source_file_name(document), document_entries(document), pretty_json(document))
+        return self.keep(ready_document(document))
+
+    def keep(self, ready: Ready) -> Ready:
+        """Add a document made ready earlier (a watch run keeps an unchanged one's)."""
         if self.sources is not None:
             self.sources.write(ready)
             ready = Ready(ready.file_name, ready.entries)  # written: its entries are left
         self.documents.append(ready)
         return ready
+
+
+def ready_document(document: dict) -> Ready:
+    """A source document as its source file and its LevelDB entries."""
+    return Ready(source_file_name(document), document_entries(document), pretty_json(document))
 
 
 def source_file_name(document: dict) -> str:

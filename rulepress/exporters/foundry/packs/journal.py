@@ -116,12 +116,16 @@ def rules_pack(module: Module) -> Pack:
     links = Links(ruleset, module.options, parts)
     stats = module.options.stats()
 
-    def page_html(section: Section) -> str:
+    def render_page(section: Section) -> str:
         if section.journal:
             hook = kinds.load_hook(section.journal)
             return hook(section, ruleset, links, module.tables)
         # The page's title is its h1: headings inside the page start at h2.
         return to_html(render_section(module.env, section, ruleset, links.markdown, heading=1))
+
+    def page_html(section: Section) -> str:
+        name = ("journal-page", section.id, section.title, section.template, section.journal)
+        return module.piece(name, section.documents, lambda: render_page(section))
 
     for position, chapter in enumerate(parts, 1):
         entry_id = document_id(ruleset, "journal", chapter.id)
