@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rulepress.exporters.foundry.leveldb import document_entries
 from rulepress.exporters.output import pretty_json
+from rulepress.exporters.pieces import Pieces
 
 MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
 
@@ -49,9 +50,11 @@ class Pack:
         return ready
 
 
-def ready_document(document: dict) -> Ready:
-    """A source document as its source file and its LevelDB entries."""
-    return Ready(source_file_name(document), document_entries(document), pretty_json(document))
+def ready_document(document: dict, pieces: Pieces | None = None) -> Ready:
+    """A source document as its source file and its LevelDB entries (its embedded
+    documents' entries kept in a watch run's `pieces` while they are the same dicts)."""
+    entries = document_entries(document, pieces)
+    return Ready(source_file_name(document), entries, pretty_json(document))
 
 
 def source_file_name(document: dict) -> str:

@@ -73,8 +73,9 @@ def _add_items(
     for position, (folder, documents) in enumerate(groups, 1):
         folder_id = None
         if folder is not None:
-            folder_id = document_id(ruleset, "folder", document_slug(folder))
-            pack.add(item_folder(folder.display_name, folder_id, position * SORT_STEP, stats))
+            made = partial(_ready_folder, ruleset, folder, position * SORT_STEP, stats)
+            folder_id, ready = module.piece(("item-folder", kind.name, position), (folder,), made)
+            pack.keep(ready)
         for number, document in enumerate(documents, 1):
             where = (ruleset.id, folder_id, number * SORT_STEP)
             pack.keep(
@@ -84,6 +85,12 @@ def _add_items(
                     partial(_ready_item, module, kind, document, where, (link, system, stats)),
                 )
             )
+
+
+def _ready_folder(ruleset: Ruleset, folder: Document, sort: int, stats: Stats) -> tuple:
+    """(id, ready to write) of the Item folder of a group of Items."""
+    folder_id = document_id(ruleset, "folder", document_slug(folder))
+    return folder_id, ready_document(item_folder(folder.display_name, folder_id, sort, stats))
 
 
 def _ready_item(module: Module, kind: kinds.Kind, document, where, made_by) -> Ready:
