@@ -9,7 +9,8 @@ Three measures on a synthetic compendium (bench/synthetic.py):
   line (and the seconds it prints: from the end of the burst to the outputs written);
   the first edit renders every piece (the build before it kept none), so it is left out
   of the median and reported apart;
-- its resident memory (/proc VmRSS) after the first edit and after `--memory-edits`;
+- its resident memory (/proc VmRSS) and its peak (VmHWM) after the first edit and after
+  `--memory-edits`;
 - the split of one edit in-process: LiveCompendium.update, then each target's update.
 The release zips and the fresh pack rewrite, done when the edits stop, are not counted.
 
@@ -92,10 +93,10 @@ class WatchProcess:
             if line.startswith("rulepress:"):
                 raise RuntimeError(line)
 
-    def rss_megabytes(self) -> float:
-        """The process's resident memory now."""
+    def memory_megabytes(self, field: str) -> float:
+        """The process's resident memory now (`VmRSS`) or at its peak so far (`VmHWM`)."""
         status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
+        return int(re.search(rf"{field}:\s+(\d+) kB", status).group(1)) / 1024
 
     def end(self) -> None:
         """Stop it (SIGTERM) and wait."""
@@ -121,7 +122,8 @@ def watched(corpus: Path, work: Path, edits: int, memory_edits: int) -> dict:
             wall = time.perf_counter() - started
             if number == 0:
                 result["first edit (renders every piece), s"] = wall
-                result["rss after 1 edit, MB"] = watch.rss_megabytes()
+                result["rss after 1 edit, MB"] = watch.memory_megabytes("VmRSS")
+                result["peak rss after 1 edit, MB"] = watch.memory_megabytes("VmHWM")
             elif number <= edits:
                 walls.append(wall)
                 printed.append(seconds)
@@ -129,7 +131,9 @@ def watched(corpus: Path, work: Path, edits: int, memory_edits: int) -> dict:
         result["median of edits, wall s (save -> rebuilt line)"] = statistics.median(walls)
         result["median of edits, printed s (after the burst)"] = statistics.median(printed)
         result["slowest edit, wall s"] = max(walls)
-        result[f"rss after {max(edits + 1, memory_edits)} edits, MB"] = watch.rss_megabytes()
+        last = max(edits + 1, memory_edits)
+        result[f"rss after {last} edits, MB"] = watch.memory_megabytes("VmRSS")
+        result[f"peak rss after {last} edits, MB"] = watch.memory_megabytes("VmHWM")
     finally:
         watch.end()
     return result

@@ -118,9 +118,12 @@ class RulesetFiles:
             data = self.render(compendium, compendium.ruleset(ruleset_id), pieces)
             pieces.sweep()
             path = safe_child(self.folder, f"{ruleset_id}{self.suffix}")
-            if self.written.get(ruleset_id) != data:
-                write_if_changed(path, data)
-                self.written[ruleset_id] = data
+            before = self.written.get(ruleset_id)
+            if before is None:
+                write_if_changed(path, data)  # the build's file: compared with what is on disk
+            elif before != data:
+                replace_atomically(path, data)
+            self.written[ruleset_id] = data
         for ruleset_id in removed:
             self.pieces.pop(ruleset_id, None)
             self.written.pop(ruleset_id, None)

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import tempfile
+import weakref
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
@@ -38,7 +39,7 @@ from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.foundry.release import write_release_zip
-from rulepress.exporters.live_output import remove_output, write_if_changed
+from rulepress.exporters.live_output import remove_output, replace_atomically, write_if_changed
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.pieces import Pieces
 from rulepress.output_names import safe_child
@@ -60,9 +61,10 @@ class LiveFoundry:
         """Pack folder -> its keys and values as on disk (read once, then kept)."""
         self.sources: dict[Path, dict[str, bytes]] = {}
         """Source folder -> file name -> digest of its bytes on disk (read once, then kept)."""
-        self.written: dict[Path, dict[str, Ready]] = {}
-        """Source folder -> file name -> the document written there last: one kept from
-        that render is on disk as it is (nothing to digest or compare)."""
+        self.written: dict[Path, dict[str, weakref.ref[Ready]]] = {}
+        """Source folder -> file name -> the document written there last, while the pieces
+        keep it (weakly: a journal chapter's 25 MB is not held for nothing): one kept
+        from that render is on disk as it is (nothing to digest or compare)."""
         self.pieces: dict[str, Pieces] = {}
         """Ruleset id -> what its last render made, kept for the next (exporters.pieces)."""
         self.patched: set[Path] = set()
@@ -120,14 +122,18 @@ class LiveFoundry:
         written = self.written.get(sources, {})
         made, readies = {}, {}
         for ready in pack.documents:
-            readies[ready.file_name] = ready
-            if written.get(ready.file_name) is ready and ready.file_name in on_disk:
+            readies[ready.file_name] = weakref.ref(ready)
+            last = written.get(ready.file_name)
+            if last is not None and last() is ready and ready.file_name in on_disk:
                 made[ready.file_name] = on_disk[ready.file_name]
                 continue
             data = ready.source or b""
             made[ready.file_name] = digest = _digest(data)
-            if on_disk.get(ready.file_name) != digest:
+            known = on_disk.get(ready.file_name)
+            if known is None:  # a new file (its folder may be new too)
                 write_if_changed(sources / ready.file_name, data)
+            elif known != digest:  # changed: the digests say so without reading it back
+                replace_atomically(sources / ready.file_name, data)
         for gone in on_disk.keys() - made.keys():
             remove_output(sources / gone)
         self.sources[sources] = made
