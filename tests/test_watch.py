@@ -17,7 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from rulepress.commands.build import build
+from rulepress.commands.watch import Watch
+from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.leveldb import read_entries
+from rulepress.live import LiveCompendium
 from tests.helpers import COMPENDIUM, run
 
 TARGETS = ("foundry", "markdown", "json")
@@ -199,3 +203,69 @@ def test_the_site_is_refused_with_where_to_go(work: Path) -> None:
     assert result.returncode != 0
     assert "rulepress serve" in result.stderr
     assert not (work / "dist").exists()
+
+
+class InProcessWatch:
+    """A watch run's state without its process: the live compendium and each target's
+    live output, built once into `out` (to see which pieces an update renders again)."""
+
+    def __init__(self, work: Path) -> None:
+        self.root, self.out = work / "compendium", work / "live"
+        self.live = LiveCompendium(self.root)
+        validation, _ = build(self.root, self.out, TARGETS, ExportOptions())
+        assert validation.ok
+        self.watch = Watch(self.live, self.out, TARGETS, ExportOptions())
+        self.builds = 0
+
+    def follow(self, *changed: Path) -> dict[str, int]:
+        """Apply the update of the `changed` files; how many pieces each target rendered
+        again (the outputs are then checked against a fresh build)."""
+        update = self.live.update(changed)
+        assert update.ok, update.findings
+        assert self.watch.apply(update) == []
+        self.builds += 1
+        fresh = self.root.parent / f"fresh-{self.builds}"
+        validation, _ = build(self.root, fresh, TARGETS, ExportOptions())
+        assert validation.ok
+        assert_equal_outputs(self.out, fresh)
+        foundry = self.watch.updaters["foundry"]
+        return {
+            "foundry": foundry.pieces["iris"].made,
+            "markdown": self.watch.updaters["markdown"].pieces["iris"].made,
+            "json": self.watch.updaters["json"].pieces["iris"].made,
+        }
+
+
+def test_a_weapon_saved_in_place_renders_only_its_own_pieces(work: Path) -> None:
+    watch = InProcessWatch(work)
+    cannon = work / "compendium" / PISTOLS / "hand-cannon.yaml"
+    edit(cannon, "cost: 26\n", "cost: 27\n")
+    first = watch.follow(cannon)  # the first update renders every piece, and keeps them
+    edit(cannon, "cost: 27\n", "cost: 28\n")
+    # its tables, its Item, its section's journal page and that page's LevelDB entry;
+    # its section of the guide; its JSON text
+    assert watch.follow(cannon) == {"foundry": 4, "markdown": 1, "json": 1}
+    edit(cannon, "magazine: 3\n", "magazine: 4\n")
+    assert watch.follow(cannon) == {"foundry": 4, "markdown": 1, "json": 1}
+    assert all(made > 4 for made in first.values())
+
+
+def test_an_edit_others_read_renders_the_ruleset_again(work: Path) -> None:
+    watch = InProcessWatch(work)
+    root = work / "compendium"
+    cannon = root / PISTOLS / "hand-cannon.yaml"
+    edit(cannon, "cost: 26\n", "cost: 28\n")
+    watch.follow(cannon)  # renders every piece, and keeps them
+    edit(cannon, "cost: 28\n", "cost: 29\n")
+    fast = watch.follow(cannon)
+    # its place among the pistols: the Items' order
+    edit(cannon, "order: 4\n", "order: 0\n")
+    moved = watch.follow(cannon)
+    # its section: another folder, another journal page, another guide section
+    edit(cannon, "section: pistols\n", "section: shotguns\n")
+    assert all(made > fast[target] for target, made in watch.follow(cannon).items())
+    # the skill its Item and its section's page name
+    skill = root / "iris" / "skills" / "high-caliber-mastery.yaml"
+    edit(skill, "name: High-Caliber Mastery\n", "name: Heavy Calibre Mastery\n")
+    assert all(made > fast[target] for target, made in watch.follow(skill).items())
+    assert all(made > fast[target] for target, made in moved.items())

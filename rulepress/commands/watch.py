@@ -28,6 +28,7 @@ from rulepress.errors import RulepressError, printable
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.live_output import LiveExporter, live_exporter
 from rulepress.exporters.output import output_lock, replaced_atomically
+from rulepress.exporters.pieces import steady
 from rulepress.live import Changes, LiveCompendium, Update
 from rulepress.output_names import safe_child
 
@@ -78,6 +79,15 @@ class Watch:
         for name in targets:
             self.updaters[name] = live_exporter(name, safe_child(out, name), options)
 
+    def prime(self) -> None:
+        """Render every piece of every target once, before the first save: the build
+        before the watch kept none, and the first save would otherwise render them all.
+        Nothing on disk changes: the build just wrote the same bytes."""
+        current = self.live.validation.compendium
+        for updater in self.updaters.values():
+            if updater is not None:
+                updater.update(current, sorted(current.rulesets), [])
+
     def apply(self, update: Update) -> list[str]:
         """Bring every target up to date with an update without errors; return the
         problems met (a target that failed is written whole next time)."""
@@ -106,7 +116,12 @@ class Watch:
             return
         existing = set(current.rulesets)
         redo = set(changes.documents) | (changes.rulesets & existing)
-        updater.update(current, sorted(redo), sorted(changes.rulesets - existing))
+        steady_ones = {
+            ruleset_id
+            for ruleset_id, changed in changes.documents.items()
+            if steady(changes.previous.ruleset(ruleset_id), current.ruleset(ruleset_id), changed)
+        }
+        updater.update(current, sorted(redo), sorted(changes.rulesets - existing), steady_ones)
 
     def finish(self) -> list[str]:
         """Do the work left for a quiet moment; return the problems met."""
@@ -229,6 +244,7 @@ def _watch(root, out, chosen, options, settings, stopping, say, warn) -> int:
         del validation, _written  # the live compendium is the one kept
         with output_lock(out):
             watch = Watch(live, out, chosen, options)
+            watch.prime()
             say(f"watching {printable(str(root))} (Ctrl-C ends); writing {', '.join(chosen)}")
             _loop(watch, events, chosen, stopping, say, warn)
             _report(watch.finish(), warn)

@@ -15,13 +15,14 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Protocol
 
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
 from rulepress.exporters import ExportOptions
+from rulepress.exporters.pieces import Pieces
 from rulepress.output_names import safe_child
 
 
@@ -29,10 +30,16 @@ class LiveExporter(Protocol):
     """A target whose output follows a compendium in place, ruleset by ruleset."""
 
     def update(
-        self, compendium: Compendium, rulesets: Iterable[str], removed: Iterable[str]
+        self,
+        compendium: Compendium,
+        rulesets: Iterable[str],
+        removed: Iterable[str],
+        steady: Collection[str] = (),
     ) -> None:
         """Bring the output of `rulesets` (ids of `compendium`) up to date and delete that
-        of the `removed` ruleset ids, writing only what changed."""
+        of the `removed` ruleset ids, writing only what changed. In the `steady` rulesets
+        only documents' own contents changed (`steady_rulesets`): what was rendered from an
+        unchanged document may be kept (exporters.pieces)."""
 
     def finish(self) -> None:
         """Write what was left for a quiet moment (a release zip); the output then equals
@@ -84,20 +91,42 @@ def remove_output(path: Path) -> None:
 
 class RulesetFiles:
     """A target made of one file per ruleset (`<ruleset id><suffix>`), rendered by
-    `render(compendium, ruleset)`: the markdown and json targets."""
+    `render(compendium, ruleset, pieces)`: the markdown and json targets."""
 
     def __init__(self, folder: Path, suffix: str, render) -> None:
         """Files are written into `folder`, named by ruleset id and `suffix`."""
         self.folder, self.suffix, self.render = folder, suffix, render
+        self.pieces: dict[str, Pieces] = {}
+        """Ruleset id -> what its last render made, kept for the next."""
+        self.written: dict[str, bytes] = {}
+        """Ruleset id -> the bytes last written to its file (nothing is read back)."""
 
     def update(
-        self, compendium: Compendium, rulesets: Iterable[str], removed: Iterable[str]
+        self,
+        compendium: Compendium,
+        rulesets: Iterable[str],
+        removed: Iterable[str],
+        steady: Collection[str] = (),
     ) -> None:
-        """Render each ruleset's file again; write it if its bytes changed."""
+        """Render each ruleset's file again (keeping the pieces of unchanged documents of
+        the `steady` ones); write it if its bytes changed."""
         for ruleset_id in rulesets:
-            data = self.render(compendium, compendium.ruleset(ruleset_id))
-            write_if_changed(safe_child(self.folder, f"{ruleset_id}{self.suffix}"), data)
+            pieces = self.pieces.setdefault(ruleset_id, Pieces())
+            if ruleset_id not in steady:
+                pieces.clear()
+            pieces.start()
+            data = self.render(compendium, compendium.ruleset(ruleset_id), pieces)
+            pieces.sweep()
+            path = safe_child(self.folder, f"{ruleset_id}{self.suffix}")
+            before = self.written.get(ruleset_id)
+            if before is None:
+                write_if_changed(path, data)  # the build's file: compared with what is on disk
+            elif before != data:
+                replace_atomically(path, data)
+            self.written[ruleset_id] = data
         for ruleset_id in removed:
+            self.pieces.pop(ruleset_id, None)
+            self.written.pop(ruleset_id, None)
             remove_output(safe_child(self.folder, f"{ruleset_id}{self.suffix}"))
 
     def finish(self) -> None:
@@ -110,14 +139,18 @@ def live_exporter(name: str, target: Path, options: ExportOptions) -> LiveExport
     if name == "json":
         from rulepress.exporters.json_data import ruleset_json
 
-        return RulesetFiles(target, ".json", lambda _compendium, ruleset: ruleset_json(ruleset))
+        return RulesetFiles(
+            target, ".json", lambda _compendium, ruleset, pieces: ruleset_json(ruleset, pieces)
+        )
     if name == "markdown":
         from rulepress.exporters.markdown_guide import guide_bytes
 
         return RulesetFiles(
             target,
             ".md",
-            lambda compendium, ruleset: guide_bytes(compendium, ruleset, options.templates),
+            lambda compendium, ruleset, pieces: guide_bytes(
+                compendium, ruleset, options.templates, pieces
+            ),
         )
     if name == "foundry":
         from rulepress.exporters.foundry.live import LiveFoundry

@@ -13,13 +13,14 @@ from pathlib import Path
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import Finding
 from rulepress.exporters import BaseExporter, ExportOptions
-from rulepress.exporters.guide import Chapter, chapters, section_of
+from rulepress.exporters.guide import Chapter, Section, chapters, section_of
 from rulepress.exporters.markdown_text import (
     environment,
     md,
     render_section,
     yaml_front_matter,
 )
+from rulepress.exporters.pieces import Pieces
 from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
 from rulepress.output_names import safe_child
@@ -54,16 +55,30 @@ def render_guide(
     templates: Path | None = None,
     settings: Settings | None = None,
     errata: Sequence[tuple[Document, Finding]] = (),
+    pieces: Pieces | None = None,
 ) -> str:
     """A ruleset's quick-reference guide as one Markdown text, titled and headed as the
     publisher's `settings` say, ending with the source's known problems (`errata`, from
-    Compendium.errata_of); `templates` overrides the shipped templates by name."""
+    Compendium.errata_of); `templates` overrides the shipped templates by name. A watch
+    run's `pieces` keep each section's text while its documents stay the same objects."""
     settings = settings or Settings()
     placeholders = settings.placeholders(ruleset.id, ruleset.info.title)
-    env = environment(templates)
+    if pieces is None:
+        env = environment(templates)
+    else:
+        env = pieces.get(("markdown-templates", templates), (), lambda: environment(templates))
     parts = chapters(ruleset)
     link = anchor_link(parts)
     rulings = ruleset.rulings()
+
+    def body(section: Section) -> str:
+        if pieces is None:
+            return render_section(env, section, ruleset, link)
+        name = ("guide-section", section.id, section.title, section.template, section.helpers)
+        return pieces.get(
+            name, section.documents, lambda: render_section(env, section, ruleset, link)
+        )
+
     return env.get_template("guide.md.j2").render(
         front_matter=front_matter(settings.guides, placeholders),
         title=fill(settings.guides.title, **placeholders),
@@ -72,7 +87,7 @@ def render_guide(
         chapters=parts,
         rulings=rulings,
         errata=errata,
-        body=lambda section: render_section(env, section, ruleset, link),
+        body=body,
     )
 
 
@@ -94,13 +109,19 @@ class MarkdownExporter(BaseExporter):
             safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")
 
 
-def guide_bytes(compendium: Compendium, ruleset: Ruleset, templates: Path | None) -> bytes:
+def guide_bytes(
+    compendium: Compendium,
+    ruleset: Ruleset,
+    templates: Path | None,
+    pieces: Pieces | None = None,
+) -> bytes:
     """A ruleset's guide file as the build writes it (what a watch run writes again when
-    the ruleset changes)."""
+    the ruleset changes, keeping the unchanged sections' text in `pieces`)."""
     text = render_guide(
         ruleset,
         templates,
         settings=compendium.settings.settings,
         errata=compendium.errata_of(ruleset),
+        pieces=pieces,
     )
     return text.encode("utf-8")

@@ -13,6 +13,7 @@ import json
 import shutil
 import tempfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ import plyvel
 
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import VALID_ID
+from rulepress.exporters.pieces import Pieces
 
 if TYPE_CHECKING:
     from rulepress.exporters.foundry.pack import Pack
@@ -36,8 +38,9 @@ VOLATILE_FILES = ("LOG", "LOG.old")
 
 def flatten(
     collection: str, document: dict, parents: tuple[str, ...] = ()
-) -> Iterator[tuple[str, dict]]:
-    """(key, stored value) for a source document and every document embedded in it."""
+) -> Iterator[tuple[str, dict, dict]]:
+    """(key, stored value, the document it is made from) for a source document and every
+    document embedded in it."""
     value = {k: v for k, v in document.items() if k != "_key"}
     key = f"!{collection}!{'.'.join((*parents, document['_id']))}"
     for embedded in EMBEDDED.get(collection.split(".")[-1], ()):
@@ -47,23 +50,33 @@ def flatten(
         value[embedded] = [child["_id"] for child in children]
         for child in children:
             yield from flatten(f"{collection}.{embedded}", child, (*parents, document["_id"]))
-    yield key, value
+    yield key, value, document
 
 
-def document_entries(document: dict) -> tuple[tuple[str, bytes], ...]:
+def document_entries(document: dict, pieces: Pieces | None = None) -> tuple[tuple[str, bytes], ...]:
     """The LevelDB keys and values of a source document and of every document embedded in
-    it, after checking what Foundry and its CLI take for granted."""
+    it, after checking what Foundry and its CLI take for granted. A watch run's `pieces`
+    keep an embedded document's entry while it is the same dict (a journal page)."""
     collection = document["_key"].split("!")[1]
     if document["_key"] != f"!{collection}!{document['_id']}":
         raise RulepressError(f"_key {document['_key']} disagrees with _id {document['_id']}")
     entries = []
-    for key, value in flatten(collection, document):
-        _check_document(key, value)
-        try:
-            entries.append((key, encode(value)))
-        except ValueError:  # allow_nan=False: JSON has no NaN or infinity
-            raise RulepressError(f"{key}: NaN or infinity cannot be stored") from None
+    for key, value, source in flatten(collection, document):
+        if pieces is None or source is document:
+            entries.append(_entry(key, value))
+        else:
+            entries.append(
+                pieces.get(("leveldb-entry", key), (source,), partial(_entry, key, value))
+            )
     return tuple(entries)
+
+
+def _entry(key: str, value: dict) -> tuple[str, bytes]:
+    _check_document(key, value)
+    try:
+        return key, encode(value)
+    except ValueError:  # allow_nan=False: JSON has no NaN or infinity
+        raise RulepressError(f"{key}: NaN or infinity cannot be stored") from None
 
 
 def _check_document(key: str, value: dict) -> None:

@@ -19,7 +19,8 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+import weakref
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
@@ -34,12 +35,13 @@ from rulepress.exporters.foundry.leveldb import (
     write_entries,
 )
 from rulepress.exporters.foundry.manifest import manifest
-from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.foundry.release import write_release_zip
-from rulepress.exporters.live_output import remove_output, write_if_changed
+from rulepress.exporters.live_output import remove_output, replace_atomically, write_if_changed
 from rulepress.exporters.markdown_text import environment
+from rulepress.exporters.pieces import Pieces
 from rulepress.output_names import safe_child
 
 
@@ -59,17 +61,32 @@ class LiveFoundry:
         """Pack folder -> its keys and values as on disk (read once, then kept)."""
         self.sources: dict[Path, dict[str, bytes]] = {}
         """Source folder -> file name -> digest of its bytes on disk (read once, then kept)."""
+        self.written: dict[Path, dict[str, weakref.ref[Ready]]] = {}
+        """Source folder -> file name -> the document written there last, while the pieces
+        keep it (weakly: a journal chapter's 25 MB is not held for nothing): one kept
+        from that render is on disk as it is (nothing to digest or compare)."""
+        self.pieces: dict[str, Pieces] = {}
+        """Ruleset id -> what its last render made, kept for the next (exporters.pieces)."""
         self.patched: set[Path] = set()
         """Pack folders patched since they were last written afresh."""
         self.stale: set[str] = set()
         """Module ids whose release zip no longer matches their folder."""
 
     def update(
-        self, compendium: Compendium, rulesets: Iterable[str], removed: Iterable[str]
+        self,
+        compendium: Compendium,
+        rulesets: Iterable[str],
+        removed: Iterable[str],
+        steady: Collection[str] = (),
     ) -> None:
-        """Render each ruleset's module again; write only the files and keys that differ."""
+        """Render each ruleset's module again, keeping the pieces of unchanged documents
+        for the `steady` rulesets (else rendering all); write only what differs."""
         publisher = compendium.settings.settings
         for ruleset_id in rulesets:
+            pieces = self.pieces.setdefault(ruleset_id, Pieces())
+            if ruleset_id not in steady:
+                pieces.clear()
+            pieces.start()
             ruleset = compendium.ruleset(ruleset_id)
             settings = ModuleOptions(
                 publisher.foundry.module_id(ruleset.id),
@@ -78,7 +95,7 @@ class LiveFoundry:
             )
             folder = safe_child(self.out, settings.module_id)
             packs = []
-            for pack in build_packs(ruleset, settings, self.env, self.html):
+            for pack in build_packs(ruleset, settings, self.env, self.html, pieces=pieces):
                 self._write_pack(folder, pack)
                 pack.documents.clear()  # written: its name and type are what is left
                 packs.append(pack)
@@ -91,7 +108,9 @@ class LiveFoundry:
             )
             write_if_changed(folder / "module.json", (text + "\n").encode("utf-8"))
             self.stale.add(settings.module_id)
+            pieces.sweep()
         for ruleset_id in removed:
+            self.pieces.pop(ruleset_id, None)
             module_id = publisher.foundry.module_id(ruleset_id)
             self._forget(safe_child(self.out, module_id))
             remove_output(safe_child(self.out, f"{module_id}.zip"))
@@ -100,15 +119,25 @@ class LiveFoundry:
     def _write_pack(self, module: Path, pack: Pack) -> None:
         sources = safe_child(module, "src", "packs", pack.name)
         on_disk = self._source_digests(sources)
-        made = {}
+        written = self.written.get(sources, {})
+        made, readies = {}, {}
         for ready in pack.documents:
+            readies[ready.file_name] = weakref.ref(ready)
+            last = written.get(ready.file_name)
+            if last is not None and last() is ready and ready.file_name in on_disk:
+                made[ready.file_name] = on_disk[ready.file_name]
+                continue
             data = ready.source or b""
             made[ready.file_name] = digest = _digest(data)
-            if on_disk.get(ready.file_name) != digest:
+            known = on_disk.get(ready.file_name)
+            if known is None:  # a new file (its folder may be new too)
                 write_if_changed(sources / ready.file_name, data)
+            elif known != digest:  # changed: the digests say so without reading it back
+                replace_atomically(sources / ready.file_name, data)
         for gone in on_disk.keys() - made.keys():
             remove_output(sources / gone)
         self.sources[sources] = made
+        self.written[sources] = readies
 
         folder = safe_child(module, "packs", pack.name)
         entries = pack_entries(pack)
@@ -146,7 +175,7 @@ class LiveFoundry:
             for pack in sorted(path.glob("**/LOCK")):
                 refuse_if_locked(pack.parent)
         remove_output(path)
-        for kept in (self.entries, self.sources):
+        for kept in (self.entries, self.sources, self.written):
             for folder in [f for f in kept if f == path or f.is_relative_to(path)]:
                 del kept[folder]
         self.patched = {f for f in self.patched if not f.is_relative_to(path)}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rulepress.exporters.foundry.leveldb import document_entries
 from rulepress.exporters.output import pretty_json
+from rulepress.exporters.pieces import Pieces
 
 MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
 
@@ -38,12 +39,22 @@ class Pack:
 
     def add(self, document: dict) -> Ready:
         """Add a source document (with `_id`, `_key` and its embedded documents inline)."""
-        ready = Ready(source_file_name(document), document_entries(document), pretty_json(document))
+        return self.keep(ready_document(document))
+
+    def keep(self, ready: Ready) -> Ready:
+        """Add a document made ready earlier (a watch run keeps an unchanged one's)."""
         if self.sources is not None:
             self.sources.write(ready)
             ready = Ready(ready.file_name, ready.entries)  # written: its entries are left
         self.documents.append(ready)
         return ready
+
+
+def ready_document(document: dict, pieces: Pieces | None = None) -> Ready:
+    """A source document as its source file and its LevelDB entries (its embedded
+    documents' entries kept in a watch run's `pieces` while they are the same dicts)."""
+    entries = document_entries(document, pieces)
+    return Ready(source_file_name(document), entries, pretty_json(document))
 
 
 def source_file_name(document: dict) -> str:

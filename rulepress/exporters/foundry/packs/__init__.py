@@ -19,6 +19,7 @@ from rulepress.exporters.foundry.packs.items import item_packs
 from rulepress.exporters.foundry.packs.journal import rules_pack
 from rulepress.exporters.foundry.packs.macros import macros_pack
 from rulepress.exporters.foundry.packs.tables import table_packs
+from rulepress.exporters.pieces import Pieces
 
 __all__ = ["ModuleOptions", "OpenPack", "build_packs"]
 
@@ -29,14 +30,16 @@ def build_packs(
     env: jinja2.Environment,
     html: jinja2.Environment,
     open_pack: OpenPack = Pack,
+    pieces: Pieces | None = None,
 ) -> Iterator[Pack]:
     """The module's packs, one at a time (a large ruleset's packs need not all be held at
     once), empty ones left out. `env` renders the Markdown section templates, `html` the
     HTML ones; each weapon's tables are rendered once, for its item and its journal page.
     `open_pack` makes each empty pack (one with a SourceFolder writes its documents'
-    source files as they come)."""
-    tables = WeaponTables(html, ruleset.info.currency or "")
-    module = Module(ruleset, options, env, tables, open_pack)
+    source files as they come). A watch run's `pieces` keep what an unchanged document
+    renders to from one render to the next (rulepress.exporters.pieces)."""
+    tables = WeaponTables(html, ruleset.info.currency or "", pieces)
+    module = Module(ruleset, options, env, tables, open_pack, pieces)
 
     def every_pack() -> Iterator[Pack]:
         yield rules_pack(module)

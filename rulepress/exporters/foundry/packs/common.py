@@ -3,9 +3,10 @@ Foundry, and the weapon tables that a weapon's Item and its journal page both sh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import jinja2
 from markupsafe import Markup, escape
@@ -17,7 +18,10 @@ from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.systems import ItemSystem
 from rulepress.exporters.markdown_text import TEMPLATES
+from rulepress.exporters.pieces import Pieces
 from rulepress.models import WeaponProfile
+
+T = TypeVar("T")
 
 SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
 
@@ -92,6 +96,12 @@ class Module:
     tables: WeaponTables
     """The HTML templates' weapon tables, shared by the weapons' Items and journal pages."""
     open_pack: OpenPack
+    pieces: Pieces | None = None
+    """What a watch run kept of the last render (a build keeps nothing)."""
+
+    def piece(self, name: Hashable, reads: tuple, make: Callable[[], T]) -> T:
+        """`make()`, or the piece kept from the last render of the same `reads`."""
+        return make() if self.pieces is None else self.pieces.get(name, reads, make)
 
 
 def key(collection: str, *ids: str) -> str:
@@ -134,17 +144,20 @@ class WeaponTables:
     """Each weapon's stats and AP tables as HTML, rendered on first use (for its item or
     its journal page) and then shared by both."""
 
-    def __init__(self, html: jinja2.Environment, currency: str) -> None:
-        """Nothing is rendered yet: a weapon's tables are rendered when first asked for."""
+    def __init__(
+        self, html: jinja2.Environment, currency: str, pieces: Pieces | None = None
+    ) -> None:
+        """Nothing is rendered yet: a weapon's tables are rendered when first asked for.
+        A watch run's `pieces` keep them from one render to the next."""
         self.html, self.currency = html, currency
         self.template = html.get_template("weapon-tables.html.j2")
-        self.rendered: dict[int, Markup] = {}
+        self.pieces = Pieces() if pieces is None else pieces
 
     def __getitem__(self, weapon: WeaponProfile) -> Markup:
         """The weapon's tables, rendered the first time and the same markup after (keyed by the
-        object: a compendium's documents live as long as the export)."""
-        found = self.rendered.get(id(weapon))
-        if found is None:
-            found = Markup(self.template.render(weapon=weapon, currency=self.currency))
-            self.rendered[id(weapon)] = found
-        return found
+        object, which the pieces hold while they keep its tables)."""
+        return self.pieces.get(
+            ("weapon-tables", self.currency),
+            (weapon,),
+            lambda: Markup(self.template.render(weapon=weapon, currency=self.currency)),
+        )

@@ -4,6 +4,7 @@ becomes Items with the kind's attributes, in folders where the entry names one."
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 
 import jinja2
 
@@ -11,7 +12,7 @@ from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import document_slug
-from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.pack import Pack, Ready, ready_document
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
     Module,
@@ -72,22 +73,45 @@ def _add_items(
     for position, (folder, documents) in enumerate(groups, 1):
         folder_id = None
         if folder is not None:
-            folder_id = document_id(ruleset, "folder", document_slug(folder))
-            pack.add(item_folder(folder.display_name, folder_id, position * SORT_STEP, stats))
+            made = partial(_ready_folder, ruleset, folder, position * SORT_STEP, stats)
+            folder_id, ready = module.piece(("item-folder", kind.name, position), (folder,), made)
+            pack.keep(ready)
         for number, document in enumerate(documents, 1):
-            item_id = document_id(ruleset, kind.name, document_slug(document))
-            where = (ruleset.id, folder_id, item_id, number * SORT_STEP)
-            attributes = tuple(tuple(a) for a in mapping.attributes(document, ruleset))
-            weight = getattr(document, mapping.weight) if mapping.weight else None
-            icon = mapping.icon(document, ruleset) if callable(mapping.icon) else mapping.icon
-            look = (icon, weight, link(document))
-            made = (system, stats)
-            if mapping.description:  # an HTML template; the weapons' shares their tables
-                description = Description(module.tables, mapping.description)
-                pack.add(item(document, attributes, where, look, made, description))
-            else:
-                text = _section_html(module.env, kind, document, ruleset)
-                pack.add(item(document, attributes, where, look, made, text))
+            where = (ruleset.id, folder_id, number * SORT_STEP)
+            pack.keep(
+                module.piece(
+                    ("item", kind.name, *where),
+                    (document, folder),
+                    partial(_ready_item, module, kind, document, where, (link, system, stats)),
+                )
+            )
+
+
+def _ready_folder(ruleset: Ruleset, folder: Document, sort: int, stats: Stats) -> tuple:
+    """(id, ready to write) of the Item folder of a group of Items."""
+    folder_id = document_id(ruleset, "folder", document_slug(folder))
+    return folder_id, ready_document(item_folder(folder.display_name, folder_id, sort, stats))
+
+
+def _ready_item(module: Module, kind: kinds.Kind, document, where, made_by) -> Ready:
+    """One document's Item, ready to write; `where` is (ruleset id, folder id, sort),
+    `made_by` (the link to its macro, the system, the _stats)."""
+    link, system, stats = made_by
+    mapping: kinds.FoundryItems = kind.foundry
+    ruleset = module.ruleset
+    ruleset_id, folder_id, sort = where
+    item_id = document_id(ruleset, kind.name, document_slug(document))
+    attributes = tuple(tuple(a) for a in mapping.attributes(document, ruleset))
+    weight = getattr(document, mapping.weight) if mapping.weight else None
+    icon = mapping.icon(document, ruleset) if callable(mapping.icon) else mapping.icon
+    look = (icon, weight, link(document))
+    made = (system, stats)
+    placed = (ruleset_id, folder_id, item_id, sort)
+    if mapping.description:  # an HTML template; the weapons' shares their tables
+        description = Description(module.tables, mapping.description)
+        return ready_document(item(document, attributes, placed, look, made, description))
+    text = _section_html(module.env, kind, document, ruleset)
+    return ready_document(item(document, attributes, placed, look, made, text))
 
 
 def roll_link(module: Module, mapping: kinds.FoundryItems) -> Callable[[Document], str]:

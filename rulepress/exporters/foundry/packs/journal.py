@@ -4,6 +4,7 @@ last entry with the sources' credits and every ruling taken."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import jinja2
 from markupsafe import Markup, escape
@@ -11,7 +12,7 @@ from markupsafe import Markup, escape
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.enrichers import inert
-from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.pack import Pack, ready_document
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
     Module,
@@ -116,27 +117,27 @@ def rules_pack(module: Module) -> Pack:
     links = Links(ruleset, module.options, parts)
     stats = module.options.stats()
 
-    def page_html(section: Section) -> str:
+    def render_page(section: Section) -> str:
         if section.journal:
             hook = kinds.load_hook(section.journal)
             return hook(section, ruleset, links, module.tables)
         # The page's title is its h1: headings inside the page start at h2.
         return to_html(render_section(module.env, section, ruleset, links.markdown, heading=1))
 
+    def make_page(entry_id: str, section: Section, number: int) -> dict:
+        page_id = document_id(ruleset, "journal-page", section.id)
+        return journal_page(entry_id, page_id, section.title, render_page(section), number, stats)
+
+    def page(entry_id: str, section: Section, number: int) -> dict:
+        place = (entry_id, section.id, section.title, section.template, section.journal, number)
+        made = partial(make_page, entry_id, section, number)
+        return module.piece(("journal-page", *place), section.documents, made)
+
     for position, chapter in enumerate(parts, 1):
         entry_id = document_id(ruleset, "journal", chapter.id)
-        pages = [
-            journal_page(
-                entry_id,
-                document_id(ruleset, "journal-page", section.id),
-                section.title,
-                page_html(section),
-                number,
-                stats,
-            )
-            for number, section in enumerate(chapter.sections, 1)
-        ]
-        pack.add(journal_entry(entry_id, chapter.title, pages, position, stats))
+        pages = [page(entry_id, section, n) for n, section in enumerate(chapter.sections, 1)]
+        entry = journal_entry(entry_id, chapter.title, pages, position, stats)
+        pack.keep(ready_document(entry, module.pieces))
     pack.add(_credits_entry(ruleset, module.tables.html, len(pack.documents) + 1, stats))
     return pack
 
