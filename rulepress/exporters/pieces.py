@@ -9,7 +9,7 @@ the same objects is the same text; the others are rendered again.
 
 What a piece reads beyond its key (the ruleset's info, the other documents' names and
 places, the settings) must not have changed: the caller keeps the pieces only for an
-update that left it alone (`clear` otherwise; exporters.live_output.pieces_stay_valid).
+update that left it alone (`clear` otherwise; `steady` below says which).
 Each piece holds the documents it was keyed by, so their ids are never reused while it
 is kept; `sweep` after each whole render drops the pieces it did not ask for, so an edit
 never leaves the old version behind (memory stays flat over a long watch).
