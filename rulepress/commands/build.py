@@ -47,6 +47,7 @@ def build(
     cache: bool = False,
     after_writing: Callable[[Validation, list[Path]], None] | None = None,
     settings: Path | None = None,
+    validation: Validation | None = None,
 ) -> tuple[Validation, list[Path]]:
     """Validate `root`; when it has no errors, write each target into `out/<target>`.
 
@@ -55,14 +56,16 @@ def build(
     document cache.
     `after_writing` runs while the output lock is still held (stamped_build stamps the
     build there: the outputs are still its own). `settings` names the publisher's
-    settings file (default: rulepress.yaml beside `root`).
+    settings file (default: rulepress.yaml beside `root`). `validation`, one already made
+    of `root` (build --watch's live compendium), is used instead of validating again.
     """
     options = options or ExportOptions()
     exporters = available_exporters()
     unknown = [t for t in targets if t not in exporters]
     if unknown:
         raise RulepressError(f"unknown target {unknown[0]!r}; known: {', '.join(exporters)}")
-    validation = validate(root, cache=cache, settings=settings)
+    if validation is None:
+        validation = validate(root, cache=cache, settings=settings)
     if not validation.ok:
         return validation, []
     out = Path(out)

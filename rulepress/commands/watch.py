@@ -236,12 +236,12 @@ def _watch(root, out, chosen, options, settings, stopping, say, warn) -> int:
     try:
         live = LiveCompendium(root, settings=settings)
         events.watch_files([Path(p) for p in live.validation.compendium.settings.asset_digests()])
-        validation, _written = build(root, out, chosen, options, cache=True, settings=settings)
-        if not validation.ok:
-            warn(format_findings(validation, "text", relative_to=Path.cwd()))
+        if not live.validation.ok:
+            warn(format_findings(live.validation, "text", relative_to=Path.cwd()))
             warn("build stopped: fix the errors above; nothing was written")
             return 1
-        del validation, _written  # the live compendium is the one kept
+        # the live compendium is what is built: the folder is loaded and checked once
+        build(root, out, chosen, options, validation=live.validation)
         with output_lock(out):
             watch = Watch(live, out, chosen, options)
             watch.prime()
