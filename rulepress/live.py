@@ -63,10 +63,6 @@ class Changes:
         """Nothing an output shows changed (a file saved with the same bytes)."""
         return not (self.documents or self.rulesets or self.settings)
 
-    def whole(self, ruleset_id: str) -> bool:
-        """Whether `ruleset_id` must be re-rendered whole, not document by document."""
-        return self.settings or ruleset_id in self.rulesets
-
 
 @dataclass(frozen=True)
 class Update:

@@ -11,10 +11,8 @@ one. Any other target (the site, a plugin's) is exported whole again, as a build
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import tempfile
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Protocol
@@ -23,6 +21,7 @@ from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.pieces import Pieces
+from rulepress.files import Replacement
 from rulepress.output_names import safe_child
 
 
@@ -62,18 +61,16 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 
 def replace_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to a temporary file beside `path`, then rename it over `path`."""
+    """Replace `path` whole with `data` (files.Replacement: a reader finds the old file or
+    the new one), readable by all as a build's files are."""
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        replacement = Replacement(path)
         try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(data)
-            os.chmod(temporary, 0o644)  # mkstemp's 0600; a build's files are readable
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+            replacement.file.write(data)
+            os.chmod(replacement.temporary, 0o644)  # Replacement's 0600
+            replacement.commit()
+        finally:
+            replacement.discard()
     except OSError as exc:
         raise RulepressError(f"cannot write output {path}: {exc.strerror or exc}") from None
 

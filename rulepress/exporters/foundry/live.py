@@ -14,7 +14,6 @@ zip of each changed module, the same bytes a fresh build writes.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -23,6 +22,7 @@ import weakref
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
+from rulepress.caching import digest
 from rulepress.compendium.model import Compendium
 from rulepress.errors import RulepressError
 from rulepress.exporters import ExportOptions
@@ -45,10 +45,6 @@ from rulepress.exporters.pieces import Pieces
 from rulepress.output_names import safe_child
 
 
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
 class LiveFoundry:
     """The foundry output folder `out`, module by module, following the compendium."""
 
@@ -59,7 +55,7 @@ class LiveFoundry:
         self.html = html_environment(options.templates)
         self.entries: dict[Path, dict[str, bytes]] = {}
         """Pack folder -> its keys and values as on disk (read once, then kept)."""
-        self.sources: dict[Path, dict[str, bytes]] = {}
+        self.sources: dict[Path, dict[str, str]] = {}
         """Source folder -> file name -> digest of its bytes on disk (read once, then kept)."""
         self.written: dict[Path, dict[str, weakref.ref[Ready]]] = {}
         """Source folder -> file name -> the document written there last, while the pieces
@@ -128,11 +124,11 @@ class LiveFoundry:
                 made[ready.file_name] = on_disk[ready.file_name]
                 continue
             data = ready.source or b""
-            made[ready.file_name] = digest = _digest(data)
+            made[ready.file_name] = new = digest(data)
             known = on_disk.get(ready.file_name)
             if known is None:  # a new file (its folder may be new too)
                 write_if_changed(sources / ready.file_name, data)
-            elif known != digest:  # changed: the digests say so without reading it back
+            elif known != new:  # changed: the digests say so without reading it back
                 replace_atomically(sources / ready.file_name, data)
         for gone in on_disk.keys() - made.keys():
             remove_output(sources / gone)
@@ -152,14 +148,14 @@ class LiveFoundry:
                 self.patched.add(folder)
         self.entries[folder] = entries
 
-    def _source_digests(self, sources: Path) -> dict[str, bytes]:
+    def _source_digests(self, sources: Path) -> dict[str, str]:
         known = self.sources.get(sources)
         if known is None:
             known = {}
             if sources.is_dir():
                 for name in os.listdir(sources):
                     with open(os.path.join(sources, name), "rb") as file:
-                        known[name] = _digest(file.read())
+                        known[name] = digest(file.read())
         return known
 
     def _stored_entries(self, folder: Path) -> dict[str, bytes]:
