@@ -233,3 +233,16 @@ def test_a_comment_of_3000_new_traits_stays_within_65536_characters(tmp_path):
     assert len(items) + _cut_count(comment) == 3000
     assert items[-1].startswith("- new trait: Trait number")
     assert "rulepress diff origin/main HEAD" in visible(rendered(comment))
+
+
+def test_the_cut_line_names_hostile_revisions_in_one_code_span():
+    """NEW may be the pull request's branch name: in the command it stays literal."""
+    new = "x`` @org/team <img src=x> GH-1"
+    changes = [
+        Change("demo", "trait", f"t{n}", "added", "new trait: " + "x" * 60) for n in range(2000)
+    ]
+    comment = format_changes(changes, "markdown", "main", new)
+    page = rendered(comment.splitlines()[-1])
+    (command,) = re.findall(r"<code>(.*?)</code>", page)
+    assert html.unescape(command) == f"rulepress diff main '{new}'"
+    assert "<img" not in page

@@ -142,11 +142,14 @@ def in_files(findings: list[Finding], files: set[Path] | None) -> list[Finding]:
 
 def outside(findings: list[Finding], files: set[Path] | None) -> list[Finding]:
     """The errors not in `files` (resolved paths): what fails the check although a change
-    limited to `files` did not touch it. None when `files` is None."""
+    limited to `files` did not touch it. None at all when `files` is None."""
     if files is None:
         return []
-    inside = set(map(id, in_files(findings, files)))
-    return [f for f in findings if f.level == Level.ERROR and id(f) not in inside]
+    return [
+        f
+        for f in findings
+        if f.level == Level.ERROR and (f.file is None or f.file.resolve() not in files)
+    ]
 
 
 def github_annotations(
