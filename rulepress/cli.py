@@ -101,7 +101,7 @@ def cli() -> None:
     type=TEXT,
     default=None,
     help="With --format github: annotate only the files changed since git revision REF "
-    "(and untracked ones).",
+    "(and untracked ones); errors elsewhere are still said, without a place.",
 )
 @settings_option
 @no_cache_option
@@ -137,7 +137,7 @@ def validate_command(
         )
     )
     if fmt == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
-        write_step_summary(Path(os.environ["GITHUB_STEP_SUMMARY"]), validation, Path.cwd())
+        write_step_summary(Path(os.environ["GITHUB_STEP_SUMMARY"]), validation, Path.cwd(), changed)
     sys.exit(EXIT_CLEAN if validation.ok else EXIT_FINDINGS)
 
 

@@ -1,6 +1,7 @@
-"""`validate --format github --changed-since REF`: annotations only for the files changed
-since a git revision, ten per level at most, and the whole list as a Markdown table in
-$GITHUB_STEP_SUMMARY (every finding: a change can break a file it does not touch)."""
+"""`validate --format github --changed-since REF`: annotations at their place only for the
+files changed since a git revision (an error elsewhere said without a place), ten per
+level at most, and the whole list as a Markdown table in $GITHUB_STEP_SUMMARY (every
+finding: a change can break a file it does not touch)."""
 
 from __future__ import annotations
 
@@ -53,9 +54,14 @@ def test_only_the_changed_file_is_annotated_and_the_summary_table_is_written(tmp
     )  # fmt: skip
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith(f"::error file=compendium/{SKILL_FILE},line=")
-    assert "RP101" in lines[0]
+    (placed,) = [line for line in lines if " file=" in line]
+    assert placed.startswith(f"::error file=compendium/{SKILL_FILE},line=")
+    assert "RP101" in placed
+    # the section naming the broken skill fails the check too: said, without a place
+    assert lines[0].startswith("::error title=rulepress::1 error is in files this change")
+    assert lines[-1].startswith(
+        "::error title=RP203 dangling-reference::compendium/demo/sections/pistols.yaml:5:8: "
+    )
     table = summary.read_text()
     assert table.startswith("earlier step\n## rulepress validate\n")  # appended
     assert "| Level | Code | Where | Message |" in table
@@ -94,8 +100,11 @@ def test_an_untracked_file_counts_as_changed(tmp_path):
     result = run(
         "validate", "--format", "github", "--changed-since", "HEAD", "compendium", cwd=repo
     )
-    # A warning (RP209) and a notice (RP225: tier 2 below tier 1 there), both in zip-gun.
-    files = {line.split(",", 1)[0].split(" ", 1)[1] for line in result.stdout.splitlines()}
+    # A warning (RP209) and a notice (RP225: tier 2 below tier 1 there), both in zip-gun,
+    # annotated there; the committed skill's errors are said without a place.
+    placed = [line for line in result.stdout.splitlines() if " file=" in line]
+    assert len(placed) == 2
+    files = {line.split(",", 1)[0].split(" ", 1)[1] for line in placed}
     assert files == {"file=compendium/demo/weapons/zip-gun.yaml"}, result.stdout
 
 
@@ -124,4 +133,4 @@ def test_summary_cells_escape_bars_line_breaks_and_markup(tmp_path):
     finding = Finding(Level.WARNING, "RP209", message, tmp_path / "x.yaml", 2, 3)
     table = step_summary(validate(tmp_path), [finding], tmp_path)
     (row,) = [line for line in table.splitlines() if line.startswith("| warning")]
-    assert row == "| warning | RP209 | x.yaml:2:3 | a \\| b\\nc &lt;script&gt; |"
+    assert row == r"| warning | RP209 | x.yaml:&#8203;2:&#8203;3 | a \| b\\nc &lt;script> |"

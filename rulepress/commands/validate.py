@@ -3,11 +3,11 @@ GitHub workflow commands."""
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
 
+from rulepress.commands.github_markdown import fitting, github_text, utf8_bytes
 from rulepress.errors import Finding, Level, RulepressError, display_path, printable
 from rulepress.validation import Validation
 
@@ -31,7 +31,7 @@ def format_findings(
         return _json_text(_as_json(validation, relative_to))
     open_findings = [f for f in validation.findings if not f.acknowledged]
     if fmt == "github":
-        return github_annotations(in_files(open_findings, changed), relative_to)
+        return github_annotations(open_findings, relative_to, changed)
     shown = validation.findings if show_acknowledged else open_findings
     lines = [finding_line(f, relative_to) for f in shown]
     lines += counts_by_code(list(shown))
@@ -129,6 +129,8 @@ def _json_text(data: dict) -> str:
 
 ANNOTATIONS_PER_LEVEL = 10
 """GitHub shows at most ten annotations of each level per step; more are dropped unseen."""
+SUMMARY_BYTES = 1_000_000
+"""GitHub drops a step's summary whole past 1 MiB (1,048,576 bytes): it is kept under this."""
 
 
 def in_files(findings: list[Finding], files: set[Path] | None) -> list[Finding]:
@@ -138,15 +140,35 @@ def in_files(findings: list[Finding], files: set[Path] | None) -> list[Finding]:
     return [f for f in findings if f.file is not None and f.file.resolve() in files]
 
 
-def github_annotations(findings: list[Finding], relative_to: Path | None = None) -> str:
+def outside(findings: list[Finding], files: set[Path] | None) -> list[Finding]:
+    """The errors not in `files` (resolved paths): what fails the check although a change
+    limited to `files` did not touch it. None at all when `files` is None."""
+    if files is None:
+        return []
+    return [
+        f
+        for f in findings
+        if f.level == Level.ERROR and (f.file is None or f.file.resolve() not in files)
+    ]
+
+
+def github_annotations(
+    findings: list[Finding], relative_to: Path | None = None, changed: set[Path] | None = None
+) -> str:
     """One workflow command per finding, at most ANNOTATIONS_PER_LEVEL of each level, then
-    a notice of how many more there are (so none is silently dropped by GitHub)."""
+    a notice of how many more there are (so none is silently dropped by GitHub). With
+    `changed`, the findings in those files, then the errors outside them (without a place:
+    they annotate no line of the change), said first by a line GitHub's cap cannot hide,
+    since they fail the check too."""
+    failing_outside = outside(findings, changed)
+    lines = [_outside_line(len(failing_outside))] if failing_outside else []
     shown: dict[Level, int] = {}
-    lines, more = [], 0
-    for finding in findings:
+    more = 0
+    annotated = [(f, True) for f in in_files(findings, changed)]
+    for finding, placed in [*annotated, *((f, False) for f in failing_outside)]:
         if shown.get(finding.level, 0) < ANNOTATIONS_PER_LEVEL:
             shown[finding.level] = shown.get(finding.level, 0) + 1
-            lines.append(_github(finding, relative_to))
+            lines.append(_github(finding, relative_to, placed))
         else:
             more += 1
     if more:
@@ -158,29 +180,85 @@ def github_annotations(findings: list[Finding], relative_to: Path | None = None)
     return "\n".join(lines)
 
 
+def _outside_line(count: int) -> str:
+    return f"::error title=rulepress::{_outside_words(count)}: annotated without a place"
+
+
+def _outside_words(count: int) -> str:
+    one = count == 1
+    return (
+        f"{count} error{'' if one else 's'} {'is' if one else 'are'} in files this change "
+        f"does not touch ({'it fails' if one else 'they fail'} the check too)"
+    )
+
+
 def step_summary(
-    validation: Validation, findings: list[Finding], relative_to: Path | None = None
+    validation: Validation,
+    findings: list[Finding],
+    relative_to: Path | None = None,
+    *,
+    changed: set[Path] | None = None,
+    room: int = SUMMARY_BYTES,
 ) -> str:
-    """The findings as a Markdown table for $GITHUB_STEP_SUMMARY, with the counts."""
+    """The findings as a Markdown table for $GITHUB_STEP_SUMMARY, with the counts; with
+    `changed`, how many errors are outside those files. At most `room` bytes: the rows
+    past it are cut, and counted by level on a line that says where all of them are."""
     lines = ["## rulepress validate", "", summary(validation), ""]
+    if failing_outside := outside(findings, changed):
+        lines += [f"{_outside_words(len(failing_outside))}.", ""]
     if not findings:
         return "\n".join([*lines, "No findings.", ""])
     lines += ["| Level | Code | Where | Message |", "| --- | --- | --- | --- |"]
-    for f in findings:
-        cells = (str(f.level), f"{f.code} {f.name}".strip(), f.where(relative_to), f.message)
-        lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
-    return "\n".join([*lines, ""])
+    head = "\n".join(lines) + "\n"
+    rows = (_row(f, relative_to) + "\n" for f in findings)
+    kept = fitting(rows, room - utf8_bytes(head) - _CUT_ROOM, utf8_bytes)
+    text = head + "".join(kept)
+    return text + _cut_line(findings[len(kept) :]) if len(kept) < len(findings) else text
+
+
+_CUT_ROOM = 400
+"""The most bytes the line saying what was cut takes, with the table's headings."""
+
+
+def _row(finding: Finding, relative_to: Path | None) -> str:
+    cells = (
+        str(finding.level),
+        f"{finding.code} {finding.name}".strip(),
+        finding.where(relative_to),
+        finding.message,
+    )
+    return "| " + " | ".join(github_text(cell) for cell in cells) + " |"
+
+
+def _cut_line(cut: list[Finding]) -> str:
+    counts = {level: sum(f.level == level for f in cut) for level in Level}
+    by_level = ", ".join(
+        f"{n} {level}{'s' if n != 1 and level != Level.INFO else ''}"
+        for level, n in counts.items()
+        if n
+    )
+    return (
+        f"\n**{len(cut)} more findings not shown** ({by_level}): GitHub drops a step summary "
+        "over 1 MiB. `rulepress validate` lists every finding (`--format json` for tools).\n"
+    )
 
 
 def write_step_summary(
-    summary_file: Path, validation: Validation, relative_to: Path | None = None
+    summary_file: Path,
+    validation: Validation,
+    relative_to: Path | None = None,
+    changed: set[Path] | None = None,
 ) -> None:
     """Append the step summary to GitHub's $GITHUB_STEP_SUMMARY file, as GitHub expects:
     every finding not acknowledged, also those of files `--changed-since` did not
-    annotate (a change can break a file it does not touch, by a reference)."""
+    annotate (a change can break a file it does not touch, by a reference), within what
+    the step's earlier summary left of SUMMARY_BYTES."""
     findings = [f for f in validation.findings if not f.acknowledged]
-    text = step_summary(validation, findings, relative_to)
     try:
+        written = summary_file.stat().st_size if summary_file.exists() else 0
+        text = step_summary(
+            validation, findings, relative_to, changed=changed, room=SUMMARY_BYTES - written
+        )
         with summary_file.open("a", encoding="utf-8", errors="backslashreplace") as out:
             out.write(text)
     except OSError as exc:
@@ -189,19 +267,18 @@ def write_step_summary(
         ) from None
 
 
-def _cell(text: str) -> str:
-    """A Markdown table cell: one line (printable escapes a line break as `\\n`), `|`
-    escaped so it cannot end the cell, and HTML escaped so data cannot add markup."""
-    return html.escape(printable(text), quote=False).replace("|", "\\|")
-
-
-def _github(finding: Finding, relative_to: Path | None) -> str:
+def _github(finding: Finding, relative_to: Path | None, placed: bool = True) -> str:
+    """The workflow command of a finding: annotating its file and line when `placed`, else
+    (outside the change) naming its place in the message."""
     level = {Level.ERROR: "error", Level.WARNING: "warning", Level.INFO: "notice"}[finding.level]
-    props = [f"file={_escape(_relative(finding.file, relative_to) or '', True)}"]
-    if finding.line:
-        props += [f"line={finding.line}", f"col={finding.col or 1}"]
+    props = []
+    if placed:
+        props.append(f"file={_escape(_relative(finding.file, relative_to) or '', True)}")
+        if finding.line:
+            props += [f"line={finding.line}", f"col={finding.col or 1}"]
     props.append(f"title={_escape(f'{finding.code} {finding.name}'.strip(), True)}")
-    return f"::{level} {','.join(props)}::{_escape(finding.message, False)}"
+    message = finding.message if placed else f"{finding.where(relative_to)}: {finding.message}"
+    return f"::{level} {','.join(props)}::{_escape(message, False)}"
 
 
 def _escape(text: str, property_value: bool) -> str:

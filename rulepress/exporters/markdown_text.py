@@ -19,7 +19,6 @@ import markdown as markdown_lib
 
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
-from rulepress.errors import printable
 from rulepress.exporters import templating
 from rulepress.exporters.guide import Section
 
@@ -39,29 +38,6 @@ def md(value: object) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     return " ".join(text.split("\n"))
-
-
-_GITHUB_SPECIAL = re.compile(r"([\\`*_\[\]|~$])")
-# What GitHub links by itself in text: @user and @org/team (a mention notifies them),
-# #12 and org/repo#12 (a reference), and bare web addresses. A zero-width space breaks
-# each, invisibly.
-_GITHUB_LINKED = re.compile(r"([@#]|://|www\.)")
-
-
-def github_text(value: object) -> str:
-    """Data for one line of a GitHub comment, shown as literal text: no line break or
-    control character (errors.printable), no HTML (`&` and `<` as entities), no Markdown
-    (its punctuation backslash-escaped, and a block marker at the start), and no mention,
-    reference or link that GitHub would make by itself."""
-    text = printable("" if value is None else str(value))
-    text = text.replace("&", "&amp;").replace("<", "&lt;")
-    text = _GITHUB_SPECIAL.sub(r"\\\1", text)
-    text = _GITHUB_LINKED.sub(lambda found: _zero_width_after(found.group()), text)
-    return _LINE_START.sub(r"\1\\\2", text)
-
-
-def _zero_width_after(linked: str) -> str:
-    return linked[:1] + "&#8203;" + linked[1:] if linked[0] in "@#:" else "www&#8203;."
 
 
 def prose(value: object) -> str:
