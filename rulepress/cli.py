@@ -240,8 +240,11 @@ def fmt_command(path: Path, check: bool) -> None:
     Never writes through a symbolic link: a link to a file inside PATH is skipped, one
     leading out of it is refused."""
     from rulepress.commands.fmt import format_paths
+    from rulepress.commands.validate import finding_line
 
     result = format_paths(path, check=check)
+    for finding in result.refused:
+        click.echo(finding_line(finding, relative_to=Path.cwd()), err=True)
     for file, reason in result.failed:
         click.echo(f"{printable(str(file))}: cannot format: {printable(reason)}", err=True)
     for file in result.changed:
@@ -250,9 +253,11 @@ def fmt_command(path: Path, check: bool) -> None:
         click.echo(f"{printable(str(file))}: skipped: {printable(reason)}")
     click.echo(
         f"{len(result.changed)} {'to reformat' if check else 'reformatted'}, "
-        f"{len(result.unchanged)} already canonical, {len(result.failed)} failed"
+        f"{len(result.unchanged)} already canonical, "
+        f"{len(result.failed) + len(result.refused)} failed"
     )
-    sys.exit(EXIT_FINDINGS if result.failed or (check and result.changed) else EXIT_CLEAN)
+    failed = result.failed or result.refused
+    sys.exit(EXIT_FINDINGS if failed or (check and result.changed) else EXIT_CLEAN)
 
 
 @cli.command("init")

@@ -1,9 +1,10 @@
 """Findings: what rulepress reports about a compendium, and where.
 
 Every problem a contributor can cause becomes a Finding with a code, a level and a
-`path:line:col`. Codes RP0xx come from reading files (and RP011 from
-acknowledgements that excuse nothing), RP1xx from the models, RP2xx from
-the cross-document checks in `rulepress.validators`, RP3xx from running the rules.
+`path:line:col`. Codes RP0xx come from reading files (RP011 from acknowledgements that
+excuse nothing, RP012 from `fmt` refusing to lose a comment), RP1xx from the models,
+RP2xx from the cross-document checks in `rulepress.validators`, RP3xx from running the
+rules.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Code(enum.StrEnum):
     NO_RULESET = "RP009"
     UNUSABLE_NAMED_FILE = "RP010"
     STALE_ACKNOWLEDGEMENT = "RP011"
+    FORMAT_REFUSED = "RP012"
 
     UNKNOWN_KIND = "RP100"
     UNKNOWN_FIELD = "RP101"
@@ -67,6 +69,8 @@ CODE_DOCS: dict[str, str] = {
     "kind, too large, or outside the content repository.",
     "RP011": "An acknowledgement (`acknowledged:` in a document) that matches no finding: "
     "the problem it excused is fixed or has moved, so the acknowledgement should go.",
+    "RP012": "`rulepress fmt` refused a file: its canonical form would drop, change or "
+    "move a comment (the position is the comment's) or change the data; nothing written.",
     "RP100": "A document's `kind` names no known document kind.",
     "RP101": "A field the model does not declare (often a typo of a real field).",
     "RP102": "A required field is missing.",

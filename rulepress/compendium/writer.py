@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from rulepress.files import Replacement
 from rulepress.models import Document
 
 ROW_WIDTH = 110
+_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 _LAST_KEYS = ("boundaries", "previous_ids", "rulings", "acknowledged")
 
 
@@ -33,10 +35,17 @@ def _yaml() -> YAML:
     return yaml
 
 
-def document_data(document: Document) -> dict:
-    """The document as plain data in canonical key order, without default values."""
-    data = document.model_dump(mode="python", exclude_defaults=True)
-    data = {"kind": document.kind, **data}
+def document_data(document: Document, keep: frozenset[str] = frozenset()) -> dict:
+    """The document as plain data in canonical key order, without default values but
+    those of the fields in `keep` (a default that carries a comment keeps it in place)."""
+    trimmed = document.model_dump(mode="python", exclude_defaults=True)
+    whole = document.model_dump(mode="python")
+    data = {"kind": document.kind}
+    data |= {
+        key: trimmed.get(key, value)
+        for key, value in whole.items()
+        if key in trimmed or key in keep
+    }
     for key in _LAST_KEYS:
         if key in data:
             data[key] = data.pop(key)
@@ -52,7 +61,7 @@ def dump_data(data: dict, original: object = None) -> str:
     """Canonical YAML of `data`; `original` is the round-trip tree to take comments from."""
     stream = io.StringIO()
     _yaml().dump(_styled(data, in_list=False, original=original), stream)
-    return stream.getvalue()
+    return _LEADING_BLANK_LINES.sub("", stream.getvalue())  # ruamel keeps one of several
 
 
 def _beside(path: Path, text: str) -> Replacement:
@@ -114,7 +123,7 @@ def _styled(value, *, in_list: bool, original: object = None):
             (k, _styled(v, in_list=False, original=_child(original, k))) for k, v in value.items()
         )
         _keep_comments(original, styled, value)
-        if in_list and _fits_on_a_line(value):
+        if in_list and _fits_on_a_line(value) and not has_comments(original):
             styled.fa.set_flow_style()
         return styled
     if isinstance(value, list):
@@ -123,7 +132,12 @@ def _styled(value, *, in_list: bool, original: object = None):
             for i, item in enumerate(value)
         )
         _keep_comments(original, styled, range(len(value)))
-        if value and all(_is_scalar(item) for item in value) and len(repr(value)) < ROW_WIDTH:
+        if (
+            value
+            and all(_is_scalar(item) for item in value)
+            and len(repr(value)) < ROW_WIDTH
+            and not has_comments(original)
+        ):
             styled.fa.set_flow_style()
         return styled
     if isinstance(value, str) and "\n" in value:
@@ -140,7 +154,9 @@ def _child(original: object, key: object) -> object:
 
 
 def _keep_comments(original: object, styled: CommentedMap | CommentedSeq, keys) -> None:
-    """Move the comments of the original node onto the canonical one, key by key."""
+    """Move the comments of the original node onto the canonical one: those before it,
+    those of each key or item, and those after its last entry (where ruamel keeps a
+    comment that ends the file)."""
     if not isinstance(original, CommentedMap | CommentedSeq):
         return
     if original.ca.comment:
@@ -148,6 +164,34 @@ def _keep_comments(original: object, styled: CommentedMap | CommentedSeq, keys) 
     for key in keys:
         if key in original.ca.items:
             styled.ca.items[key] = original.ca.items[key]
+    if original.ca.end:
+        styled.ca.end = original.ca.end
+
+
+def has_comments(node: object) -> bool:
+    """Whether a round-trip node carries a comment of its own (in any of ruamel's places
+    for one): such a node is written in block style, where every place can hold it."""
+    if not isinstance(node, CommentedMap | CommentedSeq):
+        return False
+    slots = [node.ca.comment, node.ca.end, *node.ca.items.values()]
+    return any(_holds_token(slot) for slot in slots)
+
+
+def commented_keys(original: object) -> frozenset:
+    """The keys of a round-trip mapping that carry a comment, on them or inside their value."""
+    if not isinstance(original, CommentedMap):
+        return frozenset()
+    return frozenset(
+        key
+        for key, value in original.items()
+        if _holds_token(original.ca.items.get(key)) or has_comments(value)
+    )
+
+
+def _holds_token(slot: object) -> bool:
+    if isinstance(slot, list):
+        return any(_holds_token(part) for part in slot)
+    return slot is not None
 
 
 def _is_scalar(value) -> bool:

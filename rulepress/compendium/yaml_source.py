@@ -129,6 +129,12 @@ def _may_be_too_deep(text: str) -> bool:
     return any(len(line) - len(line.lstrip(" ")) > _DEEP_INDENT for line in text.splitlines())
 
 
+def loader_for(text: str) -> type:
+    """The loader that reads `text`: libyaml's, or the pure-Python one where the text could
+    nest deeper than libyaml safely recurses."""
+    return _PureCore12Loader if _may_be_too_deep(text) else _Core12Loader
+
+
 def _position(mark: Mark) -> Position:
     """A mark's line and column, counted from 1. Both parsers count characters (libyaml's
     byte offsets appear only in its reader errors, see below)."""
@@ -161,7 +167,7 @@ def decode_utf8(raw: bytes) -> str:
 def parse_yaml(text: str, file: Path, *, positions: bool = True) -> tuple[object, SourceMap]:
     """Parse one YAML document held in `text`; positions are recorded against `file`, now
     or (with `positions=False`) when first asked for."""
-    loader = _PureCore12Loader if _may_be_too_deep(text) else _Core12Loader
+    loader = loader_for(text)
     try:
         node = yaml.compose(text, Loader=loader)
     except MarkedYAMLError as exc:
