@@ -228,11 +228,17 @@ def _leaves_the_walk_alone(path: Path, known: Iterable[Path], refused: Iterable[
     found (`known` files) or refused (`refused`: a link, a name that is not UTF-8) lies at
     or below it, which is how its removal is seen whatever its name."""
     skipped = path.name.startswith(".") or not path.name.endswith(YAML_SUFFIXES)
-    return (
-        skipped
-        and not path.is_dir()
-        and not any(file.is_relative_to(path) for file in known)
-        and not any(f.file is not None and f.file.is_relative_to(path) for f in refused)
+    if not skipped or path.is_dir():
+        return False
+    name = os.fspath(path)
+    below = name + os.sep  # compared as text: Path.is_relative_to costs 30 times more
+
+    def under(file: Path) -> bool:
+        text = os.fspath(file)
+        return text == name or text.startswith(below)
+
+    return not any(under(file) for file in known) and not any(
+        f.file is not None and under(f.file) for f in refused
     )
 
 

@@ -39,9 +39,10 @@ BURST_QUIET = 0.02
 """Seconds without a new event that end a burst (an editor's save is a few events)."""
 BURST_LONGEST = 1.0
 """Seconds a burst may last: a stream of events that never pauses still gives updates."""
-BURST_PATHS = 1000
+BURST_PATHS = 200
 """Distinct paths a burst may name one by one; past that it reads the compendium whole
-once, instead of placing each path (work bounded however many files a tool touches)."""
+once, instead of placing each path (work bounded however many files a tool touches:
+placing 200 costs about what reading the bundled compendium whole does)."""
 FINISH_QUIET = 1.0
 """Seconds without an event before the work left for a quiet moment is done (zips)."""
 WATCH_REFUSES = ("site",)
