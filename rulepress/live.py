@@ -156,9 +156,9 @@ class LiveCompendium:
             if relative == os.curdir:
                 return None
             if relative.startswith(os.pardir) or any(
-                part.startswith(".") for part in Path(relative).parts
+                part.startswith(".") for part in Path(relative).parts[:-1]
             ):
-                continue  # outside the compendium, or a name the loader never reads
+                continue  # outside the compendium, or below a folder the loader never enters
             placed = self._place(Path(relative))
             if placed is None and self._unread(Path(relative)):
                 continue
@@ -184,18 +184,14 @@ class LiveCompendium:
         )
 
     def _unread(self, relative: Path) -> bool:
-        """Whether a path in no ruleset folder is one the loader never looks at: a file
-        beside the ruleset folders that is not YAML (and was no folder it reported)."""
+        """Whether a path in no ruleset folder is one the loader never looks at: an entry
+        beside the ruleset folders that cannot change the look for them (see
+        _leaves_the_walk_alone)."""
         path = self.root / relative
         return (
             len(relative.parts) == 1
-            and not path.name.endswith(YAML_SUFFIXES)
-            and not path.is_dir()
             and all(files.folder != path for files in self._files.rulesets)
-            and not any(
-                f.file is not None and f.file.is_relative_to(path)
-                for f in self._files.folder_findings
-            )
+            and _leaves_the_walk_alone(path, (), self._files.folder_findings)
         )
 
     def _place(self, relative: Path) -> tuple[int, Path | None, bool] | None:
@@ -219,13 +215,31 @@ def _file_edit(files: RulesetFiles, local: Path) -> tuple[Path | None, bool]:
     for a path the loader never reads; whether the folder must be walked again)."""
     if local in files.files and local.is_file() and not local.is_symlink():
         return local, False  # a document saved again
-    if (
-        not local.name.endswith(YAML_SUFFIXES)
-        and not local.is_dir()
-        and not any(known.is_relative_to(local) for known in files.files)
-    ):
+    if _leaves_the_walk_alone(local, files.files, files.walk_findings):
         return None, False  # an editor's backup or temporary file
     return local, True  # created, deleted, moved, a link, or a folder
+
+
+def _leaves_the_walk_alone(path: Path, known: Iterable[Path], refused: Iterable[Finding]) -> bool:
+    """Whether an entry created, deleted or moved at `path` leaves the last walk's result
+    as it was. The walk reads only visible YAML names and looks only into folders (a link
+    to one it reports when it leads out); so an entry counts unless its name is one the
+    walk skips, it is no folder now (not even through a link), and nothing the last walk
+    found (`known` files) or refused (`refused`: a link, a name that is not UTF-8) lies at
+    or below it, which is how its removal is seen whatever its name."""
+    skipped = path.name.startswith(".") or not path.name.endswith(YAML_SUFFIXES)
+    if not skipped or path.is_dir():
+        return False
+    name = os.fspath(path)
+    below = name + os.sep  # compared as text: Path.is_relative_to costs 30 times more
+
+    def under(file: Path) -> bool:
+        text = os.fspath(file)
+        return text == name or text.startswith(below)
+
+    return not any(under(file) for file in known) and not any(
+        f.file is not None and under(f.file) for f in refused
+    )
 
 
 def compare(previous: Compendium, current: Compendium) -> Changes:

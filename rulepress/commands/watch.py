@@ -6,12 +6,15 @@ milliseconds of quiet; the batch updates the compendium, and then each target: a
 built-in one in place, only the rulesets that changed and only the files whose bytes
 changed (exporters.live_output); any other target whole, as a build writes it. A
 compendium with errors changes nothing: its findings are printed and the outputs keep
-the last good state. When the events stop for a moment, and when the watch ends, the
-foundry modules' packs and release zips are written as a fresh build writes them.
+the last good state. When the events stop for a moment, and however the watch ends (a
+signal, the compendium folder moved away, an error), the foundry modules' packs and
+release zips are written as a fresh build writes them; what could not be is said, and
+the exit status is then 1.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import threading
@@ -34,6 +37,12 @@ from rulepress.output_names import safe_child
 
 BURST_QUIET = 0.02
 """Seconds without a new event that end a burst (an editor's save is a few events)."""
+BURST_LONGEST = 1.0
+"""Seconds a burst may last: a stream of events that never pauses still gives updates."""
+BURST_PATHS = 200
+"""Distinct paths a burst may name one by one; past that it reads the compendium whole
+once, instead of placing each path (work bounded however many files a tool touches:
+placing 200 costs about what reading the bundled compendium whole does)."""
 FINISH_QUIET = 1.0
 """Seconds without an event before the work left for a quiet moment is done (zips)."""
 WATCH_REFUSES = ("site",)
@@ -76,6 +85,8 @@ class Watch:
         """Targets an update failed to write: exported whole on the next change."""
         self.failed = False
         """The last update found errors (its fix is reported even if it changes nothing)."""
+        self.folder = _identity(live.root)
+        """The compendium folder watched: another one at its path is not followed."""
         for name in targets:
             self.updaters[name] = live_exporter(name, safe_child(out, name), options)
 
@@ -98,9 +109,9 @@ class Watch:
             try:
                 self._apply_to(name, exporter, changes)
                 self.behind.discard(name)
-            except RulepressError as exc:
+            except (RulepressError, OSError) as exc:
                 self.behind.add(name)
-                problems.append(f"{name}: {exc}")
+                problems.append(f"{name}: {_reason(exc)}")
         return problems
 
     def _apply_to(self, name: str, exporter: Exporter, changes: Changes) -> None:
@@ -124,16 +135,66 @@ class Watch:
         updater.update(current, sorted(redo), sorted(changes.rulesets - existing), steady_ones)
 
     def finish(self) -> list[str]:
-        """Do the work left for a quiet moment; return the problems met."""
+        """Do the work left for a quiet moment; return the problems met (each target's
+        own: one failing leaves the others to finish)."""
         problems = []
         for name, updater in self.updaters.items():
             if updater is None:
                 continue
             try:
                 updater.finish()
-            except RulepressError as exc:
-                problems.append(f"{name}: {exc}")
+            except (RulepressError, OSError) as exc:
+                problems.append(f"{name}: {_reason(exc)}")
         return problems
+
+    def gone(self) -> str | None:
+        """Why the compendium can no longer be followed (its folder moved, deleted or
+        replaced by another), or None while it can."""
+        if _identity(self.live.root) == self.folder:
+            return None
+        return (
+            f"the compendium folder {printable(str(self.live.root))} was moved, deleted or "
+            "replaced; the watch ends"
+        )
+
+    def follow(self, paths: set[Path], say, warn) -> bool:
+        """Take one burst of changed paths: update the compendium, then print the outcome
+        and apply it; return whether outputs were written. CompendiumGone when the
+        folder is gone."""
+        started = time.perf_counter()
+        try:
+            update = self.live.update(paths)
+        except (RulepressError, OSError) as exc:  # the folder went during the read
+            gone = self.gone()
+            if gone is not None:
+                raise CompendiumGone(gone) from None
+            warn(
+                f"rulepress: cannot read the compendium: {_reason(exc)}; kept the last good output"
+            )
+            self.failed = True
+            return False
+        return _follow(self, update, list(self.targets), warn, say, started)
+
+
+class CompendiumGone(RulepressError):
+    """The compendium folder watched is no longer there: the watch ends."""
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """Which folder is at `folder` (device and inode), None if none is."""
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino) if os.path.isdir(folder) else None
+
+
+def _reason(exc: Exception) -> str:
+    """An error in one line, for a message (an OSError as its text and file)."""
+    if isinstance(exc, OSError):
+        where = f" ({printable(str(exc.filename))})" if exc.filename else ""
+        return f"{exc.strerror or exc}{where}"
+    return printable(str(exc))
 
 
 class Events:
@@ -190,17 +251,22 @@ class Events:
         self.observer.join()
 
     def burst(self, wait: float) -> set[Path]:
-        """The paths of the next burst of events, once BURST_QUIET passes without one;
-        empty if none comes within `wait` seconds."""
+        """The paths of the next burst of events, once BURST_QUIET passes without one or
+        BURST_LONGEST since its first; empty if none comes within `wait` seconds. Past
+        BURST_PATHS paths, only the compendium folder itself: read it whole."""
         try:
             paths = {self.paths.get(timeout=wait)}
         except queue.Empty:
             return set()
-        while True:
+        ends = time.monotonic() + BURST_LONGEST
+        while time.monotonic() < ends:
             try:
-                paths.add(self.paths.get(timeout=BURST_QUIET))
+                path = self.paths.get(timeout=BURST_QUIET)
             except queue.Empty:
-                return paths
+                break
+            if len(paths) <= BURST_PATHS:
+                paths.add(path)
+        return paths if len(paths) <= BURST_PATHS else {self.root}
 
 
 def run_watch(
@@ -246,24 +312,46 @@ def _watch(root, out, chosen, options, settings, stopping, say, warn) -> int:
             watch = Watch(live, out, chosen, options)
             watch.prime()
             say(f"watching {printable(str(root))} (Ctrl-C ends); writing {', '.join(chosen)}")
-            _loop(watch, events, chosen, stopping, say, warn)
-            _report(watch.finish(), warn)
-        return 0
+            return follow_events(watch, events, stopping, say, warn)
     finally:
         events.stop()
 
 
-def _loop(watch: Watch, events: Events, chosen, stopping, say, warn) -> None:
+def follow_events(watch: Watch, events, stopping: threading.Event, say, warn) -> int:
+    """Follow each burst of `events` (anything with Events.burst) until `stopping` is
+    set or the compendium folder goes; however it ends, even by an error, the work left
+    for a quiet moment is done before it returns. The exit status: 0, or 1 when the
+    folder went or that work could not all be done (said, with what to run)."""
+    status = 0
+    try:
+        _loop(watch, events, stopping, say, warn)
+    except CompendiumGone as gone:
+        warn(f"rulepress: {gone}")
+        status = 1
+    finally:
+        left = watch.finish()
+        _report(left, warn)
+        if left:
+            warn(
+                f"rulepress: the outputs in {printable(str(watch.out))} may differ from a "
+                "fresh build's (above); `rulepress build` writes them afresh"
+            )
+    return 1 if left else status
+
+
+def _loop(watch: Watch, events, stopping, say, warn) -> None:
     unfinished = False
     while not stopping.is_set():
+        gone = watch.gone()  # moved away, no event may say so: its watch went with it
+        if gone is not None:
+            raise CompendiumGone(gone)
         paths = events.burst(FINISH_QUIET if unfinished else 0.2)
         if not paths:
             if unfinished:
                 _report(watch.finish(), warn)
                 unfinished = False
             continue
-        started = time.perf_counter()
-        unfinished |= _follow(watch, watch.live.update(paths), chosen, warn, say, started)
+        unfinished |= watch.follow(paths, say, warn)
 
 
 def _follow(watch: Watch, update: Update, chosen, warn, say, started: float) -> bool:
