@@ -228,6 +228,19 @@ def test_thousands_of_misspellings_give_a_bounded_report_and_a_count(tmp_path, m
     assert (count.line, count.col) == (10 + MAX_WORD_REPORTS // 2, 12)  # the 51st word
 
 
+def test_a_word_is_placed_as_written_whatever_the_scalar_style(tmp_path):
+    rule = (
+        "kind: rule\nid: styles\ntitle: Styles\nchapter: Tests\norder: 1\n"
+        "text: 'Single teh''s quoted teh'\n"  # teh's is no misspelling; the second teh is
+        'rulings:\n  - {id: a, question: "\\u0074eh, teh", ruling: x, alternative: x, why: x}\n'
+    )
+    root = build_tree(tmp_path / "c", {**base_tree(), "demo/rules/styles.yaml": rule})
+    spelling = [f for f in within(60, lambda: validate(root)).findings if f.code == "RP231"]
+    # an escape spells the first teh of the question: the file's first teh is taken for
+    # it, and the second has no place of its own (the text's), as before
+    assert [(f.line, f.col) for f in spelling] == [(6, 29), (8, 23), (8, 34)]
+
+
 def test_many_undefined_terms_give_a_bounded_report_and_a_count(tmp_path):
     terms = [f"Skill{chr(65 + n // 26)}{chr(65 + n % 26)}" for n in range(120)]
     text = " ".join(f"Make a {term} test." for term in terms)

@@ -26,6 +26,8 @@ from rulepress.validators.registry import Report
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 """A word as the prose checks read it: letters, with inner apostrophes (don't,
 referee’s); hyphens and digits split words (equal-to, 2d6)."""
+_LETTERS = re.compile(r"[A-Za-z]+")
+"""A run of letters: a word without apostrophes is found as a whole run of them."""
 MAX_WORD_REPORTS = 50
 """The words one check reports in one file; the rest are counted in one more report."""
 
@@ -83,8 +85,9 @@ class WordPlaces:
         """Where the word at `offset` of the text `value` (at `path`) stands in the file."""
         if not self._index(path, value):
             return None
-        if offset not in self._nth:  # inside a word (Brien of o'Brien): search for it
-            return self._search(value, offset)
+        match = WORD.match(value, offset)
+        if match is None or offset not in self._nth or self._nth[offset][0] != match.group():
+            return self._search(value, offset)  # a word with an apostrophe (rare): alone
         word, nth = self._nth[offset]
         places = self._found.get(word, [])
         return self._file.position(places[nth]) if nth < len(places) else None
@@ -104,25 +107,28 @@ class WordPlaces:
         return None
 
     def _index(self, path: tuple, value: str) -> bool:
-        """Match the words of one text with the file's, once for all its words."""
+        """Match the letter runs of one text with the file's, once for all its words (the
+        n-th run "teh" of the text is the n-th of the file, whatever stands around it)."""
         if self._text_key == (path, value):
             return self._file is not None
         self._text_key, self._nth, self._found = (path, value), {}, {}
         self._file = file_text(self.entry.file)
-        if self._file is None or not self.entry.source.has(path):
-            self._file = None
-            return False
         start = self.entry.position(path)
-        if start.line > len(self._file.line_starts):
+        if (
+            self._file is None
+            or not self.entry.source.has(path)
+            or start.line > len(self._file.line_starts)
+        ):
+            self._file = None
             return False
         self._begin = begin = self._file.line_starts[start.line - 1] + start.col - 1
         counts: dict[str, int] = {}
-        for match in WORD.finditer(value):
+        for match in _LETTERS.finditer(value):
             word = match.group()
             self._nth[match.start()] = (word, counts.get(word, 0))
             counts[word] = counts.get(word, 0) + 1
         limit = begin + 2 * len(value) + 200  # no farther than an escaped text could be
-        for match in WORD.finditer(self._file.text, begin, limit):
+        for match in _LETTERS.finditer(self._file.text, begin, limit):
             self._found.setdefault(match.group(), []).append(match.start())
         return True
 
