@@ -26,6 +26,7 @@ from rulepress.models.settings import PLACEHOLDERS, SETTINGS_FILE, Settings
 # whole only inside a union or a list; a bare one is its base type with constraints).
 ALIASES = {
     settings_module.Url: "URL",
+    settings_module.UrlPattern: "URL pattern",
     settings_module.Pattern: "pattern",
     settings_module.RepositoryPath: "path",
     Slug: "slug",
@@ -138,7 +139,9 @@ def settings_page() -> str:
         "",
         "A *path* is a file of the content repository, relative to "
         f"`{SETTINGS_FILE}`. A *pattern* is one line of text that may name these in braces "
-        "(a URL may too); each ruleset's output fills them in:",
+        "(so may a URL pattern: `foundry`'s URLs); each ruleset's output fills them in. "
+        "`{{` and `}}` write a brace; a placeholder is the bare name, without a format "
+        "spec, conversion, attribute or index:",
         "",
         *(f"- `{{{name}}}`: {meaning}" for name, meaning in PLACEHOLDERS.items()),
         "",

@@ -8,12 +8,12 @@ only as a regular file inside the repository (see rulepress.compendium.settings)
 
 from __future__ import annotations
 
-import string
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, Discriminator, Field, StringConstraints, Tag
 
 from rulepress.models.base import Model, Name, Slug, Text
+from rulepress.models.patterns import fill, pattern_of
 
 SETTINGS_FILE = "rulepress.yaml"
 """The settings file's name, looked for beside the compendium folder."""
@@ -26,34 +26,13 @@ PLACEHOLDERS = {
 """What a text setting marked as a pattern may name in braces, for each ruleset."""
 
 
-def _only_known_placeholders(value: str | None) -> str | None:
-    """A pattern names only PLACEHOLDERS: a typo would otherwise reach every output."""
-    if value is None:
-        return value
-    try:
-        names = [field for _, field, _, _ in string.Formatter().parse(value) if field is not None]
-    except ValueError as exc:  # a lone brace
-        raise ValueError(f"{exc}; write a brace as {{{{ or }}}}") from None
-    for name in names:
-        if name not in PLACEHOLDERS:
-            known = ", ".join(f"{{{known}}}" for known in PLACEHOLDERS)
-            raise ValueError(f"unknown placeholder {{{name}}}; known: {known}")
-    return value
-
-
-def fill(pattern: str, **values: str) -> str:
-    """A pattern setting with its placeholders replaced (validated: only known names)."""
-    return pattern.format_map(values)
-
-
-Pattern = Annotated[Name, AfterValidator(_only_known_placeholders)]
+Pattern = pattern_of(Name, tuple(PLACEHOLDERS))
 """One line of text that may name `{ruleset}`, `{ruleset_id}` or `{module}`."""
-Url = Annotated[
-    str,
-    StringConstraints(pattern=r"^https?://[^\s<>\"'`\\]+$", max_length=2000),
-    AfterValidator(_only_known_placeholders),
-]
-"""An http(s) URL, which may name the placeholders (a module's release URLs do)."""
+_HTTP_URL = Annotated[str, StringConstraints(pattern=r"^https?://[^\s<>\"'`\\]+$", max_length=2000)]
+Url = pattern_of(_HTTP_URL, ())
+"""An http(s) URL, the same for every ruleset (it names no placeholders)."""
+UrlPattern = pattern_of(_HTTP_URL, tuple(PLACEHOLDERS))
+"""An http(s) URL that may name the placeholders (a module's release URLs do)."""
 
 
 def _plain_relative_path(value: str) -> str:
@@ -122,7 +101,9 @@ class SiteSettings(Model):
     repository: Url | None = None
     """The content repository's web page (`https://github.com/me/my-rules`): the header
     links it, and each page built from one YAML file gets an "edit this page" link."""
-    edit_path: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-./]*/$")] = "edit/main/"
+    edit_path: Annotated[
+        str, StringConstraints(pattern=r"^[A-Za-z0-9_\-./]*/$", max_length=200)
+    ] = "edit/main/"
     """The path of an edit link below `repository`, before the file's own path
     (`edit/main/` on GitHub and GitLab, for the branch `main`)."""
     logo: RepositoryPath | None = None
@@ -162,12 +143,12 @@ class FoundrySettings(Model):
     """Each module's title in Foundry's module list."""
     authors: list[Author] = Field(default=[], max_length=50)
     """The modules' authors; when none are given, the sources' authors."""
-    url: Url | None = None
+    url: UrlPattern | None = None
     """The modules' web page (`url` in module.json)."""
-    manifest: Url | None = None
+    manifest: UrlPattern | None = None
     """Where Foundry fetches the latest module.json to update a module (`manifest`):
     name the module with `{module}`."""
-    download: Url | None = None
+    download: UrlPattern | None = None
     """Where this release's zip is downloaded from (`download`)."""
 
     def module_id(self, ruleset_id: str) -> str:
@@ -175,9 +156,35 @@ class FoundrySettings(Model):
         return f"{self.id_prefix}-{ruleset_id}"
 
 
-FrontMatterValue = Pattern | int | float | bool | list[Pattern]
-"""A value of a guide's YAML front matter: text (which may name `{ruleset}`), a number,
-a truth value or a list of texts."""
+def _front_matter_kind(value: object) -> str:
+    """Which of FrontMatterValue's kinds a value is read as (a true is no integer)."""
+    kinds = {bool: "truth", int: "integer", float: "number", list: "list"}
+    return kinds.get(type(value), "text")
+
+
+class _AnyOfInSchema:
+    """The JSON Schema lists FrontMatterValue's kinds as `anyOf`: its `oneOf` would refuse
+    an integer, which is a number too."""
+
+    @staticmethod
+    def __get_pydantic_json_schema__(core_schema, handler):
+        schema = handler(core_schema)
+        if "oneOf" in schema:
+            schema["anyOf"] = schema.pop("oneOf")
+        return schema
+
+
+FrontMatterValue = Annotated[
+    Annotated[Pattern, Tag("text")]
+    | Annotated[int, Field(ge=-(10**15), le=10**15), Tag("integer")]
+    | Annotated[float, Field(allow_inf_nan=False, ge=-1e15, le=1e15), Tag("number")]
+    | Annotated[bool, Tag("truth")]
+    | Annotated[list[Pattern], Field(max_length=50), Tag("list")],
+    Discriminator(_front_matter_kind),
+    _AnyOfInSchema,
+]
+"""A value of a guide's YAML front matter: text (which may name `{ruleset}`), a number
+(finite, at most 10^15 either side of 0), a truth value or a list of at most 50 texts."""
 
 
 class GuideSettings(Model):

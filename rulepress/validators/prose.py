@@ -2,7 +2,8 @@
 
 Prose is every value of a `Text` or `Name` field (models.base), however deep in the
 document; ids, kinds and other code values are not prose. A finding points at the word
-itself in the YAML where it can be found there (see `word_position`)."""
+itself in the YAML where it can be found there, and a file reports a bounded number of
+words (see rulepress.validators.word_places)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,15 @@ import re
 import typing
 from collections.abc import Iterator
 from importlib import resources
-from pathlib import Path
 
 from pydantic import BaseModel, BeforeValidator
 
 from rulepress.compendium.model import Entry, Ruleset
-from rulepress.compendium.yaml_source import Position, YamlProblem, decode_utf8
 from rulepress.errors import Level
-from rulepress.files import read_regular
 from rulepress.models.base import Name, Text
-from rulepress.validators.registry import Report, check
+from rulepress.validators.registry import check
+from rulepress.validators.word_places import WORD, WordReport, reports_at_words
 
-WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
-"""A word as the spelling check reads it: letters, with inner apostrophes (don't,
-referee’s); hyphens and digits split words (equal-to, 2d6)."""
 _PROSE_VALIDATORS = {
     id(meta.func)
     for annotation in (Text, Name)
@@ -81,62 +77,6 @@ def _walk(value: object, path: tuple, is_prose: bool) -> Iterator[tuple[tuple, s
         yield path, value
 
 
-# -- where a word stands in the file -------------------------------------------------------
-
-
-def _file_text(file: Path) -> str:
-    """The file's text, read once per version of the file (`serve` validates again after
-    an edit, in the same process)."""
-    try:
-        stat = file.stat()
-    except OSError:
-        return ""
-    return _read(file, stat.st_mtime_ns, stat.st_size)
-
-
-@functools.lru_cache(maxsize=64)
-def _read(file: Path, mtime: int, size: int) -> str:
-    """The text the loader read (a regular file of at most 2 MiB, UTF-8), read again only
-    for a finding: the loader keeps no file's text once it is parsed."""
-    try:
-        return decode_utf8(read_regular(file))
-    except (OSError, YamlProblem):
-        return ""
-
-
-def _occurrences(word: str) -> re.Pattern:
-    return re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])")
-
-
-def word_position(entry: Entry, path: tuple, value: str, offset: int) -> Position | None:
-    """Where the word at `offset` of the value at `path` stands in the file: the same
-    occurrence of the word counted from the value's start. A plain or quoted scalar keeps
-    its words as written, and so does a block scalar (its lines are the value's lines);
-    None (the value's own position) when the word is not found near the value, as when
-    an escape spells part of it."""
-    start = entry.position(path)
-    text = _file_text(entry.file)
-    if not text or not entry.source.has(path):
-        return None
-    lines = text.split("\n")
-    if start.line > len(lines):
-        return None
-    begin = sum(len(line) + 1 for line in lines[: start.line - 1]) + start.col - 1
-    match = WORD.match(value, offset)
-    if match is None:
-        return None
-    word = match.group()
-    pattern = _occurrences(word)
-    nth = len(pattern.findall(value, 0, offset))
-    limit = begin + 2 * len(value) + 200
-    for number, found in enumerate(pattern.finditer(text, begin, limit)):
-        if number == nth:
-            line = text.count("\n", 0, found.start()) + 1
-            col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
-            return Position(line, col)
-    return None
-
-
 # -- spelling ------------------------------------------------------------------------------
 
 
@@ -168,36 +108,33 @@ def project_words() -> frozenset[str]:
     )
 
 
-def _report_at(entry: Entry, message: str, path: tuple, value: str, offset: int) -> Report:
-    return Report(entry, message, path, at=word_position(entry, path, value, offset))
-
-
 @check("RP231", "misspelled-word", Level.WARNING, reads="document")
 def misspelled_word(ruleset: Ruleset):
     """A word of a text, name or title is a common misspelling (codespell's dictionary),
     reported at the word itself with the likely fix. A game's own term that the
     dictionary takes for a misspelling belongs in its ruleset's `words:` (ruleset.yaml),
     or, for the games rulepress ships, in rulepress/validators/words.txt; a misspelling
-    the source printed is acknowledged.
+    the source printed is acknowledged. A file reports its first 50 misspellings, then
+    one finding of how many more it holds.
 
     Example: `text: Roll teh dice.`, reported as "teh" (did you mean "the"?)."""
     known = misspellings()
     own = {word.lower() for word in ruleset.info.words}
     for entry in ruleset.entries:
-        for path, value in prose(entry.document):
-            for match in WORD.finditer(value):
-                word = match.group().lower().replace("’", "'")
-                fixes = known.get(word)
-                if fixes is None or word in own:
-                    continue
-                suggestion = " or ".join(f'"{fix.strip()}"' for fix in fixes.split(","))
-                yield _report_at(
-                    entry,
-                    f'"{match.group()}" is a common misspelling (did you mean {suggestion}?)',
-                    path,
-                    value,
-                    match.start(),
-                )
+        yield from reports_at_words(entry, _misspelt(entry, known, own), "misspellings")
+
+
+def _misspelt(entry: Entry, known: dict[str, str], own: set[str]) -> Iterator[WordReport]:
+    """Each misspelt word of an entry's prose, in order, with its likely fix."""
+    for path, value in prose(entry.document):
+        for match in WORD.finditer(value):
+            word = match.group().lower().replace("’", "'")
+            fixes = known.get(word)
+            if fixes is None or word in own:
+                continue
+            suggestion = " or ".join(f'"{fix.strip()}"' for fix in fixes.split(","))
+            message = f'"{match.group()}" is a common misspelling (did you mean {suggestion}?)'
+            yield WordReport(message, path, value, match.start())
 
 
 # -- terms the rules never define ----------------------------------------------------------
@@ -215,6 +152,8 @@ _NAMING_WORD = re.compile(
 )
 """What stands before a named test: an article or possessive, or a figure (`a 5AP
 Willpower test`). "the PC MUST roll" and a sentence's first word are no names."""
+NAMING_REACH = 40
+"""How far before a named test `_NAMING_WORD` looks (a figure longer than this is none)."""
 
 
 def defined_terms(ruleset: Ruleset) -> set[str]:
@@ -258,28 +197,30 @@ def undefined_term(ruleset: Ruleset):
     title (or the name with its "test", "check" or "roll": a document named "Fear
     roll"), or a text introduces it in parentheses after its long form ("Character
     Points (or CP)"); "a STR or AGL roll" when each name is. Case and a plural "s" are
-    ignored.
+    ignored. A file reports its first 50 such terms, then one finding of how many more.
 
     Example: `text: Make a Stealth test.` in a ruleset with no Stealth skill and no
     Stealth in its glossary."""
     defined = defined_terms(ruleset)
     reported: set[str] = set()
     for entry in ruleset.entries:
-        if entry.document.is_draft:
-            continue
-        for path, value in prose(entry.document):
-            for term, offset, spellings in _terms(value):
-                if term.lower() in reported or any(_is_defined(s, defined) for s in spellings):
-                    continue
-                reported.add(term.lower())
-                yield _report_at(
-                    entry,
-                    f'"{term}" is used here but never defined: no glossary entry, document '
-                    "or text defines it",
-                    path,
-                    value,
-                    offset,
-                )
+        if not entry.document.is_draft:
+            found = _undefined(entry, defined, reported)
+            yield from reports_at_words(entry, found, "undefined terms")
+
+
+def _undefined(entry: Entry, defined: set[str], reported: set[str]) -> Iterator[WordReport]:
+    """Each term of an entry's prose that is not defined and not `reported` before."""
+    for path, value in prose(entry.document):
+        for term, offset, spellings in _terms(value):
+            if term.lower() in reported or any(_is_defined(s, defined) for s in spellings):
+                continue
+            reported.add(term.lower())
+            message = (
+                f'"{term}" is used here but never defined: no glossary entry, document '
+                "or text defines it"
+            )
+            yield WordReport(message, path, value, offset)
 
 
 def _terms(value: str) -> Iterator[tuple[str, int, tuple[str, ...]]]:
@@ -288,6 +229,7 @@ def _terms(value: str) -> Iterator[tuple[str, int, tuple[str, ...]]]:
     found = [(m.group(1), m.start(1), (m.group(1),)) for m in UNIT.finditer(value)]
     for match in NAMED_TEST.finditer(value):
         name = match.group(1)
-        if _NAMING_WORD.search(value[: match.start(1)]):
+        # what stands just before the name: never the whole text before it, once a match
+        if _NAMING_WORD.search(value, max(0, match.start(1) - NAMING_REACH), match.start(1)):
             found.append((name, match.start(1), (name, f"{name} {match.group(2)}")))
     yield from sorted(found, key=lambda item: item[1])
