@@ -117,14 +117,14 @@ _GLOSSARY_TERM = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
 
 def markdown_abbreviation(term: str, definition: str) -> str:
     """A glossary line (`*[TERM]: definition`) of the abbr extension, which shows the
-    definition as the term's title attribute: no Markdown there, but `&` and `\\` are
-    read (an entity stays one, `\\\\` is one backslash) and `""` means none, so all three
-    are escaped and the definition shows as typed. The term is a plain word (the model's
-    pattern); another is refused."""
+    definition as the term's title attribute: no Markdown there, but an entity stays one
+    and a definition of `""` means none, so `&` and `"` are written as entities and the
+    definition shows as typed. The term is a plain word (the model's pattern); another
+    is refused."""
     if not _GLOSSARY_TERM.match(term):
         raise ValueError(f"not a glossary term: {term!r}")
     text = " ".join(definition.split("\n")).strip()
-    text = text.replace("\\", "\\\\").replace("&", "&amp;").replace('"', "&quot;")
+    text = text.replace("&", "&amp;").replace('"', "&quot;")
     return f"*[{term}]: {text}"
 
 
