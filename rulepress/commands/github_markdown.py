@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Literal
 
 from rulepress.errors import printable
+from rulepress.exporters.escaping import LINE_START, markdown_code
 
 _ZERO_WIDTH = "\u200b"
 """Breaks what GitHub would link, invisibly (`errors.printable` has escaped any that the
@@ -22,9 +23,6 @@ _AUTOLINKED = re.compile(r"[@#]|:(?=[/\w+-])|(?i:www)(?=\.)|(?<=[A-Za-z])-(?=\d)
 # A commit SHA: GitHub links a run of 7 to 40 hex digits. Split into pieces of 6.
 _HEX_RUN = re.compile(r"[0-9A-Fa-f]{7,}")
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~$])")
-_BACKTICKS = re.compile(r"`+")
-# At the start of a line: a heading, a quote, a list item, a numbered one.
-_BLOCK_START = re.compile(r"^(\s*\d*)([#>+.)-])")
 
 
 def github_text(value: object, context: Literal["text", "code"] = "text") -> str:
@@ -40,15 +38,12 @@ def github_text(value: object, context: Literal["text", "code"] = "text") -> str
       Markdown, HTML or linked): fenced by more backticks than the text holds in a row."""
     text = printable("" if value is None else str(value))
     if context == "code":
-        fence = "`" * (max(map(len, _BACKTICKS.findall(text)), default=0) + 1)
-        # A space each side, which the span drops, keeps an end's backtick or space.
-        pad = " " if {text[:1], text[-1:]} & {"`", " "} else ""
-        return f"{fence}{pad}{text}{pad}{fence}"
+        return markdown_code(text)
     text = _HEX_RUN.sub(_split_hex, text)
     text = _AUTOLINKED.sub(lambda found: found.group() + _ZERO_WIDTH, text)
     text = text.replace("&", "&amp;").replace("<", "&lt;")
     text = _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
-    text = _BLOCK_START.sub(r"\1\\\2", text)
+    text = LINE_START.sub(r"\1\\\2", text)
     return text.replace(_ZERO_WIDTH, "&#8203;")
 
 

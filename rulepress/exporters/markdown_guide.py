@@ -13,13 +13,9 @@ from pathlib import Path
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import Finding
 from rulepress.exporters import BaseExporter, ExportOptions
+from rulepress.exporters.escaping import markdown_link, markdown_text, yaml_front_matter
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of
-from rulepress.exporters.markdown_text import (
-    environment,
-    md,
-    render_section,
-    yaml_front_matter,
-)
+from rulepress.exporters.markdown_text import environment, render_section
 from rulepress.exporters.pieces import Pieces
 from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
@@ -32,8 +28,7 @@ def anchor_link(parts: list[Chapter]):
 
     def link(document_id: str, label: str) -> str:
         found = where.get(document_id)
-        text = md(label)
-        return f"[{text}](#{found[1].id})" if found else text
+        return markdown_link(label, f"#{found[1].id}") if found else markdown_text(label)
 
     return link
 

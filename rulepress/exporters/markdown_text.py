@@ -1,16 +1,15 @@
 """Render guide sections as Markdown, and Markdown as HTML.
 
-Every value from the compendium passes through a filter that escapes it for Markdown
-*and* for HTML (`md` for inline text, `prose` for paragraphs, `cell` for table cells),
-so a name with `<script>` or a `|` shows as text wherever the Markdown is rendered. The
-same templates feed the Markdown guide, the Foundry journal pages and the site.
+Every value from the compendium passes through a filter that escapes it for its place
+(rulepress.exporters.escaping: `md` for text, `prose` for paragraphs, `cell` for table
+cells, `code` for a code span, `link_url` for a link's destination), so a name with
+`<script>`, a `|` or a backtick shows as text wherever the Markdown is rendered. The same
+templates feed the Markdown guide, the Foundry journal pages and the site.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,43 +19,12 @@ import markdown as markdown_lib
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters import templating
+from rulepress.exporters.escaping import MARKDOWN_FILTERS, URL_FILTERS
 from rulepress.exporters.guide import Section
 
 TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]
 """link(document id, label) -> Markdown that links to where the document is shown."""
-
-# `#` too: a heading drops the #s that end its line ("Intro ##" would read "Intro").
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
-_LINE_START = re.compile(r"^(\s*\d*)([#>+.)-])")
-
-
-def md(value: object) -> str:
-    """Escape a value for inline Markdown: HTML characters become entities, Markdown
-    punctuation is backslash-escaped, newlines become spaces."""
-    text = "" if value is None else str(value)
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _INLINE_SPECIAL.sub(r"\\\1", text)
-    return " ".join(text.split("\n"))
-
-
-def prose(value: object) -> str:
-    """Escape rules text kept as printed: each printed line stays its own paragraph."""
-    lines = [md(line.strip()) for line in str(value or "").split("\n")]
-    # A printed line that starts like a heading or a list item stays a plain line.
-    return "\n\n".join(_LINE_START.sub(r"\1\\\2", line) for line in lines if line)
-
-
-def yaml_front_matter(fields: Mapping[str, object]) -> str:
-    """A Markdown file's YAML front matter (`---` lines) holding `fields`, "" when there are
-    none. Each value is written as JSON, which YAML reads as it is: text cannot end the
-    block or add a key."""
-    if not fields:
-        return ""
-    lines = "".join(
-        f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in fields.items()
-    )
-    return f"---\n{lines}---\n\n"
 
 
 def percent(chance: Fraction | float, digits: int = 1) -> str:
@@ -84,8 +52,9 @@ def environment(
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    inline, lines = (md, prose) if plain is None else (_after(plain, md), _after(plain, prose))
-    env.filters.update(md=inline, prose=lines, cell=inline, percent=percent, signed=signed)
+    for name, escape in MARKDOWN_FILTERS.items():
+        env.filters[name] = escape if plain is None else _after(plain, escape)
+    env.filters.update(URL_FILTERS, percent=percent, signed=signed)
     return env
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import html
-
 from rulepress.compendium.model import Ruleset
+from rulepress.exporters.escaping import html_text
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import ModuleOptions
 from rulepress.models.settings import FoundrySettings, Settings, fill
@@ -35,7 +34,7 @@ def manifest(
         "id": options.module_id,
         "title": fill(settings.foundry.title, **settings.placeholders(ruleset.id, info.title)),
         # Foundry shows a package's description as HTML (setup, module management).
-        "description": html.escape(" ".join(f"{info.summary} {credits}".split()), quote=False),
+        "description": html_text(" ".join(f"{info.summary} {credits}".split())),
         "version": info.version,
         "authors": authors(ruleset, settings.foundry),
         "compatibility": {"minimum": version, "verified": version},

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from html import escape
 from typing import NamedTuple
 
 from rulepress import dice, kinds
+from rulepress.exporters.escaping import html_attribute, html_text, script_json
 from rulepress.kinds.builtin import weapons_by_section
 from rulepress.models import (
     CriticalFailure,
@@ -56,21 +56,22 @@ def chance_cells(chance: Fraction) -> list[str]:
 
 
 def _number_input(calculator: str, name: str, label: str, low: int, high: int, value: int) -> str:
-    field = f"{calculator}-{name}"
+    field = html_attribute(f"{calculator}-{name}")
     return (
-        f'<p><label for="{field}">{escape(label)} ({low} to {high})</label> '
-        f'<input type="number" id="{field}" name="{name}" min="{low}" max="{high}" '
-        f'step="1" value="{value}" inputmode="numeric"></p>'
+        f'<p><label for="{field}">{html_text(label)} ({low} to {high})</label> '
+        f'<input type="number" id="{field}" name="{html_attribute(name)}" min="{low}" '
+        f'max="{high}" step="1" value="{value}" inputmode="numeric"></p>'
     )
 
 
 def _form(calculator: str, title: str, inputs: list[str]) -> str:
     """The form's HTML: its inputs, then the region the script writes the answers into."""
     return (
-        f'<form class="rp-calculator" data-calculator="{calculator}" '
-        f'aria-label="{escape(title)}" onsubmit="return false">'
+        f'<form class="rp-calculator" data-calculator="{html_attribute(calculator)}" '
+        f'aria-label="{html_attribute(title)}" onsubmit="return false">'
         + "".join(inputs)
-        + f'<div class="rp-calculator-output" aria-live="polite" id="{calculator}-output">'
+        + '<div class="rp-calculator-output" aria-live="polite" '
+        f'id="{html_attribute(calculator)}-output">'
         "<p>This calculator needs JavaScript; the rules pages give the same figures.</p>"
         "</div></form>"
     )
@@ -238,8 +239,7 @@ def calculator_page(title: str, calculators: list[Calculator]) -> str:
     blocks = [f"# {title}\n"]
     for calculator in calculators:
         blocks.append(f"## {calculator.title}\n\n{calculator.text}\n\n{calculator.form}\n")
-    data = json.dumps({c.id: c.data for c in calculators}, separators=(",", ":"))
-    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    data = script_json({c.id: c.data for c in calculators}, separators=(",", ":"))
     blocks.append(f'<script type="application/json" id="{DATA_ID}">{data}</script>\n')
     return "\n".join(blocks)
 
@@ -346,15 +346,15 @@ T2K4E_HELPERS = 20
 
 
 def _select(calculator: str, name: str, label: str, options: list[tuple[str, str]], chosen: str):
-    field = f"{calculator}-{name}"
+    field = html_attribute(f"{calculator}-{name}")
     items = "".join(
-        f'<option value="{escape(value)}"{" selected" if value == chosen else ""}>'
-        f"{escape(text)}</option>"
+        f'<option value="{html_attribute(value)}"{" selected" if value == chosen else ""}>'
+        f"{html_text(text)}</option>"
         for value, text in options
     )
     return (
-        f'<p><label for="{field}">{escape(label)}</label> '
-        f'<select id="{field}" name="{name}">{items}</select></p>'
+        f'<p><label for="{field}">{html_text(label)}</label> '
+        f'<select id="{field}" name="{html_attribute(name)}">{items}</select></p>'
     )
 
 

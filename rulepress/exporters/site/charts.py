@@ -8,10 +8,10 @@ the series colours read on both palettes. The same SVG opened alone is black on 
 from __future__ import annotations
 
 from fractions import Fraction
-from html import escape
 from typing import NamedTuple
 
 from rulepress import kinds
+from rulepress.exporters.escaping import html_attribute, html_text
 from rulepress.exporters.markdown_text import percent
 from rulepress.models import PushRule, SkillTest, StepDice
 from rulepress.models.step_dice import push_reading
@@ -52,9 +52,9 @@ def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float,
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-label="{escape(title)}" font-family="sans-serif" font-size="12" '
+        f'role="img" aria-label="{html_attribute(title)}" font-family="sans-serif" font-size="12" '
         'fill="currentColor" class="rp-chart">',
-        f"<title>{escape(title)}</title>",
+        f"<title>{html_text(title)}</title>",
     ]
     for gridline in range(0, 101, 20):
         y = TOP + plot_h * (1 - gridline / 100)
@@ -65,11 +65,12 @@ def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float,
         parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{gridline}%</text>')
     for x, label in x_ticks:
         parts.append(
-            f'<text x="{x:.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">{escape(label)}</text>'
+            f'<text x="{x:.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">'
+            f"{html_text(label)}</text>"
         )
     parts.append(
         f'<text x="{LEFT + plot_w / 2}" y="{HEIGHT - 8}" text-anchor="middle">'
-        f"{escape(x_label)}</text>"
+        f"{html_text(x_label)}</text>"
     )
     parts.extend(body)
     parts.append("</svg>")
@@ -160,14 +161,14 @@ def t2k4e_chart(step_dice: StepDice, push: PushRule | None) -> str:
             body.append(
                 f'<rect x="{base + offset * bar:.1f}" y="{y:.1f}" width="{bar:.1f}" '
                 f'height="{HEIGHT - BOTTOM - y:.1f}" fill="{colour}">'
-                f"<title>{escape(label)}</title></rect>"
+                f"<title>{html_text(label)}</title></rect>"
             )
     for offset, (label, colour) in enumerate((("initial", COLOURS[0]), ("pushed", COLOURS[1]))):
         y = TOP + 18 * offset
         body.append(
             f'<rect x="{WIDTH - RIGHT + 16}" y="{y}" width="14" height="12" fill="{colour}"/>'
         )
-        body.append(f'<text x="{WIDTH - RIGHT + 36}" y="{y + 10}">{label}</text>')
+        body.append(f'<text x="{WIDTH - RIGHT + 36}" y="{y + 10}">{html_text(label)}</text>')
     ticks = [(LEFT + group * (i + 0.5), "+".join(pool)) for i, pool in enumerate(pools)]
     return _frame(
         "Twilight: 2000 4e: chance of at least one success, initial and pushed",

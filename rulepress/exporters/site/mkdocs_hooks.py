@@ -1,26 +1,35 @@
 """mkdocs hooks of every rules site: loaded by mkdocs (`hooks:` in the generated
 mkdocs.yml), never imported by rulepress.
 
-Material prints the site's name, description and copyright line into its pages as they
-are, unescaped in some places and escaped in others. They come from the publisher's
-settings, so they are made markup-safe once here: escaped text that Jinja's `e` filter
-leaves alone, so every place shows the text, and none runs it as HTML.
+Material prints the site's name, description, copyright line and repository address
+into its pages as they are, unescaped in some places and escaped in others. They come
+from the publisher's settings, so they are made markup-safe once here: escaped text that
+Jinja's `e` filter leaves alone, so every place shows the text, and none runs it as HTML.
 """
 
 from __future__ import annotations
 
-import html
 import re
 
 from markupsafe import Markup
 
+from rulepress.exporters.escaping import html_attribute, html_url
+
+ESCAPED = {
+    "site_name": html_attribute,
+    "site_description": html_attribute,
+    "copyright": html_attribute,
+    "repo_url": html_url,
+}
+"""The settings' texts that Material prints, and the escaping of each."""
+
 
 def on_config(config):
     """Escape the settings' texts that Material prints."""
-    for name in ("site_name", "site_description", "copyright"):
+    for name, escape in ESCAPED.items():
         text = config.get(name)
         if isinstance(text, str) and not isinstance(text, Markup):
-            config[name] = Markup(html.escape(text, quote=True))
+            config[name] = escape(text)
     return config
 
 

@@ -9,7 +9,6 @@ terms show their definition on hover.
 
 from __future__ import annotations
 
-import html
 import io
 import itertools
 import os
@@ -25,14 +24,17 @@ from ruamel.yaml import YAML
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import CODE_DOCS, Code, Finding
 from rulepress.exporters import templating
-from rulepress.exporters.guide import Chapter, Section, chapters
-from rulepress.exporters.markdown_text import (
-    TEMPLATES,
-    environment,
-    md,
-    render_section,
+from rulepress.exporters.escaping import (
+    html_attribute,
+    html_text,
+    html_url,
+    markdown_abbreviation,
+    markdown_link,
+    markdown_text,
     yaml_front_matter,
 )
+from rulepress.exporters.guide import Chapter, Section, chapters
+from rulepress.exporters.markdown_text import TEMPLATES, environment, render_section
 from rulepress.exporters.site.calculators import calculator_page, calculators_for
 from rulepress.exporters.site.charts import charts_for
 from rulepress.history import Revision, history
@@ -49,7 +51,7 @@ REDIRECT = """# {title}
 
 <meta http-equiv="refresh" content="0; url={target}">
 
-This page has moved to [{title}]({target_md}).
+This page has moved to {link}.
 """
 # Material writes the whole visible navigation into every page: 1,000 weapon-section
 # pages listed flat made nine tenths of each page navigation and the build quadratic.
@@ -131,12 +133,11 @@ def site_link(where: dict[str, str], current_page: str):
 
     def link(document_id: str, label: str) -> str:
         target = where.get(document_id)
-        text = md(label)
         if target is None:
-            return text
+            return markdown_text(label)
         path, anchor = target.split("#")
         relative = posixpath.relpath(path, posixpath.dirname(current_page) or ".")
-        return f"[{text}]({relative}#{anchor})"
+        return markdown_link(label, f"{relative}#{anchor}")
 
     return link
 
@@ -193,8 +194,8 @@ class EditLinks:
         repository, and its search weight when given; "" when neither."""
         fields: dict = {}
         url = self.url(file) if file is not None else None
-        if url:
-            fields["edit_url"] = url
+        if url:  # Material writes it into an href as it is
+            fields["edit_url"] = str(html_url(url))
         if boost is not None:
             fields["search"] = {"boost": boost}
         return yaml_front_matter(fields)
@@ -204,13 +205,13 @@ class EditLinks:
         url = self.url(file)
         if url is None:
             return ""
-        href = html.escape(url, quote=True)
+        href = html_url(url)
         return f'<p class="rp-edit"><a href="{href}" rel="edit">Edit this section</a></p>\n\n'
 
 
 def nav_title(text: str) -> str:
     """Material puts navigation titles into every page as they are: escape them here."""
-    return html.escape(text, quote=False)
+    return html_text(text)
 
 
 class PageInputs:
@@ -488,14 +489,14 @@ def _ruleset_pages(
                     continue
                 body = render_section(env, section, ruleset, site_link(places, page), heading=1)
                 front = edit.front_matter(_file_of(ruleset, section), RULE_BOOST)
-                project.write(page, f"{front}# {md(section.title)}\n\n{body}")
+                project.write(page, f"{front}# {markdown_text(section.title)}\n\n{body}")
                 for old in section.document.previous_ids:  # links to a renamed page still land
                     project.write(
                         f"{base}/{chapter.id}/{old}.md",
                         REDIRECT.format(
-                            target=f"{section.id}.html",
-                            target_md=f"{section.id}.md",
-                            title=md(section.title),
+                            target=html_url(f"{section.id}.html"),
+                            link=markdown_link(section.title, f"{section.id}.md"),
+                            title=markdown_text(section.title),
                         ),
                     )
             nav.append({nav_title(chapter.title): nav_folders(pages_nav)})
@@ -505,12 +506,14 @@ def _ruleset_pages(
         files = [_file_of(ruleset, section) for section in chapter.sections]
         one_file = len(set(files)) == 1
         front = edit.front_matter(files[0] if one_file else None, RULE_BOOST)
-        blocks = [f"{front}# {md(chapter.title)}\n"]
+        blocks = [f"{front}# {markdown_text(chapter.title)}\n"]
         for section, file in zip(chapter.sections, files, strict=True):
-            heading = "" if section.title == chapter.title else f"## {md(section.title)}\n\n"
+            heading = (
+                "" if section.title == chapter.title else f"## {markdown_text(section.title)}\n\n"
+            )
             own_link = "" if one_file else edit.section_link(file)
             blocks.append(
-                f'<a id="{section.id}"></a>\n\n{heading}{own_link}'
+                f'<a id="{html_attribute(section.id)}"></a>\n\n{heading}{own_link}'
                 f"{render_section(env, section, ruleset, link, heading=2)}"
             )
         project.write(page, "\n".join(blocks))
@@ -520,7 +523,7 @@ def _ruleset_pages(
         project.write(
             f"{base}/calculator.md",
             edit.front_matter(None, ASIDE_BOOST)
-            + calculator_page(f"{md(ruleset.info.title)}: Calculator", calculators),
+            + calculator_page(f"{markdown_text(ruleset.info.title)}: Calculator", calculators),
         )
         nav.append({"Calculator": f"{base}/calculator.md"})
     nav.append({"Rulings": _rulings_pages(project, pages_env, ruleset, edit, inputs, fixed)})
@@ -622,10 +625,7 @@ def _glossary(rulesets: list[Ruleset]) -> str:
             terms.setdefault(term, []).append(
                 definition if len(rulesets) == 1 else f"{ruleset.info.title}: {definition}"
             )
-    lines = [
-        f"*[{term}]: {' / '.join(defs).replace(chr(10), ' ')}"
-        for term, defs in sorted(terms.items())
-    ]
+    lines = [markdown_abbreviation(term, " / ".join(defs)) for term, defs in sorted(terms.items())]
     return "\n" + "\n".join(lines) + "\n"
 
 

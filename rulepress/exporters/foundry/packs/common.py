@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import TypeVar
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters import templating
+from rulepress.exporters.escaping import URL_FILTERS, html_attribute
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.foundry.pack import Pack
@@ -116,7 +117,7 @@ def document_id(ruleset: Ruleset, kind: str, slug: str) -> str:
 
 def foundry_text(text: str) -> str:
     """Data text as Foundry HTML: inert for the enrichers, escaped."""
-    return str(escape(inert(text)))
+    return str(html_attribute(inert(text)))
 
 
 def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
@@ -125,15 +126,17 @@ def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
     A user folder, if given, overrides shipped templates by name. Every text a template
     writes is made inert for Foundry's enrichers before it is escaped; markup made by the
     exporter (a weapon's tables, its skill's link) is written as it is."""
-    return templating.environment(
+    env = templating.environment(
         TEMPLATES / "foundry",
         user_templates,
         plugins="foundry",
-        autoescape=True,
+        autoescape=True,  # markupsafe's escape: what escaping.html_attribute does
         trim_blocks=True,
         lstrip_blocks=True,
         finalize=_inert_text,
     )
+    env.filters.update(URL_FILTERS)
+    return env
 
 
 def _inert_text(value: object) -> object:

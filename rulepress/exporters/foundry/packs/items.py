@@ -11,6 +11,7 @@ import jinja2
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
+from rulepress.exporters.escaping import markdown_text
 from rulepress.exporters.foundry.ids import document_slug
 from rulepress.exporters.foundry.pack import Pack, Ready, ready_document
 from rulepress.exporters.foundry.packs.common import (
@@ -24,7 +25,7 @@ from rulepress.exporters.foundry.packs.common import (
 )
 from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
 from rulepress.exporters.guide import Section
-from rulepress.exporters.markdown_text import md, render_section, to_html
+from rulepress.exporters.markdown_text import render_section, to_html
 from rulepress.models import Document
 
 RESERVED_PACKS = ("rules", "macros")
@@ -180,7 +181,9 @@ def _section_html(env: jinja2.Environment, kind: kinds.Kind, document, ruleset) 
     if kind.guide is None:
         return ""
     section = Section.of(kind.guide, document.id, document.display_name, (document,))
-    return to_html(render_section(env, section, ruleset, lambda _target, label: md(label)))
+    return to_html(
+        render_section(env, section, ruleset, lambda _target, label: markdown_text(label))
+    )
 
 
 def item_folder(name: str, folder_id: str, sort: int, stats: Stats) -> dict:

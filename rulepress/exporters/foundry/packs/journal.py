@@ -7,10 +7,11 @@ from collections.abc import Callable
 from functools import partial
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
+from rulepress.exporters.escaping import html_attribute, markdown_text
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.pack import Pack, ready_document
 from rulepress.exporters.foundry.packs.common import (
@@ -22,7 +23,7 @@ from rulepress.exporters.foundry.packs.common import (
     key,
 )
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of
-from rulepress.exporters.markdown_text import md, render_section, to_html
+from rulepress.exporters.markdown_text import render_section, to_html
 
 
 def journal_pages(
@@ -99,13 +100,13 @@ class Links:
         """A link in a Markdown section template."""
         target = self.uuid(target_id)
         text = inert(label if target is None else _link_label(label))
-        return md(text) if target is None else f"{target}{{{md(text)}}}"
+        return markdown_text(text) if target is None else f"{target}{{{markdown_text(text)}}}"
 
     def html(self, target_id: str, label: str) -> Markup:
         """A link in an HTML template."""
         target = self.uuid(target_id)
         if target is None:
-            return escape(inert(label))
+            return html_attribute(inert(label))
         return Markup("{}{{{}}}").format(Markup(target), inert(_link_label(label)))
 
 

@@ -4,12 +4,11 @@ code; the compendium reaches it only as JSON literals."""
 
 from __future__ import annotations
 
-import json
-
 import jinja2
 
 from rulepress import kinds
 from rulepress.exporters import templating
+from rulepress.exporters.escaping import script_json
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import SORT_STEP, Module, document_id, key
 from rulepress.exporters.markdown_text import TEMPLATES
@@ -20,14 +19,9 @@ class JsLiteral(str):
     template may write."""
 
 
-# JSON is JavaScript, but for these: U+2028 and U+2029 end a line (so a `//` comment) in
-# a script, and `<`, `>`, `&` can close a <script> or open an HTML comment around it.
-_JS_UNSAFE = {ord(ch): f"\\u{ord(ch):04x}" for ch in "\u2028\u2029<>&"}
-
-
 def js_literal(value: object) -> JsLiteral:
     """`value` as JSON that is the same value in any JavaScript or HTML script context."""
-    return JsLiteral(json.dumps(value, sort_keys=True, ensure_ascii=False).translate(_JS_UNSAFE))
+    return JsLiteral(script_json(value, sort_keys=True, ensure_ascii=False))
 
 
 def _only_literals(value: object) -> JsLiteral:
