@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from rulepress import kinds
-from rulepress.compendium.loader import YAML_SUFFIXES, resolves_inside
+from rulepress.compendium.loader import YAML_SUFFIXES, link_refusal
 from rulepress.compendium.writer import (
     document_data,
     dump_data,
@@ -75,21 +75,22 @@ def yaml_files(path: Path) -> list[Path]:
     return sorted(found)
 
 
-def _link(file: Path, real_root: Path) -> tuple[str, bool] | None:
+def _link(file: Path, root: Path) -> tuple[str, bool] | None:
     """Why a link is not formatted, and whether that is a failure; None if not a link."""
     if not file.is_symlink():
         return None
-    if resolves_inside(file, real_root):
+    refusal = link_refusal(file, root)
+    if refusal is None:
         return "symbolic link; the file it points to is formatted where it lies", False
-    return "symbolic link points outside the compendium; refused", True
+    return refusal, True
 
 
 def format_paths(path: Path, *, check: bool) -> FormatResult:
     """Format every YAML file under `path` (in place unless `check`)."""
     result = FormatResult()
-    real_root = (path if path.is_dir() else path.parent).resolve()
+    root = path if path.is_dir() else path.parent
     for file in yaml_files(path):
-        link = _link(file, real_root)
+        link = _link(file, root)
         if link is not None:
             reason, failed = link
             (result.failed if failed else result.skipped).append((file, reason))
