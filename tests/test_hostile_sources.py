@@ -170,6 +170,19 @@ def test_a_linked_settings_file_is_refused_before_it_is_parsed(tmp_path, capsys,
     assert "RP101" not in printed  # nothing of its content became a finding
 
 
+def test_serve_refuses_a_linked_settings_file_named_on_the_command_line(tmp_path):
+    """serve resolved the path it was given, so the link was gone before it was read."""
+    repo = repository(tmp_path)
+    (repo / "rulepress.yaml").unlink()
+    (repo / "rulepress.yaml").symlink_to("../foreign.yaml")
+    result = run(
+        "serve", "compendium", "--settings", "rulepress.yaml", "-a", "127.0.0.1:58765", cwd=repo
+    )
+    assert result.returncode == 1  # errors at the start: it never serves
+    assert "rulepress.yaml:1:1: error RP008: settings file points outside" in result.stdout
+    assert SECRET not in result.stdout + result.stderr
+
+
 NAMED = [
     ("logo", "site:\n  logo: art/logo.svg\n", "art/logo.svg", "2:9"),
     ("favicon", "site:\n  favicon: art/icon.svg\n", "art/icon.svg", "2:12"),
