@@ -97,6 +97,23 @@ def _below(target: str, roots: tuple[str, ...], outside: str) -> str:
     raise OutsideRepository(outside)
 
 
+def link_refusal(
+    path: str | os.PathLike, root: str | os.PathLike, name: str = "the compendium"
+) -> str | None:
+    """Why the link `path` (a path below `root`) is not followed: it leads out of `root`,
+    even to come back, into a `.git`, round a loop, or nowhere. None for a link that
+    stays inside, and for anything that is no link."""
+    if not os.path.islink(path):
+        return None
+    try:
+        inside(root, os.path.relpath(path, root), name=name)
+    except OutsideRepository as refused:
+        return f"symbolic link {refused}; refused"
+    except OSError:
+        return "symbolic link points nowhere; refused"
+    return None
+
+
 def read_inside(
     root: str | os.PathLike,
     relative: str | os.PathLike,

@@ -267,6 +267,20 @@ def test_a_compendium_link_that_goes_out_and_back_in_is_refused(tmp_path):
     assert [f.file for f in refused] == [root / "demo" / "traits" / "acuity.yaml"]
 
 
+def test_a_compendium_folder_linked_out_of_the_checkout_is_never_walked(tmp_path):
+    away = build_tree(tmp_path / "runner-home", base_tree())
+    (away / "demo" / "traits" / "token.yaml").write_text(f"{SECRET}: 1\n", "utf-8")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "compendium").symlink_to(away)
+    result = run("validate", "compendium", "--no-cache", cwd=checkout)
+    assert result.returncode == 2
+    assert "compendium folder compendium points outside the working folder" in result.stderr
+    assert SECRET not in result.stdout + result.stderr
+    # the same folder named by its own path is the user's choice
+    assert run("validate", str(away), "--no-cache", cwd=checkout).returncode == 1
+
+
 # --- The resolver itself ----------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from rulepress import kinds
-from rulepress.compendium.loader import YAML_SUFFIXES, link_refusal
+from rulepress.compendium.loader import YAML_SUFFIXES
 from rulepress.compendium.writer import (
     document_data,
     dump_data,
@@ -29,7 +29,7 @@ from rulepress.compendium.writer import (
 )
 from rulepress.compendium.yaml_source import YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import RulepressError
-from rulepress.files import read_regular
+from rulepress.files import link_refusal, read_regular
 
 
 @dataclass

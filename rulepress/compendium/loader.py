@@ -29,7 +29,7 @@ from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.settings import PublisherSettings, load_settings, settings_file
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level, RulepressError
-from rulepress.files import OutsideRepository, inside, read_inside
+from rulepress.files import OutsideRepository, inside, link_refusal, read_inside
 from rulepress.models import RulesetInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -65,11 +65,25 @@ def read_compendium(
         raise RulepressError(f"compendium folder not found: {root}")
     if not root.is_dir():
         raise RulepressError(f"compendium path is not a folder: {root}")
+    _refuse_a_root_leading_out(root)
     # a file named on the command line must exist; the one beside the compendium may not
     publisher, findings = load_settings(
         settings_file(root, settings), required=settings is not None
     )
     return load_files(root, cache, publisher, findings)
+
+
+def _refuse_a_root_leading_out(root: Path) -> None:
+    """A compendium folder named relative to the working folder (a checkout, in CI) is
+    reached inside it, as every file inside the compendium is: a `compendium` committed
+    as a link to `/` or to the runner's home is refused, never walked. An absolute path,
+    or one that climbs out with `..`, names a place the user chose."""
+    if root.is_absolute() or root.parts[:1] == (os.pardir,):
+        return
+    try:
+        inside(os.curdir, root, name="the working folder")
+    except OutsideRepository as refused:
+        raise RulepressError(f"compendium folder {root} {refused} (a link); refused") from None
 
 
 @dataclass(frozen=True)
@@ -278,21 +292,6 @@ def _link_leaving(path: Path, root: Path) -> Finding | None:
     """A link that leads out of the compendium (or nowhere) is refused, never read."""
     refusal = link_refusal(path, root)
     return None if refusal is None else _refused(path, refusal)
-
-
-def link_refusal(path: Path, root: Path) -> str | None:
-    """Why the link `path` (a path below `root`) is not followed: it leads out of `root`,
-    even to come back, into a `.git`, round a loop, or nowhere (rulepress.files.inside).
-    None for a link that stays inside, and for anything that is no link."""
-    if not path.is_symlink():
-        return None
-    try:
-        inside(root, os.path.relpath(path, root), name="the compendium")
-    except OutsideRepository as refused:
-        return f"symbolic link {refused}; refused"
-    except OSError:
-        return "symbolic link points nowhere; refused"
-    return None
 
 
 def read_ruleset_folder(root: Path, folder: Path, cache: DocumentCache | None) -> RulesetFiles:
