@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from hashlib import blake2b
 
+from rulepress.environment import installed_path
 from rulepress.files import read_regular
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -96,16 +97,18 @@ def code_folders() -> list[str]:
 
 @functools.cache
 def _plugin_folders() -> tuple[str, ...]:
-    """The installed plugins' code, found once a process: nothing installs one meanwhile."""
+    """The installed plugins' code, found once a process: nothing installs one meanwhile.
+    Only the installed environment is looked in, as plugin discovery does
+    (rulepress.environment): the working folder's distributions are no plugins."""
     modules: set[str] = set()
-    for entry in sys.path:
+    for entry in installed_path():
         try:
-            names = os.listdir(entry or ".")
+            names = os.listdir(entry)
         except OSError:
             continue
         for name in names:
             if name.endswith((".dist-info", ".egg-info")):
-                modules |= _plugin_modules(os.path.join(entry or ".", name, "entry_points.txt"))
+                modules |= _plugin_modules(os.path.join(entry, name, "entry_points.txt"))
     folders: list[str] = []
     for module in sorted(modules):
         location = _location(module)
@@ -131,7 +134,8 @@ def _plugin_modules(path: str) -> set[str]:
 
 
 def _location(module: str) -> str | None:
-    """The folder of a package, or the file of a module, without importing it."""
+    """The folder of a package, or the file of a module, without importing it (as the
+    import would find it: an editable install's finder too)."""
     import importlib.util
 
     try:

@@ -63,10 +63,11 @@ CODE_DOCS: dict[str, str] = {
     "RP005": "A YAML feature the compendium refuses: tags, anchors and aliases, merge keys.",
     "RP006": "A file with no YAML document in it (empty, or only comments).",
     "RP007": "A file whose top level is not a mapping with a `kind`.",
-    "RP008": "A symbolic link pointing outside the compendium folder.",
+    "RP008": "A symbolic link leading outside the compendium folder (or the settings file "
+    "outside its own folder), even to come back in, or into a `.git` folder.",
     "RP009": "A ruleset folder without a `ruleset.yaml`, or a document outside any ruleset.",
     "RP010": "A file the settings name (logo, favicon, stylesheet) is missing, of the wrong "
-    "kind, too large, or outside the content repository.",
+    "kind, too large, outside the content repository or inside its `.git`.",
     "RP011": "An acknowledgement (`acknowledged:` in a document) that matches no finding: "
     "the problem it excused is fixed or has moved, so the acknowledgement should go.",
     "RP012": "`rulepress fmt` refused a file: its canonical form would drop, change or "

@@ -1,11 +1,18 @@
-"""Reading a file that anyone may have put there: only a regular file, and only so much;
-and writing one whole (`Replacement`), never through a link.
+"""Reading a file that anyone may have put there: only a regular file, only so much, and
+only inside its repository (`inside`); and writing one whole (`Replacement`), never
+through a link.
 
 A content repository may hold a named pipe (reading it blocks forever), a link to
 /dev/zero (reading it never ends), a socket, or a sparse file of many gigabytes. Every
 file rulepress reads from a repository goes through `open_regular`: it looks before it
 opens (a pipe or a device is never opened), opens without blocking, looks again at what
 it opened, and refuses anything that is not a regular file or is larger than a bound.
+
+Every path read from a content repository (the compendium's files, the settings file, the
+files the settings name) is first resolved by `inside`, one part at a time: no step may
+leave the repository (a `..` above it, a link out, even one that comes back in) or enter a
+`.git` at any depth (the checkout's credentials are in `.git/config`). A refusal says why
+and never what the file holds.
 Only modules Python loads at start are imported here: the launcher uses it.
 """
 
@@ -32,6 +39,91 @@ _KINDS = (
 
 class RefusedFile(OSError):
     """A file rulepress will not read; the message says why."""
+
+
+MAX_LINKS = 40
+"""The most links one path may pass through (Linux's own limit): more is taken for a loop."""
+
+
+class OutsideRepository(RefusedFile):
+    """A path that leads outside its repository, into a `.git`, or round a loop of links."""
+
+
+def inside(
+    root: str | os.PathLike, relative: str | os.PathLike, *, name: str = "the repository"
+) -> str:
+    """The real path of `relative` (a path below `root`), every link in it followed, if no
+    step of the way leaves `root` or enters a `.git`; else OutsideRepository, whose
+    message calls `root` `name`. A missing part is a FileNotFoundError. An absolute link
+    is followed only into `root` itself."""
+    real_root = os.path.realpath(root)
+    outside = f"points outside {name}"
+    spelled = (os.path.abspath(root), real_root)
+    pending = os.fspath(relative).split(os.sep)[::-1]  # a stack: the next part last
+    current, links = real_root, 0
+    while pending:
+        part = pending.pop()
+        if part in ("", os.curdir):
+            continue
+        if part == os.pardir:
+            if current == real_root:
+                raise OutsideRepository(outside)
+            current = os.path.dirname(current)
+            continue
+        if part.casefold() == ".git":  # casefold: one folder where names ignore case
+            raise OutsideRepository("points into .git")
+        candidate = os.path.join(current, part)
+        try:
+            target = os.readlink(candidate)
+        except OSError as error:
+            if not os.path.lexists(candidate):
+                raise FileNotFoundError(error.errno, "no such file", candidate) from None
+            current = candidate  # not a link
+            continue
+        links += 1
+        if links > MAX_LINKS:
+            raise OutsideRepository(f"is a loop of links, or a chain of more than {MAX_LINKS}")
+        if os.path.isabs(target):
+            target, current = _below(target, spelled, outside), real_root
+        pending += target.split(os.sep)[::-1]
+    return current
+
+
+def _below(target: str, roots: tuple[str, ...], outside: str) -> str:
+    """An absolute link's target relative to the repository, by either spelling of it."""
+    for root in roots:
+        if target == root or target.startswith(root.rstrip(os.sep) + os.sep):
+            return target[len(root) :]
+    raise OutsideRepository(outside)
+
+
+def link_refusal(
+    path: str | os.PathLike, root: str | os.PathLike, name: str = "the compendium"
+) -> str | None:
+    """Why the link `path` (a path below `root`) is not followed: it leads out of `root`,
+    even to come back, into a `.git`, round a loop, or nowhere. None for a link that
+    stays inside, and for anything that is no link."""
+    if not os.path.islink(path):
+        return None
+    try:
+        inside(root, os.path.relpath(path, root), name=name)
+    except OutsideRepository as refused:
+        return f"symbolic link {refused}; refused"
+    except OSError:
+        return "symbolic link points nowhere; refused"
+    return None
+
+
+def read_inside(
+    root: str | os.PathLike,
+    relative: str | os.PathLike,
+    limit: int = MAX_DOCUMENT_BYTES,
+    *,
+    name: str = "the repository",
+) -> bytes:
+    """The bytes of `relative`, a regular file of at most `limit` bytes resolved `inside`
+    `root`; else OutsideRepository, RefusedFile or another OSError."""
+    return read_regular(inside(root, relative, name=name), limit, follow_links=False)
 
 
 def _check(status: os.stat_result, limit: int | None) -> None:

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from rulepress import kinds
 from rulepress.compendium.comments import comments, first_difference, without_document_markers
 from rulepress.compendium.findings import FILE_START, file_problem
-from rulepress.compendium.loader import YAML_SUFFIXES, resolves_inside
+from rulepress.compendium.loader import YAML_SUFFIXES
 from rulepress.compendium.writer import (
     commented_keys,
     document_data,
@@ -40,7 +40,7 @@ from rulepress.compendium.writer import (
 )
 from rulepress.compendium.yaml_source import Position, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, RulepressError
-from rulepress.files import read_regular
+from rulepress.files import link_refusal, read_regular
 from rulepress.models import Document
 
 
@@ -137,21 +137,22 @@ def yaml_files(path: Path) -> list[Path]:
     return sorted(found)
 
 
-def _link(file: Path, real_root: Path) -> tuple[str, bool] | None:
+def _link(file: Path, root: Path) -> tuple[str, bool] | None:
     """Why a link is not formatted, and whether that is a failure; None if not a link."""
     if not file.is_symlink():
         return None
-    if resolves_inside(file, real_root):
+    refusal = link_refusal(file, root)
+    if refusal is None:
         return "symbolic link; the file it points to is formatted where it lies", False
-    return "symbolic link points outside the compendium; refused", True
+    return refusal, True
 
 
 def format_paths(path: Path, *, check: bool) -> FormatResult:
     """Format every YAML file under `path` (in place unless `check`)."""
     result = FormatResult()
-    real_root = (path if path.is_dir() else path.parent).resolve()
+    root = path if path.is_dir() else path.parent
     for file in yaml_files(path):
-        link = _link(file, real_root)
+        link = _link(file, root)
         if link is not None:
             reason, failed = link
             (result.failed if failed else result.skipped).append((file, reason))

@@ -322,7 +322,9 @@ def serve(compendium: Path, address: str, settings: Path | None = None) -> int:
     check_address(address)
     compendium = compendium.resolve()
     named = settings is not None
-    settings = settings_file(compendium, settings).resolve()
+    # not resolved: the settings file is read through rulepress.files.inside, which must
+    # see its links (one leading out of its folder is refused, never read)
+    settings = settings_file(compendium, settings).absolute()
     host, _, port = address.rpartition(":")
     _show_mkdocs_log()
     with tempfile.TemporaryDirectory(prefix="rulepress-serve-") as folder:

@@ -29,7 +29,7 @@ from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.settings import PublisherSettings, load_settings, settings_file
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level, RulepressError
-from rulepress.files import read_regular
+from rulepress.files import OutsideRepository, inside, link_refusal, read_inside
 from rulepress.models import RulesetInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -65,11 +65,25 @@ def read_compendium(
         raise RulepressError(f"compendium folder not found: {root}")
     if not root.is_dir():
         raise RulepressError(f"compendium path is not a folder: {root}")
+    _refuse_a_root_leading_out(root)
     # a file named on the command line must exist; the one beside the compendium may not
     publisher, findings = load_settings(
         settings_file(root, settings), required=settings is not None
     )
     return load_files(root, cache, publisher, findings)
+
+
+def _refuse_a_root_leading_out(root: Path) -> None:
+    """A compendium folder named relative to the working folder (a checkout, in CI) is
+    reached inside it, as every file inside the compendium is: a `compendium` committed
+    as a link to `/` or to the runner's home is refused, never walked. An absolute path,
+    or one that climbs out with `..`, names a place the user chose."""
+    if root.is_absolute() or root.parts[:1] == (os.pardir,):
+        return
+    try:
+        inside(os.curdir, root, name="the working folder")
+    except OutsideRepository as refused:
+        raise RulepressError(f"compendium folder {root} {refused} (a link); refused") from None
 
 
 @dataclass(frozen=True)
@@ -134,7 +148,7 @@ class RulesetFiles:
         if not rescan:
             files = dict(self.files)
             for path in changed:
-                files[path] = load_document_file(path, cache)
+                files[path] = load_document_file(root, path, cache)
             return RulesetFiles(self.folder, self.info, self.walk_findings, files)
         walk_findings: list[Finding] = []
         files = {}
@@ -143,7 +157,7 @@ class RulesetFiles:
             files[path] = (
                 known
                 if known is not None and path not in changed
-                else load_document_file(path, cache)
+                else load_document_file(root, path, cache)
             )
         return RulesetFiles(self.folder, self.info, tuple(walk_findings), files)
 
@@ -224,15 +238,15 @@ def _name_not_utf8(path: Path, what: str = "file") -> Finding | None:
 
 def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
     folders = []
-    real_root = root.resolve()
     for child in sorted(root.iterdir()):
         if child.name.startswith("."):
             continue
         bad_name = _name_not_utf8(child, "folder" if child.is_dir() else "file")
+        refusal = link_refusal(child, root)
         if bad_name is not None:
             findings.append(bad_name)
-        elif child.is_symlink() and not resolves_inside(child, real_root):
-            findings.append(_refused(child, "symbolic link points outside the compendium; refused"))
+        elif refusal is not None:
+            findings.append(_refused(child, refusal))
         elif child.is_dir():
             if (child / RULESET_FILE).exists():
                 folders.append(child)
@@ -250,16 +264,13 @@ def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
 
 
 def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
-    """YAML files below `folder` in a stable order. Links leaving `root` are refused, and
-    so are names that are not UTF-8."""
-    real_root = root.resolve()
+    """YAML files below `folder` in a stable order. Links leaving `root` (or entering a
+    `.git`) are refused, and so are names that are not UTF-8."""
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
         for name in sorted(dirnames):
-            linked = Path(dirpath) / name
-            if linked.is_symlink() and not resolves_inside(linked, real_root):
-                findings.append(
-                    _refused(linked, "symbolic link points outside the compendium; refused")
-                )
+            refusal = link_refusal(Path(dirpath) / name, root)
+            if refusal is not None:
+                findings.append(_refused(Path(dirpath) / name, refusal))
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in list(dirnames):
             bad_name = _name_not_utf8(Path(dirpath) / name, "folder")
@@ -270,40 +281,30 @@ def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
             path = Path(dirpath) / name
             if not name.endswith(YAML_SUFFIXES) or name.startswith("."):
                 continue
-            refused = _name_not_utf8(path) or _link_leaving(path, real_root)
+            refused = _name_not_utf8(path) or _link_leaving(path, root)
             if refused is not None:
                 findings.append(refused)
                 continue
-            yield path  # read by read_regular, which refuses a pipe or a device
+            yield path  # read by read_inside, which refuses a pipe or a device
 
 
-def _link_leaving(path: Path, real_root: Path) -> Finding | None:
+def _link_leaving(path: Path, root: Path) -> Finding | None:
     """A link that leads out of the compendium (or nowhere) is refused, never read."""
-    if path.is_symlink() and not resolves_inside(path, real_root):
-        return _refused(path, "symbolic link points outside the compendium, or nowhere; refused")
-    return None
-
-
-def resolves_inside(path: Path, real_root: Path) -> bool:
-    """Whether `path`, its links followed, exists below `real_root` (a resolved path)."""
-    try:
-        path.resolve(strict=True).relative_to(real_root)
-    except (OSError, RuntimeError, ValueError):
-        return False
-    return True
+    refusal = link_refusal(path, root)
+    return None if refusal is None else _refused(path, refusal)
 
 
 def read_ruleset_folder(root: Path, folder: Path, cache: DocumentCache | None) -> RulesetFiles:
     """Read one ruleset folder: its `ruleset.yaml` and every document file below it."""
-    leaves = _link_leaving(folder / RULESET_FILE, root.resolve())  # the walk below reports it
+    leaves = _link_leaving(folder / RULESET_FILE, root)  # the walk below reports it
     info = None
     if not leaves:
         info_findings: list[Finding] = []
-        info_entry = _load_document(folder / RULESET_FILE, info_findings, cache)
+        info_entry = _load_document(root, folder / RULESET_FILE, info_findings, cache)
         info = FileLoad(info_entry, tuple(info_findings))
     walk_findings: list[Finding] = []
     files = {
-        path: load_document_file(path, cache)
+        path: load_document_file(root, path, cache)
         for path in ruleset_document_files(root, folder, walk_findings)
     }
     return RulesetFiles(folder, info, tuple(walk_findings), files)
@@ -315,10 +316,11 @@ def ruleset_document_files(root: Path, folder: Path, findings: list[Finding]) ->
     return [path for path in _yaml_files(root, folder, findings) if path != folder / RULESET_FILE]
 
 
-def load_document_file(path: Path, cache: DocumentCache | None) -> FileLoad:
-    """One document file of a ruleset (not its `ruleset.yaml`), read and validated."""
+def load_document_file(root: Path, path: Path, cache: DocumentCache | None) -> FileLoad:
+    """One document file of a ruleset (not its `ruleset.yaml`) below the compendium
+    `root`, read and validated."""
     findings: list[Finding] = []
-    entry = _load_document(path, findings, cache)
+    entry = _load_document(root, path, findings, cache)
     if entry is not None and isinstance(entry.document, RulesetInfo):
         findings.append(
             finding_at(
@@ -334,15 +336,19 @@ def load_document_file(path: Path, cache: DocumentCache | None) -> FileLoad:
 
 
 def _load_document(
-    path: Path, findings: list[Finding], cache: DocumentCache | None
+    root: Path, path: Path, findings: list[Finding], cache: DocumentCache | None
 ) -> Entry | None:
     try:
-        raw = read_regular(path)  # a pipe, a device or a huge file is refused unread
+        # inside the compendium, never in a .git; a pipe, a device or a huge file unread
+        raw = read_inside(root, os.path.relpath(path, root), name="the compendium")
         key = digest(raw)
         cached = cache.get(key) if cache is not None else None
         if cached is not None:  # these bytes loaded cleanly before, so they decode
             return Entry(cached, SourceMap(path, text=decode_utf8(raw)), key)
         data, source = parse_yaml(decode_utf8(raw), path, positions=False)
+    except OutsideRepository as refused:
+        findings.append(_refused(path, f"{refused}; refused"))
+        return None
     except OSError as exc:
         findings.append(
             file_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}")

@@ -4,6 +4,9 @@ The file is read like a document (a regular file of at most 2 MiB, safe YAML, st
 model), so its problems are findings at `path:line:col`. The files it names (logo,
 favicon, stylesheets) are read here, once, as regular files inside the content
 repository: exporters write these bytes and never open a path the settings name.
+The settings file and every file it names are found through `rulepress.files.inside`,
+below the settings file's folder (the repository): a link out of it, or into `.git`,
+is refused before a byte is read, so no finding can echo a foreign file.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from rulepress.caching import digest
 from rulepress.compendium.findings import file_problem, finding_at, schema_findings
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level
-from rulepress.files import read_regular
+from rulepress.files import OutsideRepository, read_inside
 from rulepress.models.settings import SETTINGS_FILE, Settings
 
 ASSET_SUFFIXES = {
@@ -69,7 +72,11 @@ def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSetti
             ]
         return PublisherSettings(), []
     try:
-        data, source = parse_yaml(decode_utf8(read_regular(path)), path)
+        data, source = parse_yaml(decode_utf8(read_inside(path.parent, path.name)), path)
+    except OutsideRepository as refused:  # before it is parsed: its keys are never findings
+        return PublisherSettings(), [
+            file_problem(path, Code.OUTSIDE_COMPENDIUM, f"settings file {refused}; refused")
+        ]
     except OSError as exc:
         return PublisherSettings(), [
             file_problem(path, Code.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
@@ -104,25 +111,23 @@ def _named_files(settings: Settings) -> list[tuple[tuple, str, str]]:
 def _read_assets(
     settings: Settings, folder: Path, source: SourceMap, findings: list[Finding]
 ) -> dict[str, bytes]:
-    """Read each named file: a regular file inside `folder` (its links followed), of a
-    kind the setting takes. Anything else is a finding at the setting."""
-    real_folder = folder.resolve()
+    """Read each named file: a regular file inside `folder` (links followed only while
+    they stay in it, never into `.git`), of a kind the setting takes. Anything else is a
+    finding at the setting."""
     assets = {}
     for where, name, setting in _named_files(settings):
         problem = None
-        path = folder / name
         if not name.lower().endswith(ASSET_SUFFIXES[setting]):
             problem = f"must be a {', '.join(ASSET_SUFFIXES[setting])} file"
         else:
             try:
-                if not path.resolve(strict=True).is_relative_to(real_folder):
-                    problem = "leads outside the repository (a symbolic link); refused"
-                else:
-                    assets[name] = read_regular(path)
+                assets[name] = read_inside(folder, name)
+            except OutsideRepository as refused:
+                problem = f"{refused}; refused"
             except FileNotFoundError:
                 problem = f"no such file beside {SETTINGS_FILE}"
-            except (OSError, RuntimeError) as exc:  # RuntimeError: a symbolic link loop
-                problem = f"cannot be read: {getattr(exc, 'strerror', None) or exc}"
+            except OSError as exc:
+                problem = f"cannot be read: {exc.strerror or exc}"
         if problem:
             message = f"{'.'.join(map(str, where))}: {name}: {problem}"
             findings.append(

@@ -8,11 +8,12 @@ checked against the `Exporter` contract when it is found, not when a build first
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import ClassVar, Protocol
 
 from rulepress.compendium.model import Compendium
+from rulepress.environment import entry_points
 from rulepress.errors import RulepressError
 
 ENTRY_POINT_GROUP = "rulepress.exporters"
@@ -77,9 +78,10 @@ def builtin_exporters() -> dict[str, Exporter]:
 
 
 def available_exporters() -> dict[str, Exporter]:
-    """The built-in exporters, then those of other packages (a built-in name wins)."""
+    """The built-in exporters, then those of installed packages (a built-in name wins;
+    one declared in the working folder is never seen: rulepress.environment)."""
     exporters = builtin_exporters()
-    for point in entry_points(group=ENTRY_POINT_GROUP):
+    for point in entry_points(ENTRY_POINT_GROUP):
         if point.name not in exporters:
             exporters[point.name] = plugin_exporter(point)
     return exporters

@@ -19,10 +19,10 @@ import functools
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from rulepress.environment import entry_points
 from rulepress.errors import RulepressError
 from rulepress.models.base import Document
 
@@ -196,12 +196,13 @@ def load_hook(reference: str) -> Any:
 
 @functools.cache
 def registry() -> dict[str, Kind]:
-    """Every kind by name: rulepress's own, then each installed plugin's."""
+    """Every kind by name: rulepress's own, then each installed plugin's (never one
+    declared in the working folder: rulepress.environment)."""
     from rulepress.kinds.builtin import KINDS
 
     kinds: dict[str, Kind] = {}
     _add(kinds, KINDS, "rulepress")
-    for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
+    for point in sorted(entry_points(GROUP), key=lambda point: point.name):
         source = f"entry point {point.name!r} ({point.value})"
         try:
             declared = point.load()
