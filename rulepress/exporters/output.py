@@ -146,7 +146,7 @@ def _take(handle: int, out: Path, waiting: Callable[[str], None]) -> None:
 def _recover(output: OutputFolder) -> None:
     """Remove the staging folders a killed build left and put back an output it retired,
     each known by its name and the mark inside it; anything else is left alone."""
-    for name, is_folder in sorted(output.entries(output.root).items()):
+    for name, is_folder in sorted(output.entries(output.root, skip_links=True).items()):
         found = LEFTOVER.match(name)
         if not (found and is_folder):
             continue
