@@ -173,6 +173,21 @@ def test_removing_the_output_folder_during_a_watch_then_saving_writes_it_again(t
     assert outputs(watching.out) == outputs(fresh(tmp_path, watching.root))
 
 
+def test_a_watch_holds_the_lock_again_once_the_output_folder_was_removed(tmp_path):
+    import fcntl
+
+    watching = InProcessWatch(tmp_path)
+    with output_lock(watching.out, "build --watch") as lock:
+        watching.watch.lock = lock
+        shutil.rmtree(watching.out)
+        assert watching.save() == []
+        other = (watching.out / LOCK_NAME).open("rb")  # a build started now
+        with other, pytest.raises(BlockingIOError):
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        holder = (watching.out / LOCK_NAME).read_text()
+        assert holder == f"{os.getpid()} build --watch\n"
+
+
 # --- links committed to a repository ---------------------------------------------------------
 
 

@@ -28,7 +28,13 @@ from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError, printable
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.live_output import LiveExporter, live_exporter
-from rulepress.exporters.output import MARKER_NAME, marker_text, output_lock, replaced_atomically
+from rulepress.exporters.output import (
+    MARKER_NAME,
+    BuildLock,
+    marker_text,
+    output_lock,
+    replaced_atomically,
+)
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import steady
 from rulepress.live import Changes, LiveCompendium, Update
@@ -72,6 +78,8 @@ class Watch:
         """Nothing is written until the first update; each target's live form is made once."""
         self.live, self.out, self.options = live, out, options
         self.output = OutputFolder(out)
+        self.lock: BuildLock | None = None
+        """The output folder's lock, once the watch holds it (held again if removed)."""
         exporters = available_exporters()
         self.targets = {name: exporters[name] for name in targets}
         self.updaters: dict[str, LiveExporter | None] = {}
@@ -123,6 +131,8 @@ class Watch:
         updater.update(current, sorted(redo), sorted(changes.rulesets - existing), steady_ones)
 
     def _write_whole(self, name: str, exporter: Exporter, current: Compendium) -> None:
+        if self.lock is not None:  # `rm -rf dist` took the lock file too
+            self.lock.renew()
         target = safe_child(self.out, name)
         exporter.check_replaceable(target)
         with replaced_atomically(target, output=self.output) as staging:
@@ -263,8 +273,9 @@ def _watch(root, out, chosen, options, settings, stopping, say, warn) -> int:
             return 1
         # the live compendium is what is built: the folder is loaded and checked once
         build(root, out, chosen, options, validation=live.validation)
-        with output_lock(out, "build --watch"):
+        with output_lock(out, "build --watch") as lock:
             watch = Watch(live, out, chosen, options)
+            watch.lock = lock
             watch.prime()
             say(f"watching {printable(str(root))} (Ctrl-C ends); writing {', '.join(chosen)}")
             _loop(watch, events, chosen, stopping, say, warn)

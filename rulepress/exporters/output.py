@@ -85,62 +85,111 @@ def _say_waiting(text: str) -> None:
 @contextlib.contextmanager
 def output_lock(
     out: Path, role: str = "build", waiting: Callable[[str], None] = _say_waiting
-) -> Iterator[None]:
+) -> Iterator[BuildLock]:
     """Hold the output folder for one build at a time: a second build into the same folder
     waits for the first, so their swaps never interleave, and says so (`waiting`: whose
-    process, doing what, as the holder wrote into the lock file: `role`). The lock file
-    is opened without following a link. On entry, what a killed build left behind is
-    tidied: its staging folders removed, a retired output put back."""
-    output = OutputFolder(out)
+    process, doing what, as the holder wrote into the lock file: `role`). On entry, what
+    a killed build left behind is tidied: its staging folders removed, a retired output
+    put back."""
+    lock = BuildLock(out, role, waiting)
+    lock.take()
     try:
-        with output.folder(out, create=True) as folder:
-            flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | CLOEXEC
-            handle = os.open(LOCK_NAME, flags, 0o644, dir_fd=folder)
-    except RulepressError:
-        raise
+        _recover(lock.output)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise RulepressError(
-                f"refusing to use the build lock {out / LOCK_NAME}: it is a symbolic link, "
-                "not a file rulepress wrote; remove it"
-            ) from None
-        raise RulepressError(f"cannot write to output folder {out}: {exc.strerror}") from None
+        lock.release()
+        raise RulepressError(f"cannot use output folder {out}: {exc.strerror}") from None
     try:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
-            raise RulepressError(
-                f"refusing to use the build lock {out / LOCK_NAME}: it is not a regular file"
-            )
-        try:
-            _take(handle, out, waiting)
-            os.ftruncate(handle, 0)
-            os.pwrite(handle, f"{os.getpid()} {role}\n".encode(), 0)
-            _recover(output)
-        except OSError as exc:
-            raise RulepressError(f"cannot use output folder {out}: {exc.strerror}") from None
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError):  # held by no one: it names no one
-                os.ftruncate(handle, 0)
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        yield lock
     finally:
-        os.close(handle)
+        lock.release()
 
 
-def _take(handle: int, out: Path, waiting: Callable[[str], None]) -> None:
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return
-    except BlockingIOError:
-        pass
-    holder = os.pread(handle, 200, 0).decode("utf-8", "replace").strip().split(" ", 1)
-    who = (
-        f" held by process {holder[0]} ({printable(holder[1])})"
-        if len(holder) == 2 and holder[0].isdigit()
-        else ""
-    )
-    waiting(f"waiting for the build lock of {printable(str(out))}/{who}…")
-    fcntl.flock(handle, fcntl.LOCK_EX)
+class BuildLock:
+    """The lock file of an output folder (LOCK_NAME), opened without following a link
+    and held with flock; while held it names its holder (`<pid> <role>`)."""
+
+    def __init__(self, out: Path, role: str, waiting: Callable[[str], None]) -> None:
+        """Nothing is opened until `take`."""
+        self.out, self.role, self.waiting = out, role, waiting
+        self.output = OutputFolder(out)
+        self.handle: int | None = None
+
+    def take(self) -> None:
+        """Open the lock file (made, with the folder, if missing) and hold it, once any
+        other holder lets it go."""
+        handle = self._open()
+        try:
+            self._hold(handle)
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, f"{os.getpid()} {self.role}\n".encode(), 0)
+        except OSError as exc:
+            os.close(handle)
+            raise RulepressError(f"cannot use output folder {self.out}: {exc.strerror}") from None
+        except BaseException:
+            os.close(handle)
+            raise
+        self.handle = handle
+
+    def renew(self) -> None:
+        """Hold the lock file at the path again if the one held is not there any more (the
+        output folder was removed): a build started since must wait for this holder."""
+        try:
+            with self.output.folder(self.out) as folder:
+                here = os.stat(LOCK_NAME, dir_fd=folder, follow_symlinks=False)
+            held = os.fstat(self.handle) if self.handle is not None else None
+            if held is not None and (here.st_dev, here.st_ino) == (held.st_dev, held.st_ino):
+                return
+        except FileNotFoundError:
+            pass
+        self.release()
+        self.take()
+
+    def release(self) -> None:
+        """Let the lock go; the file names no holder then."""
+        if self.handle is None:
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.handle, 0)
+            fcntl.flock(self.handle, fcntl.LOCK_UN)
+        os.close(self.handle)
+        self.handle = None
+
+    def _open(self) -> int:
+        where = self.out / LOCK_NAME
+        try:
+            with self.output.folder(self.out, create=True) as folder:
+                flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | CLOEXEC
+                handle = os.open(LOCK_NAME, flags, 0o644, dir_fd=folder)
+        except RulepressError:
+            raise
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise RulepressError(
+                    f"refusing to use the build lock {where}: it is a symbolic link, "
+                    "not a file rulepress wrote; remove it"
+                ) from None
+            raise RulepressError(
+                f"cannot write to output folder {self.out}: {exc.strerror}"
+            ) from None
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            os.close(handle)
+            raise RulepressError(f"refusing to use the build lock {where}: not a regular file")
+        return handle
+
+    def _hold(self, handle: int) -> None:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        holder = os.pread(handle, 200, 0).decode("utf-8", "replace").strip().split(" ", 1)
+        who = (
+            f" held by process {holder[0]} ({printable(holder[1])})"
+            if len(holder) == 2 and holder[0].isdigit()
+            else ""
+        )
+        self.waiting(f"waiting for the build lock of {printable(str(self.out))}/{who}…")
+        fcntl.flock(handle, fcntl.LOCK_EX)
 
 
 def _recover(output: OutputFolder) -> None:
