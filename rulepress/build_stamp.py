@@ -120,6 +120,14 @@ def _output_state(folder: str) -> list:
     return state
 
 
+def _left_over(folder: str) -> bool:
+    """Whether a staging folder or a retired output of `folder` lies beside it: a build
+    was killed there, and only a real build tidies it (exporters.output)."""
+    parent, name = os.path.split(os.path.normpath(folder))
+    starts = (f".{name}.staging-", f".{name}.retired-")
+    return any(entry.startswith(starts) for entry in os.listdir(parent or "."))
+
+
 def _stamp_name(argv: list[str]) -> str:
     # marshal's bytes differ between runs for equal values, so the key joins strings
     key = digest("\0".join([os.getcwd(), sys.prefix, *argv]).encode("utf-8", "surrogateescape"))
@@ -195,7 +203,7 @@ def up_to_date(argv: list[str]) -> list[str] | None:
         if stamp["environment"] != _environment():
             return None
         for folder, state in stamp["outputs"].items():  # the cheaper checks first
-            if _output_state(folder) != state:
+            if _output_state(folder) != state or _left_over(folder):
                 return None
         git = stamp["inputs"]["git"]
         if git is not None and _git_state(git[0], git[1]) != git[2]:

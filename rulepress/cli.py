@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from rulepress import __version__
 from rulepress.commands.options import (
@@ -208,6 +209,10 @@ def build_command(
     from rulepress.exporters import ExportOptions
 
     options = ExportOptions(foundry_version=int(foundry_version), templates=templates)
+    if click.get_current_context().get_parameter_source("out") is ParameterSource.DEFAULT:
+        from rulepress.exporters.output_folder import refuse_default_leading_away
+
+        refuse_default_leading_away(out)  # a committed `dist` link; a typed --out goes anywhere
     if watch:
         from rulepress.commands.watch import run_watch
 

@@ -48,5 +48,8 @@ def safe_child(folder: Path, *parts: str) -> Path:
     try:
         path.resolve().relative_to(folder.resolve())
     except ValueError:
-        raise RulepressError(f"refusing to write outside the output folder: {path}") from None
+        raise RulepressError(  # no part is `..`: only a symbolic link leads out
+            f"refusing to write outside the output folder: {path} leads to "
+            f"{path.resolve()} (through a symbolic link)"
+        ) from None
     return path

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from rulepress.exporters.output import output_lock
+from rulepress.exporters.output import MARKER_NAME, marker_text, output_lock
 from tests.helpers import COMPENDIUM, unpack_with_cli
 
 TARGETS = ("foundry", "markdown", "json")
@@ -77,7 +77,9 @@ def test_a_swap_cut_between_its_renames_is_undone_by_the_next_build(tmp_path):
     out = tmp_path / "dist"
     (out / ".json.retired-4242").mkdir(parents=True)
     (out / ".json.retired-4242" / "iris.json").write_text("{}")
-    (out / ".markdown.staging-abc").mkdir()
+    (out / ".json.retired-4242" / MARKER_NAME).write_bytes(marker_text(Path("json")))
+    (out / ".markdown.staging-abc").mkdir()  # as a build makes it: with the mark
+    (out / ".markdown.staging-abc" / MARKER_NAME).write_bytes(marker_text(Path("markdown")))
     with output_lock(out):
         pass
     assert (out / "json" / "iris.json").read_text() == "{}"

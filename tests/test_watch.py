@@ -21,6 +21,7 @@ from rulepress.commands.build import build
 from rulepress.commands.watch import Watch
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.leveldb import read_entries
+from rulepress.exporters.output import LOCK_NAME
 from rulepress.live import LiveCompendium
 from tests.helpers import COMPENDIUM, run
 
@@ -118,6 +119,8 @@ def contents(out: Path, *, packs_as_entries: bool, zips: bool) -> dict[str, obje
     packs = {lock.parent for lock in out.glob("foundry/*/packs/*/CURRENT")}
     for path in sorted(out.rglob("*")):
         if packs_as_entries and path.parent in packs:
+            continue
+        if path.name == LOCK_NAME:  # not an output: it names the build that holds it
             continue
         if path.is_file() and (zips or path.suffix != ".zip"):
             found[path.relative_to(out).as_posix()] = path.read_bytes()

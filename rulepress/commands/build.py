@@ -78,7 +78,7 @@ def build(
     for name in chosen:  # before anything is written, even the lock
         refuse_unless_built(safe_child(out, name))
     written = []
-    with output_lock(out), loaded_objects_frozen():
+    with output_lock(out, "build"), loaded_objects_frozen():
         for name in chosen:  # refuse early, before any target is written
             if safe_child(out, name).is_dir():
                 exporters[name].check_replaceable(safe_child(out, name))

@@ -26,11 +26,19 @@ import click
 
 from rulepress.commands.build import build
 from rulepress.commands.validate import format_findings
+from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError, printable
 from rulepress.exporters import Exporter, ExportOptions, available_exporters
 from rulepress.exporters.live_output import LiveExporter, live_exporter
-from rulepress.exporters.output import output_lock, replaced_atomically
+from rulepress.exporters.output import (
+    MARKER_NAME,
+    BuildLock,
+    marker_text,
+    output_lock,
+    replaced_atomically,
+)
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import steady
 from rulepress.live import Changes, LiveCompendium, Update
 from rulepress.output_names import safe_child
@@ -78,6 +86,9 @@ class Watch:
     ) -> None:
         """Nothing is written until the first update; each target's live form is made once."""
         self.live, self.out, self.options = live, out, options
+        self.output = OutputFolder(out)
+        self.lock: BuildLock | None = None
+        """The output folder's lock, once the watch holds it (held again if removed)."""
         exporters = available_exporters()
         self.targets = {name: exporters[name] for name in targets}
         self.updaters: dict[str, LiveExporter | None] = {}
@@ -88,7 +99,7 @@ class Watch:
         self.folder = _identity(live.root)
         """The compendium folder watched: another one at its path is not followed."""
         for name in targets:
-            self.updaters[name] = live_exporter(name, safe_child(out, name), options)
+            self.updaters[name] = live_exporter(name, self.output, safe_child(out, name), options)
 
     def prime(self) -> None:
         """Render every piece of every target once, before the first save: the build
@@ -117,13 +128,9 @@ class Watch:
     def _apply_to(self, name: str, exporter: Exporter, changes: Changes) -> None:
         updater = self.updaters[name]
         current = changes.current
-        if updater is None or changes.settings or name in self.behind:
-            target = safe_child(self.out, name)
-            exporter.check_replaceable(target)
-            with replaced_atomically(target) as staging:
-                exporter.export(current, staging, self.options)
-            if updater is not None:  # what it kept describes the replaced output
-                self.updaters[name] = live_exporter(name, target, self.options)
+        target = safe_child(self.out, name)
+        if updater is None or changes.settings or name in self.behind or self._gone(target):
+            self._write_whole(name, exporter, current)
             return
         existing = set(current.rulesets)
         redo = set(changes.documents) | (changes.rulesets & existing)
@@ -134,16 +141,40 @@ class Watch:
         }
         updater.update(current, sorted(redo), sorted(changes.rulesets - existing), steady_ones)
 
+    def _write_whole(self, name: str, exporter: Exporter, current: Compendium) -> None:
+        if self.lock is not None:  # `rm -rf dist` took the lock file too
+            self.lock.renew()
+        target = safe_child(self.out, name)
+        exporter.check_replaceable(target)
+        with replaced_atomically(target, output=self.output) as staging:
+            exporter.export(current, staging, self.options)
+        if self.updaters[name] is not None:  # what it kept describes the replaced output
+            self.updaters[name] = live_exporter(name, self.output, target, self.options)
+
+    def _gone(self, target: Path) -> bool:
+        """Whether the target's folder no longer holds the build's mark (removed with
+        `rm -rf dist`): what its live form kept no longer describes it, so it is written
+        whole. A link in its place is refused by the whole write."""
+        try:
+            return self.output.read(target / MARKER_NAME) != marker_text(target)
+        except RulepressError:
+            return True
+
     def finish(self) -> list[str]:
         """Do the work left for a quiet moment; return the problems met (each target's
-        own: one failing leaves the others to finish)."""
+        own: one failing leaves the others to finish, and is written whole on the next
+        change)."""
         problems = []
         for name, updater in self.updaters.items():
             if updater is None:
                 continue
             try:
-                updater.finish()
+                if self._gone(safe_child(self.out, name)):  # removed since: made again whole
+                    self._write_whole(name, self.targets[name], self.live.validation.compendium)
+                else:
+                    updater.finish()
             except (RulepressError, OSError) as exc:
+                self.behind.add(name)
                 problems.append(f"{name}: {_reason(exc)}")
         return problems
 
@@ -308,8 +339,9 @@ def _watch(root, out, chosen, options, settings, stopping, say, warn) -> int:
             return 1
         # the live compendium is what is built: the folder is loaded and checked once
         build(root, out, chosen, options, validation=live.validation)
-        with output_lock(out):
+        with output_lock(out, "build --watch") as lock:
             watch = Watch(live, out, chosen, options)
+            watch.lock = lock
             watch.prime()
             say(f"watching {printable(str(root))} (Ctrl-C ends); writing {', '.join(chosen)}")
             return follow_events(watch, events, stopping, say, warn)

@@ -11,6 +11,7 @@ import orjson
 from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.output import pretty_json
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
 from rulepress.models import Document
 from rulepress.output_names import safe_child
@@ -24,8 +25,9 @@ class JsonExporter(BaseExporter):
 
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write `<ruleset>.json` for each ruleset into `out`."""
+        output = OutputFolder(out)
         for ruleset in compendium:
-            safe_child(out, f"{ruleset.id}.json").write_bytes(ruleset_json(ruleset))
+            output.write(safe_child(out, f"{ruleset.id}.json"), ruleset_json(ruleset))
 
 
 def ruleset_json(ruleset: Ruleset, pieces: Pieces | None = None) -> bytes:

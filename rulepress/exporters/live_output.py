@@ -4,24 +4,22 @@ A build replaces a target's folder whole; a watch run, after that first build, u
 it edit by edit. `LiveExporter` is the contract of a target that can (the built-in
 foundry, markdown and json targets): given the compendium and the rulesets to redo, it
 renders them through the same code as the build and writes only the files whose bytes
-changed, each replaced atomically (`write_if_changed`: a temporary file in the same
-folder, then os.replace), so a reader sees the old file or the new one, never half of
-one. Any other target (the site, a plugin's) is exported whole again, as a build does.
+changed, each replaced whole through the output folder's guard (output_folder: a
+temporary file in the same folder, then a rename, never through a link), so a reader
+sees the old file or the new one, never half of one. Any other target (the site, a
+plugin's) is exported whole again, as a build does.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Protocol
 
 from rulepress.compendium.model import Compendium
-from rulepress.errors import RulepressError
 from rulepress.exporters import ExportOptions
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
-from rulepress.files import Replacement
 from rulepress.output_names import safe_child
 
 
@@ -45,54 +43,14 @@ class LiveExporter(Protocol):
         a fresh build's."""
 
 
-def write_if_changed(path: Path, data: bytes) -> bool:
-    """Replace `path` with `data` atomically unless it already holds those bytes; return
-    whether it was written. Missing folders are made."""
-    try:
-        with open(path, "rb") as file:
-            if file.read(len(data) + 1) == data:
-                return False
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RulepressError(f"cannot read output {path}: {exc.strerror}") from None
-    replace_atomically(path, data)
-    return True
-
-
-def replace_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` whole with `data` (files.Replacement: a reader finds the old file or
-    the new one), readable by all as a build's files are."""
-    try:
-        replacement = Replacement(path)
-        try:
-            replacement.file.write(data)
-            os.chmod(replacement.temporary, 0o644)  # Replacement's 0600
-            replacement.commit()
-        finally:
-            replacement.discard()
-    except OSError as exc:
-        raise RulepressError(f"cannot write output {path}: {exc.strerror or exc}") from None
-
-
-def remove_output(path: Path) -> None:
-    """Delete an output file or folder that the compendium no longer makes."""
-    try:
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        else:
-            path.unlink(missing_ok=True)
-    except OSError as exc:
-        raise RulepressError(f"cannot delete output {path}: {exc.strerror or exc}") from None
-
-
 class RulesetFiles:
     """A target made of one file per ruleset (`<ruleset id><suffix>`), rendered by
     `render(compendium, ruleset, pieces)`: the markdown and json targets."""
 
-    def __init__(self, folder: Path, suffix: str, render) -> None:
-        """Files are written into `folder`, named by ruleset id and `suffix`."""
-        self.folder, self.suffix, self.render = folder, suffix, render
+    def __init__(self, output: OutputFolder, folder: Path, suffix: str, render) -> None:
+        """Files are written into `folder` (inside `output`), named by ruleset id and
+        `suffix`."""
+        self.output, self.folder, self.suffix, self.render = output, folder, suffix, render
         self.pieces: dict[str, Pieces] = {}
         """Ruleset id -> what its last render made, kept for the next."""
         self.written: dict[str, bytes] = {}
@@ -116,33 +74,40 @@ class RulesetFiles:
             pieces.sweep()
             path = safe_child(self.folder, f"{ruleset_id}{self.suffix}")
             before = self.written.get(ruleset_id)
-            if before is None:
-                write_if_changed(path, data)  # the build's file: compared with what is on disk
+            if before is None:  # the build's file: compared with what is on disk
+                self.output.write_if_changed(path, data)
             elif before != data:
-                replace_atomically(path, data)
+                self.output.write(path, data)
             self.written[ruleset_id] = data
         for ruleset_id in removed:
             self.pieces.pop(ruleset_id, None)
             self.written.pop(ruleset_id, None)
-            remove_output(safe_child(self.folder, f"{ruleset_id}{self.suffix}"))
+            self.output.remove(safe_child(self.folder, f"{ruleset_id}{self.suffix}"))
 
     def finish(self) -> None:
         """Every file is written as it is rendered: nothing is left."""
 
 
-def live_exporter(name: str, target: Path, options: ExportOptions) -> LiveExporter | None:
-    """The live form of the built-in target `name` writing into `target`; None for a
-    target that is exported whole on every change (the site, a plugin's)."""
+def live_exporter(
+    name: str, output: OutputFolder, target: Path, options: ExportOptions
+) -> LiveExporter | None:
+    """The live form of the built-in target `name` writing into `target`, a folder of
+    `output`; None for a target that is exported whole on every change (the site, a
+    plugin's)."""
     if name == "json":
         from rulepress.exporters.json_data import ruleset_json
 
         return RulesetFiles(
-            target, ".json", lambda _compendium, ruleset, pieces: ruleset_json(ruleset, pieces)
+            output,
+            target,
+            ".json",
+            lambda _compendium, ruleset, pieces: ruleset_json(ruleset, pieces),
         )
     if name == "markdown":
         from rulepress.exporters.markdown_guide import guide_bytes
 
         return RulesetFiles(
+            output,
             target,
             ".md",
             lambda compendium, ruleset, pieces: guide_bytes(
@@ -152,5 +117,5 @@ def live_exporter(name: str, target: Path, options: ExportOptions) -> LiveExport
     if name == "foundry":
         from rulepress.exporters.foundry.live import LiveFoundry
 
-        return LiveFoundry(target, options)
+        return LiveFoundry(output, target, options)
     return None

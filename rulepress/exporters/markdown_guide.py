@@ -16,6 +16,7 @@ from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.escaping import markdown_link, markdown_text, yaml_front_matter
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of
 from rulepress.exporters.markdown_text import environment, render_section
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
 from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
@@ -94,6 +95,7 @@ class MarkdownExporter(BaseExporter):
 
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write `<ruleset>.md` for each ruleset into `out`."""
+        output = OutputFolder(out)
         for ruleset in compendium:
             text = render_guide(
                 ruleset,
@@ -101,7 +103,7 @@ class MarkdownExporter(BaseExporter):
                 compendium.settings.settings,
                 compendium.errata_of(ruleset),
             )
-            safe_child(out, f"{ruleset.id}.md").write_text(text, encoding="utf-8")
+            output.write(safe_child(out, f"{ruleset.id}.md"), text.encode("utf-8"))
 
 
 def guide_bytes(

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
-import shutil
+import re
 import stat
-import tempfile
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import orjson
 
-from rulepress.errors import RulepressError
-from rulepress.files import read_regular
+from rulepress.errors import RulepressError, printable
+from rulepress.exporters.output_folder import OutputFolder, UnwritableOutput
+from rulepress.files import CLOEXEC
 
 
 def pretty_json(value: object) -> bytes:
@@ -33,7 +35,11 @@ def pretty_json(value: object) -> bytes:
 
 LOCK_NAME = ".rulepress-build.lock"
 MARKER_NAME = ".rulepress-output"
-"""Inside each target folder a build writes: the mark that a later build may replace it."""
+"""Inside each target folder a build writes: the mark that a later build may replace it.
+A staging folder holds it from the moment it is made, so a killed build's is known."""
+LEFTOVER = re.compile(r"\.(?P<target>.+)\.(?P<kind>staging|retired)-[0-9a-f]+\Z")
+"""The name of a staging folder (`.<target>.staging-<hex>`) or of a retired output
+(`.<target>.retired-<pid>`) beside the target folders: only a build makes them."""
 
 
 def marker_text(target: Path) -> bytes:
@@ -57,7 +63,7 @@ def refuse_unless_built(target: Path) -> None:
             f"refusing to replace {target}: it is {what}, not an output rulepress wrote; "
             "move it away or choose another --out"
         )
-    if not _holds_marker(target):
+    if not _holds_marker(OutputFolder(target.parent), target, target):
         raise RulepressError(
             f"refusing to replace {target}: rulepress did not write it (it has no "
             f"{MARKER_NAME} file); move it away or choose another --out (an output of an "
@@ -65,52 +71,152 @@ def refuse_unless_built(target: Path) -> None:
         )
 
 
-def _holds_marker(target: Path) -> bool:
-    expected = marker_text(target)
+def _holds_marker(output: OutputFolder, folder: Path, target: Path) -> bool:
     try:
-        found = read_regular(target / MARKER_NAME, len(expected), follow_links=False)
-    except OSError:  # missing, a link, a pipe, too long: no mark
+        return output.read(folder / MARKER_NAME) == marker_text(target)
+    except RulepressError:  # a link, a pipe, a folder: no mark
         return False
-    return found == expected
+
+
+def _say_waiting(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
 @contextlib.contextmanager
-def output_lock(out: Path) -> Iterator[None]:
+def output_lock(
+    out: Path, role: str = "build", waiting: Callable[[str], None] = _say_waiting
+) -> Iterator[BuildLock]:
     """Hold the output folder for one build at a time: a second build into the same folder
-    waits for the first, so their swaps never interleave. On entry, what a killed build
-    left behind is tidied: staging folders removed, a retired output put back."""
+    waits for the first, so their swaps never interleave, and says so (`waiting`: whose
+    process, doing what, as the holder wrote into the lock file: `role`). On entry, what
+    a killed build left behind is tidied: its staging folders removed, a retired output
+    put back."""
+    lock = BuildLock(out, role, waiting)
+    lock.take()
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        handle = open(out / LOCK_NAME, "a+b")  # noqa: SIM115 - held for the whole build
+        _recover(lock.output)
     except OSError as exc:
-        raise RulepressError(f"cannot write to output folder {out}: {exc.strerror}") from None
-    with handle:
+        lock.release()
+        raise RulepressError(f"cannot use output folder {out}: {exc.strerror}") from None
+    try:
+        yield lock
+    finally:
+        lock.release()
+
+
+class BuildLock:
+    """The lock file of an output folder (LOCK_NAME), opened without following a link
+    and held with flock; while held it names its holder (`<pid> <role>`)."""
+
+    def __init__(self, out: Path, role: str, waiting: Callable[[str], None]) -> None:
+        """Nothing is opened until `take`."""
+        self.out, self.role, self.waiting = out, role, waiting
+        self.output = OutputFolder(out)
+        self.handle: int | None = None
+
+    def take(self) -> None:
+        """Open the lock file (made, with the folder, if missing) and hold it, once any
+        other holder lets it go."""
+        handle = self._open()
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            _recover(out)
+            self._hold(handle)
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, f"{os.getpid()} {self.role}\n".encode(), 0)
         except OSError as exc:
-            raise RulepressError(f"cannot use output folder {out}: {exc.strerror}") from None
+            os.close(handle)
+            raise RulepressError(f"cannot use output folder {self.out}: {exc.strerror}") from None
+        except BaseException:
+            os.close(handle)
+            raise
+        self.handle = handle
+
+    def renew(self) -> None:
+        """Hold the lock file at the path again if the one held is not there any more (the
+        output folder was removed): a build started since must wait for this holder."""
         try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            with self.output.folder(self.out) as folder:
+                here = os.stat(LOCK_NAME, dir_fd=folder, follow_symlinks=False)
+            held = os.fstat(self.handle) if self.handle is not None else None
+            if held is not None and (here.st_dev, here.st_ino) == (held.st_dev, held.st_ino):
+                return
+        except FileNotFoundError:
+            pass
+        self.release()
+        self.take()
+
+    def release(self) -> None:
+        """Let the lock go; the file names no holder then."""
+        if self.handle is None:
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.handle, 0)
+            fcntl.flock(self.handle, fcntl.LOCK_UN)
+        os.close(self.handle)
+        self.handle = None
+
+    def _open(self) -> int:
+        where = self.out / LOCK_NAME
+        try:
+            with self.output.folder(self.out, create=True) as folder:
+                flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | CLOEXEC
+                handle = os.open(LOCK_NAME, flags, 0o644, dir_fd=folder)
+        except RulepressError:
+            raise
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise RulepressError(
+                    f"refusing to use the build lock {where}: it is a symbolic link, "
+                    "not a file rulepress wrote; remove it"
+                ) from None
+            raise RulepressError(
+                f"cannot write to output folder {self.out}: {exc.strerror}"
+            ) from None
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            os.close(handle)
+            raise RulepressError(f"refusing to use the build lock {where}: not a regular file")
+        return handle
+
+    def _hold(self, handle: int) -> None:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        holder = os.pread(handle, 200, 0).decode("utf-8", "replace").strip().split(" ", 1)
+        who = (
+            f" held by process {holder[0]} ({printable(holder[1])})"
+            if len(holder) == 2 and holder[0].isdigit()
+            else ""
+        )
+        self.waiting(f"waiting for the build lock of {printable(str(self.out))}/{who}…")
+        fcntl.flock(handle, fcntl.LOCK_EX)
 
 
-def _recover(out: Path) -> None:
-    for leftover in sorted(out.glob(".*.staging-*")):
-        shutil.rmtree(leftover, ignore_errors=True)
-    for retired in sorted(out.glob(".*.retired-*")):
-        target = out / retired.name[1:].split(".retired-")[0]
-        if target.exists():
-            shutil.rmtree(retired, ignore_errors=True)
+def _recover(output: OutputFolder) -> None:
+    """Remove the staging folders a killed build left and put back an output it retired,
+    each known by its name and the mark inside it; anything else is left alone."""
+    for name, is_folder in sorted(output.entries(output.root, skip_links=True).items()):
+        found = LEFTOVER.match(name)
+        if not (found and is_folder):
+            continue
+        target = output.root / found["target"]
+        if not _holds_marker(output, output.root / name, target):
+            continue  # not a build's: never removed
+        if found["kind"] == "staging" or os.path.lexists(target):
+            output.remove(output.root / name)
         else:  # killed between the two renames of a swap: the old output goes back
-            os.rename(retired, target)
+            with output.folder(output.root) as folder:
+                os.rename(name, target.name, src_dir_fd=folder, dst_dir_fd=folder)
 
 
 @contextlib.contextmanager
-def replaced_atomically(target: Path) -> Iterator[Path]:
-    """Yield an empty staging folder beside `target`; on success it is marked as a
-    build's output (MARKER_NAME) and replaces `target`, which must be one too.
+def replaced_atomically(
+    target: Path, *, mark: bool = True, output: OutputFolder | None = None
+) -> Iterator[Path]:
+    """Yield an empty staging folder beside `target` (but for the mark, MARKER_NAME); on
+    success it replaces `target`, which must be a marked output too. With `mark=False`
+    (a pack a watch writes afresh) no mark is written nor asked for. Every step goes
+    through `output` (default: the folder holding `target`), never through a link.
 
     If the body raises, `target` is left as it was; an OSError (a full disk, a folder
     that cannot be moved) becomes a RulepressError naming the path and the reason. If
@@ -118,16 +224,28 @@ def replaced_atomically(target: Path) -> Iterator[Path]:
     or restores the previous output if the swap was cut between its two renames.
     """
     parent = target.parent
+    output = output or OutputFolder(parent)
+    name = f".{target.name}.staging-{os.urandom(8).hex()}"
+    staging = parent / name
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=parent))
-        staging.chmod(0o755)  # mkdtemp makes it private; the output is meant to be shared
+        with output.folder(parent, create=True) as folder:
+            os.mkdir(name, 0o755, dir_fd=folder)
+            os.chmod(name, 0o755, dir_fd=folder)  # whatever the umask: the output is shared
+        if mark:
+            output.write(staging / MARKER_NAME, marker_text(target))
     except OSError as exc:
         raise RulepressError(f"cannot write to output folder {parent}: {exc.strerror}") from None
     try:
         yield staging
-        (staging / MARKER_NAME).write_bytes(marker_text(target))
-        _swap(staging, target)
+        if mark:  # again: an exporter may have emptied its folder
+            output.write(staging / MARKER_NAME, marker_text(target))
+            refuse_unless_built(target)  # again, under the lock, right before replacing it
+        _swap(output, staging, target)
+    except UnwritableOutput as exc:
+        raise RulepressError(
+            f"cannot write output {target}: {exc.path}: {exc.reason}; "
+            "its previous output is left as it was"
+        ) from None
     except OSError as exc:
         where = exc.filename or staging
         raise RulepressError(
@@ -135,22 +253,24 @@ def replaced_atomically(target: Path) -> Iterator[Path]:
             "its previous output is left as it was"
         ) from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        with contextlib.suppress(OSError, RulepressError):
+            output.remove(staging)
 
 
-def _swap(staging: Path, target: Path) -> None:
-    refuse_unless_built(target)  # again, under the lock, right before replacing it
-    retired = target.with_name(f".{target.name}.retired-{os.getpid()}")
-    moved = False
-    try:
-        if os.path.lexists(target):
-            os.rename(target, retired)
-            moved = True
-        os.rename(staging, target)
-    except OSError as exc:
-        if moved:  # put the previous output back; if even that fails, _recover will
-            with contextlib.suppress(OSError):
-                os.rename(retired, target)
-        exc.filename = exc.filename or target
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+def _swap(output: OutputFolder, staging: Path, target: Path) -> None:
+    retired = f".{target.name}.retired-{os.getpid()}"
+    with output.folder(target.parent) as folder:
+        moved = False
+        try:
+            if os.path.lexists(target):
+                os.rename(target.name, retired, src_dir_fd=folder, dst_dir_fd=folder)
+                moved = True
+            os.rename(staging.name, target.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError as exc:
+            if moved:  # put the previous output back; if even that fails, _recover will
+                with contextlib.suppress(OSError):
+                    os.rename(retired, target.name, src_dir_fd=folder, dst_dir_fd=folder)
+            # the path in full: the renames name it relative to the folder's descriptor
+            exc.filename = target.parent / exc.filename if exc.filename else target
+            raise
+    output.remove(target.parent / retired)

@@ -22,6 +22,7 @@ from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_pac
 from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.foundry.release import write_release_zip
 from rulepress.exporters.markdown_text import environment
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.output_names import safe_child
 
 FOUNDRY_VERSIONS = (12, 13)
@@ -38,6 +39,7 @@ class FoundryExporter:
         env = environment(options.templates, plain=inert)
         html = html_environment(options.templates)
         publisher = compendium.settings.settings
+        output = OutputFolder(out)
         for ruleset in compendium:
             settings = ModuleOptions(
                 publisher.foundry.module_id(ruleset.id),
@@ -45,10 +47,10 @@ class FoundryExporter:
                 options.foundry_system,
             )
             folder = safe_child(out, settings.module_id)
-            open_pack = _pack_opener(folder)
+            open_pack = _pack_opener(output, folder)
             packs = []
             for pack in build_packs(ruleset, settings, env, html, open_pack):
-                write_pack(pack, safe_child(folder, "packs", pack.name))
+                write_pack(pack, safe_child(folder, "packs", pack.name), output)
                 pack.documents.clear()  # written: only its name and type are needed now
                 packs.append(pack)
             text = json.dumps(
@@ -56,21 +58,24 @@ class FoundryExporter:
                 indent=2,
                 ensure_ascii=False,
             )
-            (folder / "module.json").write_text(text + "\n", encoding="utf-8")
-            write_release_zip(folder, safe_child(out, f"{settings.module_id}.zip"))
+            output.write(folder / "module.json", (text + "\n").encode("utf-8"))
+            with output.replacing(safe_child(out, f"{settings.module_id}.zip")) as file:
+                write_release_zip(output, folder, file)
 
     @staticmethod
     def check_replaceable(previous: Path) -> None:
         """Refuse before writing anything if Foundry holds a pack of the previous output."""
-        for lock in sorted(previous.glob("*/packs/*/LOCK")):
-            refuse_if_locked(lock.parent)
+        output = OutputFolder(previous)
+        for parts, _ in output.files(previous, skip_links=True):
+            if len(parts) == 4 and parts[1] == "packs" and parts[3] == "LOCK":
+                refuse_if_locked(previous.joinpath(*parts[:3]), output)
 
 
-def _pack_opener(module: Path) -> OpenPack:
+def _pack_opener(output: OutputFolder, module: Path) -> OpenPack:
     """Packs whose source files go to `module`/src/packs/<name> as documents are added."""
 
     def open_pack(name: str, *details, **more) -> Pack:
         sources = safe_child(module, "src", "packs", name)
-        return Pack(name, *details, **more, sources=SourceFolder(sources))
+        return Pack(name, *details, **more, sources=SourceFolder(output, sources))
 
     return open_pack

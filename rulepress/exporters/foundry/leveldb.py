@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import fcntl
 import json
-import shutil
+import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from functools import partial
@@ -21,7 +22,9 @@ import plyvel
 
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import VALID_ID
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.files import CLOEXEC
 
 if TYPE_CHECKING:
     from rulepress.exporters.foundry.pack import Pack
@@ -96,10 +99,11 @@ def encode(value: dict) -> bytes:
     ).encode("utf-8")
 
 
-def write_pack(pack: Pack, folder: Path) -> int:
-    """Write the pack into `folder`, which must not exist yet; return the number of keys."""
+def write_pack(pack: Pack, folder: Path, output: OutputFolder) -> int:
+    """Write the pack into `folder` (inside `output`), which must not exist yet; return
+    the number of keys."""
     entries = pack_entries(pack)
-    write_entries(entries, folder)
+    write_entries(entries, folder, output)
     return len(entries)
 
 
@@ -117,10 +121,11 @@ def pack_entries(pack: Pack) -> dict[str, bytes]:
     return entries
 
 
-def write_entries(entries: dict[str, bytes], folder: Path) -> None:
-    """Write a new LevelDB `folder` holding `entries`: sorted, one batch, compacted, so
-    the same entries always give the same files."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
+def write_entries(entries: dict[str, bytes], folder: Path, output: OutputFolder) -> None:
+    """Write a new LevelDB `folder` (inside `output`, its parents real folders, made if
+    missing) holding `entries`: sorted, one batch, compacted, so the same entries always
+    give the same files."""
+    output.real_folder(folder.parent, create=True)
     database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True)
     try:
         with database.write_batch() as batch:
@@ -130,15 +135,16 @@ def write_entries(entries: dict[str, bytes], folder: Path) -> None:
     finally:
         database.close()
     for name in VOLATILE_FILES:  # LevelDB's own log of the session: timestamps only
-        (folder / name).unlink(missing_ok=True)
+        output.remove(folder / name)
 
 
-def patch_pack(folder: Path, put: dict[str, bytes], delete: set[str]) -> None:
+def patch_pack(folder: Path, put: dict[str, bytes], delete: set[str], output: OutputFolder) -> None:
     """Change a written pack in place: store `put`, drop the keys in `delete`, in one
-    batch (LevelDB applies a batch whole or not at all). Refused while Foundry holds it.
+    batch (LevelDB applies a batch whole or not at all). Refused while Foundry holds it,
+    and if any part of its path below `output`'s root, or any file in it, is a link.
     The files then differ from a fresh write of the same entries; the entries do not."""
-    refuse_if_locked(folder)
-    database = plyvel.DB(str(folder), create_if_missing=False)
+    refuse_if_locked(folder, output)
+    database = plyvel.DB(output.real_folder(folder), create_if_missing=False)
     try:
         with database.write_batch() as batch:
             for key in sorted(delete):
@@ -148,15 +154,24 @@ def patch_pack(folder: Path, put: dict[str, bytes], delete: set[str]) -> None:
     finally:
         database.close()
     for name in VOLATILE_FILES:
-        (folder / name).unlink(missing_ok=True)
+        output.remove(folder / name)
 
 
-def read_entries(folder: Path) -> dict[str, bytes]:
-    """Every key and value of a written pack, as stored. Read from a copy: opening a
-    LevelDB writes to it (a new log, a new manifest), and the pack stays a build's."""
+def read_entries(folder: Path, output: OutputFolder | None = None) -> dict[str, bytes]:
+    """Every key and value of a written pack, as stored (never through a link below
+    `output`'s root, by default the pack itself). Read from a copy: opening a LevelDB
+    writes to it (a new log, a new manifest), and the pack stays a build's."""
+    output = output or OutputFolder(folder)
     with tempfile.TemporaryDirectory(prefix=".rulepress-pack-") as scratch:
         copy = Path(scratch) / "pack"
-        shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("LOCK"))
+        copy.mkdir()
+        for parts, is_folder in output.files(folder):
+            if parts[-1] == "LOCK":
+                continue
+            if is_folder:
+                copy.joinpath(*parts).mkdir()
+            else:
+                copy.joinpath(*parts).write_bytes(output.read(folder.joinpath(*parts)) or b"")
         database = plyvel.DB(str(copy), create_if_missing=False)
         try:
             return {key.decode("utf-8"): value for key, value in database}
@@ -164,19 +179,27 @@ def read_entries(folder: Path) -> dict[str, bytes]:
             database.close()
 
 
-def refuse_if_locked(pack_folder: Path) -> None:
-    """Refuse to replace a pack that a running program (Foundry) holds open."""
-    lock = pack_folder / "LOCK"
-    if not lock.is_file():
-        return
+def refuse_if_locked(pack_folder: Path, output: OutputFolder | None = None) -> None:
+    """Refuse to replace a pack that a running program (Foundry) holds open. Its LOCK is
+    opened relative to the pack's folder (reached through `output`, by default the pack
+    itself) and never through a link; one that is no regular file is no lock."""
+    output = output or OutputFolder(pack_folder)
     try:
-        with open(lock, "a+b") as handle:
+        with output.folder(pack_folder) as folder:
+            flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | CLOEXEC
+            handle = os.open("LOCK", flags, dir_fd=folder)
+    except OSError:
+        return  # no LOCK, or a link or a folder in its place: nothing holds the pack
+    try:
+        if stat.S_ISREG(os.fstat(handle).st_mode):
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             fcntl.lockf(handle, fcntl.LOCK_UN)
     except OSError:
         raise RulepressError(
             f"pack {pack_folder} is in use (is Foundry running?); close it and build again"
         ) from None
+    finally:
+        os.close(handle)
 
 
 def read_pack(folder: Path) -> dict[str, dict]:

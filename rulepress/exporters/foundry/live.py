@@ -15,16 +15,12 @@ zip of each changed module, the same bytes a fresh build writes.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import weakref
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from rulepress.caching import digest
 from rulepress.compendium.model import Compendium
-from rulepress.errors import RulepressError
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import (
@@ -39,8 +35,9 @@ from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.foundry.release import write_release_zip
-from rulepress.exporters.live_output import remove_output, replace_atomically, write_if_changed
 from rulepress.exporters.markdown_text import environment
+from rulepress.exporters.output import replaced_atomically
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
 from rulepress.output_names import safe_child
 
@@ -48,9 +45,10 @@ from rulepress.output_names import safe_child
 class LiveFoundry:
     """The foundry output folder `out`, module by module, following the compendium."""
 
-    def __init__(self, out: Path, options: ExportOptions) -> None:
-        """The template environments once; what is on disk is read on first need."""
-        self.out, self.options = out, options
+    def __init__(self, output: OutputFolder, out: Path, options: ExportOptions) -> None:
+        """The template environments once; what is on disk is read on first need. Every
+        file is opened through `output`, never through a link."""
+        self.output, self.out, self.options = output, out, options
         self.env = environment(options.templates, plain=inert)
         self.html = html_environment(options.templates)
         self.entries: dict[Path, dict[str, bytes]] = {}
@@ -97,19 +95,19 @@ class LiveFoundry:
                 packs.append(pack)
             made = {pack.name for pack in packs}
             for kept in ("packs", "src/packs"):
-                for gone in _folders(folder / kept) - made:
+                for gone in self._folders(folder / kept) - made:
                     self._forget(safe_child(folder, *kept.split("/"), gone))
             text = json.dumps(
                 manifest(ruleset, settings, packs, publisher), indent=2, ensure_ascii=False
             )
-            write_if_changed(folder / "module.json", (text + "\n").encode("utf-8"))
+            self.output.write_if_changed(folder / "module.json", (text + "\n").encode("utf-8"))
             self.stale.add(settings.module_id)
             pieces.sweep()
         for ruleset_id in removed:
             self.pieces.pop(ruleset_id, None)
             module_id = publisher.foundry.module_id(ruleset_id)
             self._forget(safe_child(self.out, module_id))
-            remove_output(safe_child(self.out, f"{module_id}.zip"))
+            self.output.remove(safe_child(self.out, f"{module_id}.zip"))
             self.stale.discard(module_id)
 
     def _write_pack(self, module: Path, pack: Pack) -> None:
@@ -127,24 +125,25 @@ class LiveFoundry:
             made[ready.file_name] = new = digest(data)
             known = on_disk.get(ready.file_name)
             if known is None:  # a new file (its folder may be new too)
-                write_if_changed(sources / ready.file_name, data)
+                self.output.write_if_changed(sources / ready.file_name, data)
             elif known != new:  # changed: the digests say so without reading it back
-                replace_atomically(sources / ready.file_name, data)
+                self.output.write(sources / ready.file_name, data)
         for gone in on_disk.keys() - made.keys():
-            remove_output(sources / gone)
+            self.output.remove(sources / gone)
         self.sources[sources] = made
         self.written[sources] = readies
 
         folder = safe_child(module, "packs", pack.name)
         entries = pack_entries(pack)
-        if not folder.is_dir():
-            write_entries(entries, folder)
+        if not self.output.entries(folder):  # a missing pack (or an empty folder)
+            self.output.remove(folder)
+            write_entries(entries, folder, self.output)
         else:
             stored = self._stored_entries(folder)
             put = {key: value for key, value in entries.items() if stored.get(key) != value}
             delete = stored.keys() - entries.keys()
             if put or delete:
-                patch_pack(folder, put, set(delete))
+                patch_pack(folder, put, set(delete), self.output)
                 self.patched.add(folder)
         self.entries[folder] = entries
 
@@ -152,25 +151,27 @@ class LiveFoundry:
         known = self.sources.get(sources)
         if known is None:
             known = {}
-            if sources.is_dir():
-                for name in os.listdir(sources):
-                    with open(os.path.join(sources, name), "rb") as file:
-                        known[name] = digest(file.read())
+            for name in self.output.entries(sources):
+                known[name] = digest(self.output.read(sources / name) or b"")
         return known
 
     def _stored_entries(self, folder: Path) -> dict[str, bytes]:
         known = self.entries.get(folder)
         if known is None:
-            refuse_if_locked(folder)
-            known = read_entries(folder)
+            refuse_if_locked(folder, self.output)
+            known = read_entries(folder, self.output)
         return known
+
+    def _folders(self, parent: Path) -> set[str]:
+        return {name for name, is_folder in self.output.entries(parent).items() if is_folder}
 
     def _forget(self, path: Path) -> None:
         """Delete a module or pack folder the compendium no longer makes."""
         if path.name != "src":
-            for pack in sorted(path.glob("**/LOCK")):
-                refuse_if_locked(pack.parent)
-        remove_output(path)
+            for parts, _ in self.output.files(path, skip_links=True):
+                if parts[-1] == "LOCK":
+                    refuse_if_locked(path.joinpath(*parts[:-1]), self.output)
+        self.output.remove(path)
         for kept in (self.entries, self.sources, self.written):
             for folder in [f for f in kept if f == path or f.is_relative_to(path)]:
                 del kept[folder]
@@ -180,44 +181,18 @@ class LiveFoundry:
         """Write each patched pack afresh and each changed module's release zip: the
         output is then a fresh build's, byte for byte."""
         for folder in sorted(self.patched):
-            _rewrite_pack(folder, self.entries[folder])
+            self._rewrite_pack(folder, self.entries[folder])
         self.patched.clear()
         for module_id in sorted(self.stale):
             module = safe_child(self.out, module_id)
-            zip_path = safe_child(self.out, f"{module_id}.zip")
-            handle, temporary = tempfile.mkstemp(prefix=f".{zip_path.name}.", dir=self.out)
-            os.close(handle)
-            try:
-                write_release_zip(module, Path(temporary))
-                os.chmod(temporary, 0o644)
-                os.replace(temporary, zip_path)
-            finally:
-                Path(temporary).unlink(missing_ok=True)
+            with self.output.replacing(safe_child(self.out, f"{module_id}.zip")) as file:
+                write_release_zip(self.output, module, file)
         self.stale.clear()
 
-
-def _folders(parent: Path) -> set[str]:
-    try:
-        return {entry.name for entry in os.scandir(parent) if entry.is_dir()}
-    except FileNotFoundError:
-        return set()
-
-
-def _rewrite_pack(folder: Path, entries: dict[str, bytes]) -> None:
-    """Replace a pack with a fresh write of its entries (a build's bytes); the old one
-    stays until the new one is complete, and is swapped out by two renames."""
-    refuse_if_locked(folder)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.staging-", dir=folder.parent))
-    retired = folder.with_name(f".{folder.name}.retired-{os.getpid()}")
-    try:
-        fresh = staging / "pack"
-        write_entries(entries, fresh)
-        os.rename(folder, retired)
-        os.rename(fresh, folder)
-    except OSError as exc:
-        if retired.exists() and not folder.exists():
-            os.rename(retired, folder)
-        raise RulepressError(f"cannot write pack {folder}: {exc.strerror or exc}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(retired, ignore_errors=True)
+    def _rewrite_pack(self, folder: Path, entries: dict[str, bytes]) -> None:
+        """Replace a pack with a fresh write of its entries (a build's bytes); the old one
+        stays until the new one is complete, and is swapped out by two renames."""
+        refuse_if_locked(folder, self.output)
+        with replaced_atomically(folder, mark=False, output=self.output) as staging:
+            self.output.remove(staging)  # plyvel makes the pack's folder itself
+            write_entries(entries, staging, self.output)

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from rulepress.exporters.foundry.leveldb import document_entries
 from rulepress.exporters.output import pretty_json
+from rulepress.exporters.output_folder import FILE_MODE, OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.files import CLOEXEC
 
 MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
 
@@ -68,19 +70,30 @@ def source_file_name(document: dict) -> str:
 
 
 class SourceFolder:
-    """A pack's source files, written into `folder` as its documents are added."""
+    """A pack's source files, written into `folder` (inside `output`, never through a
+    link) as its documents are added."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, output: OutputFolder, folder: Path) -> None:
         """Nothing is written yet: the folder is made on the first document, so an empty
         pack leaves none."""
-        self.folder = folder
-        self.made = False
+        self.output, self.folder = output, folder
+        self.handle: int | None = None
 
     def write(self, document: Ready) -> None:
-        """Write a document's source file."""
-        if not self.made:  # made for the first document: a pack without any has no folder
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self.made = True
-        path = os.path.join(self.folder, document.file_name)  # a str: thousands of files
-        with open(path, "wb") as file:
-            file.write(document.source or b"")
+        """Write a document's source file (a new one: its folder is the build's own)."""
+        if self.handle is None:  # made for the first document: an empty pack has no folder
+            with self.output.folder(self.folder, create=True) as handle:
+                self.handle = os.dup(handle)  # thousands of files: the folder is walked once
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | CLOEXEC
+        try:
+            file = os.open(document.file_name, flags, FILE_MODE, dir_fd=self.handle)
+            with open(file, "wb") as stream:
+                stream.write(document.source or b"")
+        except OSError as exc:
+            exc.filename = self.folder / document.file_name  # the path in full, for the error
+            raise
+
+    def __del__(self) -> None:
+        """The folder's descriptor is closed with the pack."""
+        if self.handle is not None:
+            os.close(self.handle)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from rulepress.exporters.foundry.packs.common import RELEASE_TIME
+from rulepress.exporters.output_folder import OutputFolder
 
 ZIP_TIME = datetime.fromtimestamp(RELEASE_TIME / 1000, UTC).timetuple()[:6]
 UNIX = 3  # ZipInfo.create_system: the mode bits in external_attr are Unix ones
@@ -22,19 +24,20 @@ FOLDER_MODE = 0o040755
 MSDOS_DIRECTORY = 0x10
 
 
-def write_release_zip(module: Path, target: Path) -> None:
-    """Zip the module folder `module` into `target`."""
-    paths = sorted(module.rglob("*"), key=lambda path: path.relative_to(module).parts)
+def write_release_zip(output: OutputFolder, module: Path, target: BinaryIO) -> None:
+    """Zip the module folder `module` (inside `output`, read without following a link:
+    a link in a module folder is refused, never published) into the file `target`."""
     with zipfile.ZipFile(target, "w") as archive:
-        for path in paths:
-            name = path.relative_to(module).as_posix()
-            if path.is_dir():
+        for parts, is_folder in output.files(module):
+            name = "/".join(parts)
+            if is_folder:
                 entry = _entry(f"{name}/", FOLDER_MODE, zipfile.ZIP_STORED)
                 entry.external_attr |= MSDOS_DIRECTORY
                 archive.writestr(entry, b"")
             else:
                 entry = _entry(name, FILE_MODE, zipfile.ZIP_DEFLATED)
-                archive.writestr(entry, path.read_bytes(), compresslevel=9)
+                data = output.read(module.joinpath(*parts)) or b""
+                archive.writestr(entry, data, compresslevel=9)
 
 
 def _entry(name: str, mode: int, compression: int) -> zipfile.ZipInfo:
