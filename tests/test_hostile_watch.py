@@ -358,3 +358,20 @@ def test_the_real_watch_ends_1_when_the_compendium_is_moved_after_a_save(
         process.wait()
     zip_matches_module(tmp_path / "live")
     assert not list((tmp_path / "live" / "foundry").glob(".*.zip.*"))  # no temporary zip left
+
+
+def test_serve_reads_a_flood_of_events_as_one_whole_read(tmp_path):
+    """`serve` bounds a burst as the watch does: past BURST_PATHS paths it is told only the
+    compendium folder (one whole read), and it keeps no more than that many paths."""
+    from watchdog.events import FileModifiedEvent
+
+    from rulepress.commands.serve import ChangedPaths
+    from rulepress.commands.watch import BURST_PATHS
+
+    noted = ChangedPaths(tmp_path)
+    for number in range(5 * BURST_PATHS):
+        noted.on_any_event(FileModifiedEvent(str(tmp_path / f"file-{number}.yaml")))
+    assert len(noted._paths) <= BURST_PATHS + 2
+    assert noted.take() == [tmp_path]
+    noted.on_any_event(FileModifiedEvent(str(tmp_path / "one.yaml")))
+    assert noted.take() == [tmp_path / "one.yaml"]

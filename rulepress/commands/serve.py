@@ -36,6 +36,7 @@ from mkdocs.structure.files import File
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from rulepress.commands.validate import format_findings
+from rulepress.commands.watch import BURST_PATHS
 from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
@@ -77,16 +78,20 @@ class ChangedPaths(FileSystemEventHandler):
     what `LiveCompendium.update` is told. It shares the server's watches, so every event
     that starts a rebuild has been noted before the rebuild starts."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path) -> None:
         """Nothing noted yet; the lock because watchdog calls from its own thread."""
         self._lock = threading.Lock()
         self._paths: set[Path] = set()
+        self.root = root
 
     def on_any_event(self, event: FileSystemEvent) -> None:
-        """Note the file (or files) of one event; a folder's own events name no file."""
+        """Note the file (or files) of one event; a folder's own events name no file.
+        Past BURST_PATHS only the compendium folder: it is read whole, as a watch does."""
         if event.is_directory:
             return
         with self._lock:
+            if len(self._paths) > BURST_PATHS:
+                return
             for name in (event.src_path, getattr(event, "dest_path", "")):
                 if name:
                     self._paths.add(Path(os.fsdecode(name)))
@@ -95,7 +100,7 @@ class ChangedPaths(FileSystemEventHandler):
         """The paths noted since the last call, sorted, and forget them."""
         with self._lock:
             paths, self._paths = sorted(self._paths), set()
-        return paths
+        return paths if len(paths) <= BURST_PATHS else [self.root]
 
 
 def theme_environment_kept(config: MkDocsConfig) -> None:
@@ -131,7 +136,7 @@ class Preview:
         self.project_folder = folder / "project"
         self.site_dir = folder / "site"
         self.host, self.port = host, port
-        self.paths = ChangedPaths()
+        self.paths = ChangedPaths(self.live.root.absolute())
         self.config: MkDocsConfig | None = None
         self.serve_url = self.mount_path = "/"
         self._history: tuple[str | None, list[Revision]] | None = None
