@@ -21,6 +21,7 @@ from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.findings import (
     file_problem,
     finding_at,
+    model_failure,
     schema_findings,
     suggest,
     type_name,
@@ -370,6 +371,12 @@ def _load_document(
         document = model.model_validate(data)
     except ValidationError as exc:
         findings.extend(schema_findings(exc, source, model))
+        return None
+    except Exception as exc:  # a plugin's model or field type failed on these data
+        package = kinds.registry()[kind].package
+        if package == "rulepress":
+            raise  # rulepress's own models failing is a bug to report, not a finding
+        findings.append(model_failure(source, package, kind, exc))
         return None
     if cache is not None:
         cache.keep(key, document)

@@ -79,7 +79,7 @@ def recheck(previous: RulesetChecks, ruleset: Ruleset) -> RulesetChecks:
 
 def _run(registered: Check, ruleset: Ruleset) -> Reported:
     reported: dict[Path, list[tuple[Report, Finding]]] = {}
-    for report in registered.function(ruleset):
+    for report in registered.reports(ruleset):
         reported.setdefault(report.entry.file, []).append((report, registered.finding(report)))
     return {file: tuple(pairs) for file, pairs in reported.items()}
 
@@ -127,6 +127,8 @@ class _Edit:
             if kept is None:
                 return _run(registered, self.new), "whole"
             return kept, "kept"
+        if self.new.info_source.file in before:  # a report about the whole ruleset (a
+            return _run(registered, self.new), "whole"  # check that failed): none kept
         if registered.reads == "document":
             if registered.index is not None and not self.index_holds(registered):
                 return _run(registered, self.new), "whole"
