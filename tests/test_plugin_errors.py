@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from pydantic import AfterValidator, field_validator, model_validator
 
 from rulepress import cli, kinds
-from rulepress.errors import Code, Level, Problem
+from rulepress.errors import Code, Level, PluginError, Problem
 from rulepress.models import Document
 from rulepress.models.base import Name
 from rulepress.validation import validate
@@ -323,3 +323,108 @@ def test_a_plugin_command_that_stops_still_stops(plugin):
     assert rulepress("roll", "trinket")[0] == 2  # click's "aborted"
     FAULT["command"] = SystemExit(0)
     assert rulepress("roll", "trinket")[0] == 0
+
+
+def test_a_plugin_check_that_failed_is_not_kept_once_it_passes(plugin, tmp_path):
+    """A live compendium re-runs a document check on the changed files only: the error
+    about the check's failure (at ruleset.yaml) must not outlive the failure."""
+    from rulepress.live import LiveCompendium
+
+    def per_document(ruleset):
+        """A plugin check of each document alone."""
+        fault("document check")
+        yield from ()
+
+    plugin_check = checks.Check(
+        "RP297", "trinket-each", Level.ERROR, per_document, "document", package=PACKAGE
+    )
+    checks.CHECKS.append(plugin_check)
+    try:
+        root = compendium(tmp_path)
+        FAULT["document check"] = KeyError("polish")
+        live = LiveCompendium(root)
+        assert [f.code for f in live.validation.findings] == ["RP297"]
+        assert "KeyError: 'polish'" in live.validation.findings[0].message
+        FAULT.clear()
+        die = root / "trinkets" / "lucky-die.yaml"
+        die.write_text(die.read_text(encoding="utf-8").replace("charm: 3", "charm: 4"))
+        update = live.update([die])
+        assert update.ok and not update.findings, update.findings
+    finally:
+        checks.CHECKS.remove(plugin_check)
+
+
+def test_a_plugin_check_index_that_fails_runs_the_check_whole(plugin, tmp_path):
+    from rulepress.live import LiveCompendium
+
+    runs = []
+
+    def counted(ruleset):
+        """A plugin check that reads only each document's name."""
+        runs.append(len(ruleset.entries))
+        yield from ()
+
+    def index(document):
+        fault("index")
+        return document.name
+
+    plugin_check = checks.Check(
+        "RP297", "trinket-names", Level.ERROR, counted, "ruleset", index, package=PACKAGE
+    )
+    checks.CHECKS.append(plugin_check)
+    try:
+        root = compendium(tmp_path)
+        live = LiveCompendium(root)
+        FAULT["index"] = ZeroDivisionError("division by zero")
+        die = root / "trinkets" / "lucky-die.yaml"
+        die.write_text(die.read_text(encoding="utf-8").replace("charm: 3", "charm: 4"))
+        update = live.update([die])
+        assert update.ok and not update.findings, update.findings
+        assert len(runs) == 2  # once at the start, once whole after the edit
+    finally:
+        checks.CHECKS.remove(plugin_check)
+
+
+def test_fmt_of_a_document_a_plugin_model_fails_on_is_refused_not_a_crash(plugin, tmp_path):
+    root = compendium(tmp_path)
+    die = root / "trinkets" / "lucky-die.yaml"
+    before = die.read_bytes()
+    FAULT["model validator after"] = TypeError("unsupported operand")
+    code, output = rulepress("fmt", str(root))
+    assert code == 1, output
+    assert "lucky-die.yaml" in output and "not valid" in output
+    assert "internal error" not in output
+    assert die.read_bytes() == before
+
+
+# -- a plugin's hooks the exporters call (charts, calculators, section helpers) --------
+
+
+def test_a_plugin_hook_that_does_not_import_or_raises_is_an_error_naming_the_plugin(
+    plugin, monkeypatch
+):
+    hooks = sys.modules["trinket_hooks"]
+    hooks.chart = lambda ruleset: fault("chart") or {}
+    charted = kinds.Kind(
+        Trinket, chart="trinket_hooks:chart", calculator="gone:calc", package=PACKAGE
+    )
+    monkeypatch.setitem(plugin, "trinket", charted)
+    with pytest.raises(
+        PluginError,
+        match=f"'gone:calc' of kind 'trinket' from plugin {PACKAGE} cannot be imported: ModuleNotFoundError",
+    ):
+        kinds.load_hook("gone:calc")
+    chart = kinds.load_hook("trinket_hooks:chart")
+    assert chart(None) == {}
+    FAULT["chart"] = IndexError("list index out of range")
+    with pytest.raises(
+        PluginError,
+        match=f"'trinket_hooks:chart' of kind 'trinket' from plugin {PACKAGE} failed: IndexError",
+    ):
+        chart(None)
+    FAULT["chart"] = KeyboardInterrupt()
+    with pytest.raises(KeyboardInterrupt):
+        chart(None)
+    # rulepress's own hooks are returned as they are: their failure is a bug to report
+    own = kinds.registry()["skill-test"].chart
+    assert kinds.load_hook(own) is kinds.load_hook(own)

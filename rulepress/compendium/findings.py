@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from rulepress import kinds
 from rulepress.compendium.yaml_source import Position, SourceMap
 from rulepress.errors import Code, Finding, Level, Problem, raised_text
+from rulepress.models.base import Document
 
 FILE_START = Position(1, 1)
 
@@ -175,6 +176,23 @@ def finding_at(
     """A finding at the value (or, for `()`, the document) `path` names in `source`."""
     position = source.locate(path)
     return Finding(level, code, message, source.file, position.line, position.col)
+
+
+def validated(kind: str, data: dict, source: SourceMap) -> tuple[Document | None, list[Finding]]:
+    """The document `data` (read from `source`) makes with its kind's model, or None and
+    the findings of why not. What a plugin's model (or a field type of it) raises besides
+    a validation error is a finding naming the plugin; rulepress's own models raising
+    one is a bug, left to surface as one."""
+    model = kinds.models()[kind]
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, schema_findings(exc, source, model)
+    except Exception as exc:  # a plugin's model or field type failed on these data
+        package = kinds.registry()[kind].package
+        if package == "rulepress":
+            raise
+        return None, [model_failure(source, package, kind, exc)]
 
 
 def model_failure(source: SourceMap, package: str, kind: str, exc: Exception) -> Finding:

@@ -13,18 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from pydantic import ValidationError
-
 from rulepress import kinds
 from rulepress.caching import digest
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.findings import (
     file_problem,
     finding_at,
-    model_failure,
-    schema_findings,
     suggest,
     type_name,
+    validated,
 )
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.settings import PublisherSettings, load_settings, settings_file
@@ -367,16 +364,9 @@ def _load_document(
     if model is None:
         findings.append(_unknown_kind(source, kind))
         return None
-    try:
-        document = model.model_validate(data)
-    except ValidationError as exc:
-        findings.extend(schema_findings(exc, source, model))
-        return None
-    except Exception as exc:  # a plugin's model or field type failed on these data
-        package = kinds.registry()[kind].package
-        if package == "rulepress":
-            raise  # rulepress's own models failing is a bug to report, not a finding
-        findings.append(model_failure(source, package, kind, exc))
+    document, problems = validated(kind, data, source)
+    if document is None:
+        findings.extend(problems)
         return None
     if cache is not None:
         cache.keep(key, document)
