@@ -228,6 +228,10 @@ class Problem(ValueError):
             raise TypeError(f"Problem code must be None or one of rulepress's codes, not {code!r}")
         super().__init__(message)
         self.message = str(message)
+        """What is wrong, in the plugin's words: the finding's message."""
         self.path = path
+        """Where, as a data path below the value validated (or in `document`)."""
         self.code = Code(code) if code is not None else None
+        """The finding's code; None for the usual one."""
         self.document = document
+        """From a check: the document (or its id) the path is in; None for `ruleset.yaml`."""

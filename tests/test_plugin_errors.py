@@ -108,6 +108,12 @@ sides: {sides}
 @pytest.fixture
 def plugin(monkeypatch):
     """rulepress's kinds and the plugin's `trinket`, its check registered; FAULT cleared."""
+    with plugin_installed(monkeypatch) as extended:
+        yield extended
+
+
+@contextlib.contextmanager
+def plugin_installed(monkeypatch):
     hooks = types.ModuleType("trinket_hooks")
     hooks.roll = click.Command("trinket", callback=lambda: fault("command"))
     hooks.not_a_command = 42
@@ -262,11 +268,38 @@ def test_any_exception_from_any_hook_is_a_finding_naming_the_plugin(plugin, tmp_
         assert type(FAULT[hook]).__name__ in output
 
 
+@settings(max_examples=40, deadline=None)
+@given(hook=st.sampled_from(("command", "chart")), make=st.sampled_from(EXCEPTIONS))
+def test_any_exception_from_a_command_or_an_exporter_hook_is_an_error_naming_the_plugin(hook, make):
+    """The hooks that are called, not validated with: `rulepress roll trinket`, and a
+    chart as the site's exporter calls it (through kinds.load_hook)."""
+    with pytest.MonkeyPatch.context() as monkeypatch, plugin_installed(monkeypatch) as plugin:
+        hooks = sys.modules["trinket_hooks"]
+        hooks.chart = lambda ruleset: fault("chart") or {}
+        monkeypatch.setitem(
+            plugin,
+            "trinket",
+            kinds.Kind(
+                Trinket, roll="trinket_hooks:roll", chart="trinket_hooks:chart", package=PACKAGE
+            ),
+        )
+        FAULT[hook] = make()
+        if hook == "command":
+            code, output = rulepress("roll", "trinket")
+            assert code == 2, output
+            assert f"error: rulepress roll trinket (from {PACKAGE}) failed" in output
+            assert "internal error" not in output and "x" * 1000 not in output
+        else:
+            with pytest.raises(PluginError, match=f"from plugin {PACKAGE} failed") as raised:
+                kinds.load_hook("trinket_hooks:chart")(None)
+            assert len(str(raised.value)) < 500
+
+
 def test_a_failing_check_leaves_the_other_checks_running(plugin, tmp_path):
     root = compendium(tmp_path)
     (root / "trinkets" / "other.yaml").write_text(
         "kind: trinket\nid: lucky-die\nname: Copy\n", encoding="utf-8"
-    )  # a duplicate id, which a rulepress check (sorted after RP299? no: before) finds
+    )  # a duplicate id, which one of rulepress's own checks finds
     FAULT["check"] = ZeroDivisionError("division by zero")
     findings = validate(root).findings
     codes = {f.code for f in findings}
