@@ -20,7 +20,7 @@ from rulepress.commands.options import (
     Text,
     format_options,
 )
-from rulepress.errors import RulepressError, printable
+from rulepress.errors import PluginError, RulepressError, printable, raised_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -421,7 +421,8 @@ class KindCommands(click.Group):
         super().__init__(*args, **kwargs)
         self.hook = hook
 
-    def _kind_commands(self) -> dict[str, click.Command]:
+    def _kind_commands(self) -> dict[str, tuple[click.Command, str]]:
+        """Each subcommand by name, with the package of the kind that names it."""
         from rulepress import kinds
 
         found = {}
@@ -429,7 +430,14 @@ class KindCommands(click.Group):
             reference = getattr(kind, self.hook)
             if reference:
                 command = kinds.load_hook(reference)
-                found.setdefault(command.name, command)
+                if not isinstance(command, click.Command):
+                    if kind.package == "rulepress":
+                        raise TypeError(f"{reference} is not a click command")
+                    raise PluginError(
+                        f"hook {reference!r} of kind {kind.name!r} from plugin "
+                        f"{kind.package} is not a click command"
+                    )
+                found.setdefault(command.name, (command, kind.package))
         return found
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -438,7 +446,25 @@ class KindCommands(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """The kind's subcommand called `name`, imported only now."""
-        return self._kind_commands().get(name)
+        command, _ = self._kind_commands().get(name, (None, ""))
+        return command
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the subcommand; what a plugin's command raises (other than click's own
+        and rulepress's errors) is an error naming the plugin, exit 2, not an internal
+        error. Ctrl-C and sys.exit are no Exception, so they still stop the command."""
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, RulepressError):
+            raise
+        except Exception as exc:
+            name = ctx.invoked_subcommand or ""
+            _, package = self._kind_commands().get(name, (None, "rulepress"))
+            if package == "rulepress":
+                raise  # rulepress's own command failing is a bug to report
+            raise PluginError(
+                f"rulepress {self.name} {name} (from {package}) failed: {raised_text(exc)}"
+            ) from exc
 
 
 @cli.group("roll", cls=KindCommands, hook="roll")

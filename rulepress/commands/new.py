@@ -12,11 +12,9 @@ import dataclasses
 from pathlib import Path
 
 import click
-from pydantic import ValidationError
 
-from rulepress import kinds
 from rulepress.commands.options import RULESET_HELP, TEXT, Text, compendium_option
-from rulepress.compendium.findings import schema_findings
+from rulepress.compendium.findings import validated
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
@@ -43,11 +41,9 @@ def _create(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
     path = safe_child(ruleset.folder, *parts)
     text = dump_data(data)
     parsed, source = parse_yaml(text, path)
-    try:
-        model = kinds.models()[data["kind"]]
-        document = model.model_validate(parsed)
-    except ValidationError as exc:
-        raise _refusal(schema_findings(exc, source, model)) from None
+    document, problems = validated(data["kind"], parsed, source)
+    if document is None:
+        raise _refusal(problems)
     joined = dataclasses.replace(ruleset, entries=(*ruleset.entries, Entry(document, source)))
     findings = run_checks(Compendium(ruleset.folder, {ruleset.id: joined}))
     errors = [f for f in findings if f.level == Level.ERROR and f.file == path]

@@ -17,14 +17,36 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rulepress.environment import entry_points
-from rulepress.errors import RulepressError
+from rulepress.errors import PluginError, Problem, RulepressError, raised_text
 from rulepress.models.base import Document
+
+__all__ = [
+    "GROUP",
+    "HOOKS",
+    "Attribute",
+    "FoundryItems",
+    "FoundryTable",
+    "Guide",
+    "Kind",
+    "Macro",
+    "Part",
+    "PluginError",
+    "Problem",
+    "TableRow",
+    "load_hook",
+    "models",
+    "one_part_per_document",
+    "plugin_call",
+    "registry",
+    "template_folders",
+]
 
 GROUP = "rulepress.kinds"
 """The entry-point group a plugin package lists its kinds under."""
@@ -188,10 +210,56 @@ class Kind:
         return self.model.KIND
 
 
+HOOKS = ("chart", "calculator", "roll", "odds", "new")
+"""The `"module:attribute"` hooks of a Kind (its Guide has `helpers` and `journal`)."""
+
+
 def load_hook(reference: str) -> Any:
-    """The object a `"module:attribute"` hook names."""
+    """The object a `"module:attribute"` hook names. A plugin's hook that cannot be
+    imported is a PluginError naming the plugin; a plugin's function is returned
+    wrapped, so what it raises when called is one too (see `plugin_call`)."""
+    owner = _hook_owner(reference)
     module, _, attribute = reference.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    try:
+        hooked = getattr(importlib.import_module(module), attribute)
+    except Exception as exc:
+        if owner is None or owner.package == "rulepress":
+            raise  # rulepress's own hooks failing is a bug to report
+        raise PluginError(
+            f"hook {reference!r} of kind {owner.name!r} from plugin {owner.package} "
+            f"cannot be imported: {raised_text(exc)}"
+        ) from None
+    if owner is None or owner.package == "rulepress" or not inspect.isfunction(hooked):
+        return hooked
+    return plugin_call(hooked, f"hook {reference!r} of kind {owner.name!r}", owner.package)
+
+
+def plugin_call(function: Callable, what: str, package: str) -> Callable:
+    """`function`, a plugin's, with any Exception it raises made a PluginError naming
+    `what` and the package (exit 2, not an internal error). Ctrl-C and sys.exit, which
+    are no Exception, still stop rulepress."""
+
+    @functools.wraps(function)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except RulepressError:
+            raise
+        except Exception as exc:
+            raise PluginError(f"{what} from plugin {package} failed: {raised_text(exc)}") from exc
+
+    return called
+
+
+def _hook_owner(reference: str) -> Kind | None:
+    """The kind whose hook `reference` is, to name its package when the hook fails."""
+    for kind in registry().values():
+        named = [getattr(kind, hook) for hook in HOOKS]
+        if kind.guide is not None:
+            named += [kind.guide.helpers, kind.guide.journal]
+        if reference in named:
+            return kind
+    return None
 
 
 @functools.cache
