@@ -103,11 +103,11 @@ def _html_blocks(blocks: tuple[Block, ...], link, plain: Plain, paragraphs: bool
             continue
         tag = "ul" if block.start is None else "ol"
         start = f' start="{block.start}"' if block.start not in (None, 1) else ""
-        items = "".join(
+        items = "\n".join(
             f"<li>{_html_blocks(item, link, plain, block.loose)}</li>" for item in block.items
         )
-        parts.append(f"<{tag}{start}>{items}</{tag}>")
-    return "".join(parts)
+        parts.append(f"<{tag}{start}>\n{items}\n</{tag}>")
+    return "\n".join(parts)  # as Python-Markdown writes it: a block's text ends at its line
 
 
 def _html_inlines(nodes: tuple[Inline, ...], link, plain: Plain) -> str:
