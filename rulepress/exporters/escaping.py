@@ -14,6 +14,7 @@ settings reaches an output through the function of the place it is written into.
 | URL in an HTML attribute                  | `html_url`             | `href`       |
 | JSON inside `<script>`                    | `script_json`          |              |
 | YAML front matter                         | `yaml_front_matter`    |              |
+| A RichText field (its Markdown subset)    | `rich_text.rich_markdown`, `rich_html` | `rich` |
 
 Markdown text is escaped for Markdown *and* for HTML, since Markdown passes HTML through:
 a value shows as the characters it holds wherever the Markdown is rendered (the site,

@@ -3,7 +3,15 @@ the typed results their rules return."""
 
 from __future__ import annotations
 
-from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
+from rulepress.models.base import (
+    Document,
+    Model,
+    Ref,
+    RichText,
+    Ruling,
+    iter_references,
+    iter_rich_texts,
+)
 from rulepress.models.character_points import CpAward, CpCost, CpEarned, CpEarning, CpSpending
 from rulepress.models.cool import CriticalFailure, FearResult, FearRoll, ShockResult, ShockRoll
 from rulepress.models.corruption import (
@@ -67,6 +75,7 @@ __all__ = [
     "PushPrice",
     "PushRule",
     "Ref",
+    "RichText",
     "RuleText",
     "RulesetInfo",
     "Ruling",
@@ -85,4 +94,5 @@ __all__ = [
     "WeaponProfile",
     "WeaponSection",
     "iter_references",
+    "iter_rich_texts",
 ]
