@@ -39,7 +39,7 @@ def installed_games() -> tuple[Game, ...]:
     from rulepress.kinds.core import CORE
 
     points = list(entry_points(group=GAMES_GROUP))
-    if not any(_package(point) == OWN_DISTRIBUTION for point in points):
+    if not any(_normalized(_package(point)) == OWN_DISTRIBUTION for point in points):
         raise RulepressError(STALE_INSTALL)
     found = [_game(point) for point in points]
     found += [_legacy_game(point) for point in entry_points(group=GROUP)]
@@ -58,8 +58,12 @@ def installed_games() -> tuple[Game, ...]:
 
 
 def _package(point: EntryPoint) -> str:
-    """The distribution an entry point is from, by its normalized name."""
-    name = point.dist.name if point.dist else point.name
+    """The distribution an entry point is from, as it spells its name."""
+    return point.dist.name if point.dist else point.name
+
+
+def _normalized(name: str) -> str:
+    """A distribution's name as pip compares it (`Rulepress_X` is `rulepress-x`)."""
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
