@@ -20,9 +20,11 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:  # markdown-it is imported when a text is parsed, not with the models
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 DOC_LINK = re.compile(r"^doc:([a-z0-9]+(?:-[a-z0-9]+)*)$")
 """A link's destination in the subset: `doc:` and a document's id (a slug)."""
@@ -31,15 +33,29 @@ MAX_LIST_DEPTH = 8
 (20 levels of tokens, 8 lists) and drops what follows, so a deeper text is refused."""
 _MAX_NESTING = 20
 
-_SUBSET = MarkdownIt("zero", {"maxNesting": _MAX_NESTING}).enable(
-    ["list", "emphasis", "link", "escape"]
-)
-_SUBSET.validateLink = lambda url: DOC_LINK.match(url) is not None
-_SUBSET.normalizeLink = lambda url: url  # a slug needs no encoding; another is not a link
-# Every CommonMark construct (and tables), HTML and links of any scheme included: what an
-# author might have meant, to say what of it shows as typed.
-_FULL = MarkdownIt("commonmark", {"html": True}).enable("table").disable("text_join")
-_FULL.validateLink = lambda url: True
+
+
+@functools.cache
+def _subset() -> MarkdownIt:
+    """The parser of the subset."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("zero", {"maxNesting": _MAX_NESTING})
+    parser.enable(["list", "emphasis", "link", "escape"])
+    parser.validateLink = lambda url: DOC_LINK.match(url) is not None
+    parser.normalizeLink = lambda url: url  # a slug needs no encoding; another is not a link
+    return parser
+
+
+@functools.cache
+def _full() -> MarkdownIt:
+    """Every CommonMark construct (and tables), HTML and links of any scheme included: what
+    an author might have meant, to say what of it shows as typed."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark", {"html": True}).enable("table").disable("text_join")
+    parser.validateLink = lambda url: True
+    return parser
 
 
 @dataclass(frozen=True)
@@ -97,7 +113,7 @@ class TooDeep(ValueError):
 def parse(text: str) -> tuple[Block, ...]:
     """The blocks of `text` in the subset (cached: the checks and every output read the
     same texts). Raises TooDeep for lists nested deeper than MAX_LIST_DEPTH."""
-    tokens = _SUBSET.parse(text)
+    tokens = _subset().parse(text)
     if any(token.level >= _MAX_NESTING - 1 for token in tokens):
         raise TooDeep(f"lists nest at most {MAX_LIST_DEPTH} deep")
     blocks, _ = _blocks(tokens, 0, None)
@@ -217,7 +233,7 @@ def outside_subset(text: str) -> dict[str, int]:
     """What `text` writes that the subset does not have (so it shows as typed), each with
     the line of the text (from 1) it first stands on."""
     found: dict[str, int] = {}
-    for token in _FULL.parse(text):
+    for token in _full().parse(text):
         line = (token.map[0] + 1) if token.map else 1
         what = _CONSTRUCTS.get(token.type)
         if what:
