@@ -271,9 +271,19 @@ def fmt_command(path: Path, check: bool) -> None:
     "--ruleset",
     "ruleset_id",
     type=TEXT,
-    default="my-rules",
-    show_default=True,
-    help="The sample ruleset's id (a slug): its folder under compendium/.",
+    default=None,
+    help="The ruleset's id (a slug): its folder under compendium/. Default: DIRECTORY's "
+    "name as a slug (Iron Oath gives iron-oath; a name with no ASCII letter or digit "
+    "needs --ruleset).",
+)
+@click.option(
+    "--samples",
+    "samples",
+    type=TEXT,
+    default=None,
+    metavar="GAME,...|all",
+    help="Also write one small document of each kind of these bundled games "
+    "(iris, t2k4e, cuf, cool), or of all of them; default: none.",
 )
 @click.option(
     "--github",
@@ -282,15 +292,28 @@ def fmt_command(path: Path, check: bool) -> None:
     help="The GitHub repository the content will live in: sets the site's address "
     "(GitHub Pages), its edit links and the Foundry modules' release URLs.",
 )
-def init_command(directory: Path, title: str | None, ruleset_id: str, github: str | None) -> None:
+def init_command(
+    directory: Path,
+    title: str | None,
+    ruleset_id: str | None,
+    samples: str | None,
+    github: str | None,
+) -> None:
     """Write a new content repository into DIRECTORY (new or empty): the settings
-    (rulepress.yaml), a sample ruleset with one small document of each kind, pre-commit
-    hooks, GitHub workflows (checks on pull requests, the site on GitHub Pages, release
-    files on a tag), a .gitignore and a README for its contributors. It validates and
-    builds as written. Refuses a folder that is not empty; writes nothing on failure."""
+    (rulepress.yaml), a ruleset named after DIRECTORY with one rule, pre-commit hooks,
+    GitHub workflows (checks on pull requests, the site on GitHub Pages, release files on
+    a tag), a .gitignore and a README for its contributors; with --samples, the bundled
+    games' sample documents too. It validates and builds as written. Refuses a folder
+    that is not empty; writes nothing on failure."""
     from rulepress.commands.init import init_repository
 
-    written = init_repository(directory, title=title, ruleset_id=ruleset_id, github=github)
+    written = init_repository(
+        directory,
+        title=title,
+        ruleset_id=ruleset_id,
+        github=github,
+        samples=samples.split(",") if samples else (),
+    )
     for path in written:
         click.echo(f"wrote {printable(str(path))}")
     click.echo(
