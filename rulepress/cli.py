@@ -431,7 +431,8 @@ def import_wiki_command(
 class KindCommands(click.Group):
     """`roll`, `odds` and `new`: a subcommand per kind whose registry entry names one
     (rulepress.kinds), loaded only when this group is used, so `rulepress --help`
-    imports no model."""
+    imports no model. Its help lists the subcommands of the kinds ./compendium holds
+    (`options.command_kinds`); any registered one still runs by its name."""
 
     def __init__(self, *args, hook: str, **kwargs) -> None:
         """`hook` names the registry hook (`roll`, `odds`, `new`) whose kinds become the
@@ -439,39 +440,64 @@ class KindCommands(click.Group):
         super().__init__(*args, **kwargs)
         self.hook = hook
 
-    def _kind_commands(self) -> dict[str, click.Command]:
+    def _kind_commands(self, held: frozenset[str] | None = None) -> dict[str, click.Command]:
+        """The subcommands by name; with `held`, only those of kinds whose documents (or
+        the documents they refer to) are among the `held` kinds."""
         from rulepress import kinds
+        from rulepress.commands.options import command_kinds
 
         found = {}
         for kind in kinds.registry().values():
             reference = getattr(kind, self.hook)
-            if reference:
+            if reference and (held is None or command_kinds(kind.model) & held):
                 command = kinds.load_hook(reference)
                 found.setdefault(command.name, command)
         return found
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        """The subcommands the kinds name, for `--help`."""
-        return sorted(self._kind_commands())
+        """The subcommands of the games ./compendium holds, for `--help`; every registered
+        one when there is no compendium to read."""
+        from rulepress.commands.options import held_kinds
+
+        return sorted(self._kind_commands(held_kinds(Path(DEFAULT_COMPENDIUM))))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """The kind's subcommand called `name`, imported only now."""
         return self._kind_commands().get(name)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The listed subcommands with their short help, or a line saying there is none."""
+        commands = [(name, self._kind_commands()[name]) for name in self.list_commands(ctx)]
+        width = formatter.width - 6 - max((len(name) for name, _ in commands), default=0)
+        with formatter.section("Commands"):
+            if commands:
+                formatter.write_dl([(n, c.get_short_help_str(width)) for n, c in commands])
+            else:
+                formatter.write_text("none for the kinds of ./compendium")
+
 
 @cli.group("roll", cls=KindCommands, hook="roll")
 def roll_group() -> None:
-    """Resolve a test: give the faces rolled, or a --seed to roll them."""
+    """Resolve a test: give the faces rolled, or a --seed to roll them.
+
+    Lists the games of ./compendium (every registered one when there is no compendium
+    there to read); each runs with its own --compendium."""
 
 
 @cli.group("odds", cls=KindCommands, hook="odds")
 def odds_group() -> None:
-    """Exact odds computed from the rules."""
+    """Exact odds computed from the rules.
+
+    Lists the games of ./compendium (every registered one when there is no compendium
+    there to read); each runs with its own --compendium."""
 
 
 @cli.group("new", cls=KindCommands, hook="new")
 def new_group() -> None:
-    """Write a valid skeleton document in the right folder."""
+    """Write a valid skeleton document in the right folder.
+
+    Lists the kinds ./compendium can take (every registered one when there is no
+    compendium there to read); each runs with its own --compendium."""
 
 
 def pause_the_collector() -> None:
