@@ -4,6 +4,7 @@ only the games the compendium holds and default `--ruleset` to the only one."""
 
 from __future__ import annotations
 
+import json
 import re
 from importlib.resources import files
 from pathlib import Path
@@ -208,3 +209,28 @@ def test_the_launchers_help_still_reads_no_compendium_and_imports_no_model():
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=COMPENDIUM.parent
     )
     assert result.stdout.splitlines()[-1] == "[]", result.stderr
+
+
+def test_a_two_word_glossary_term_is_defined_shown_on_the_site_and_not_reported(
+    tmp_path, capsys, monkeypatch
+):
+    folder = tmp_path / "rules"
+    init_repository(folder)
+    ruleset_file = folder / "compendium" / "rules" / "ruleset.yaml"
+    ruleset = yaml.safe_load(ruleset_file.read_text())
+    ruleset["glossary"] = {"Close Combat": "Fighting within reach."}
+    ruleset_file.write_text(yaml.safe_dump(ruleset, sort_keys=False))
+    welcome = folder / "compendium" / "rules" / "rules" / "welcome.yaml"
+    rule = yaml.safe_load(welcome.read_text())
+    rule["text"] = "Make a Close Combat test to strike, and a Stealth test to hide."
+    welcome.write_text(yaml.safe_dump(rule, sort_keys=False))
+    code, out, _ = _cli(folder, ["validate", "--format", "json"], capsys, monkeypatch)
+    assert code == 0, out
+    undefined = [f["message"] for f in json.loads(out)["findings"] if f["code"] == "RP232"]
+    assert undefined == [
+        '"Stealth" is used here but never defined: no glossary entry, document or text defines it'
+    ]
+    code, out, err = _cli(folder, ["build", "--target", "site"], capsys, monkeypatch)
+    assert code == 0, out + err
+    page = (folder / "dist" / "site" / "rules" / "introduction.html").read_text()
+    assert 'title="Fighting within reach.">Close Combat</abbr> test' in page
