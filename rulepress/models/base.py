@@ -301,3 +301,16 @@ def _list_item_ref(annotation: Any) -> Ref | None:
             if isinstance(meta, Ref):
                 return meta
     return None
+
+
+def referenced_kinds(cls: type[BaseModel]) -> frozenset[str]:
+    """The kinds a document of `cls` may name in its `ref(...)` fields, nested ones too
+    (a weapon's section: `weapon-section`)."""
+    found = set()
+    for _name, target, annotation in _reference_fields(cls):
+        if target or (target := _list_item_ref(annotation)):
+            found.add(target)
+        for arg in (annotation, *typing.get_args(annotation)):
+            if isinstance(arg, type) and issubclass(arg, BaseModel):
+                found |= referenced_kinds(arg)
+    return frozenset(found)

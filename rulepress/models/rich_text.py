@@ -34,7 +34,6 @@ MAX_LIST_DEPTH = 8
 _MAX_NESTING = 20
 
 
-
 @functools.cache
 def _subset() -> MarkdownIt:
     """The parser of the subset."""
