@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -216,9 +217,21 @@ def _reference_fields(cls: type[BaseModel]) -> tuple[tuple[str, str | None, Any]
     fields = []
     for name, info in cls.model_fields.items():
         target = next((m.kind for m in info.metadata if isinstance(m, Ref)), None)
+        target = target or _optional_ref(info.annotation)
         if target or _may_hold_refs(info.annotation):
             fields.append((name, target, info.annotation))
     return tuple(fields)
+
+
+def _optional_ref(annotation: Any) -> str | None:
+    """`ref("*") | None`: pydantic keeps the Ref inside the union's member, not on the field."""
+    if typing.get_origin(annotation) not in (typing.Union, types.UnionType):
+        return None
+    members = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+    if len(members) != 1:
+        return None
+    metadata = getattr(members[0], "__metadata__", ())
+    return next((meta.kind for meta in metadata if isinstance(meta, Ref)), None)
 
 
 def _may_hold_refs(annotation: Any) -> bool:
