@@ -159,15 +159,13 @@ def test_a_range_that_names_no_span_is_a_finding_at_the_range(tmp_path, written,
 
 def test_a_gap_is_a_finding_at_the_row_after_it(tmp_path):
     assert findings(tmp_path, table("2d6", "2-6", "7", "10-12")) == [
-        "RP105 t.yaml:10:12 rows[2].range: no row covers 8-9, rolled just before this row "
-        "(got '10-12')"
+        "RP105 t.yaml:10:12 rows[2].range: no row covers 8-9, just before this row (got '10-12')"
     ]
 
 
 def test_a_gap_at_the_end_is_a_finding_at_the_last_row(tmp_path):
     assert findings(tmp_path, table("d100", "1-50", "51-98")) == [
-        "RP105 t.yaml:8:12 rows[1].range: no row covers 99-100, rolled just after this row "
-        "(got '51-98')"
+        "RP105 t.yaml:8:12 rows[1].range: no row covers 99-100, just after this row (got '51-98')"
     ]
 
 
@@ -368,3 +366,17 @@ def test_a_level_row_ending_before_its_level_is_a_finding_at_its_to(tmp_path):
     validation = validate(tree(tmp_path, triggers=reversed_end))
     assert [f"{f.code} {f.line}:{f.col}" for f in validation.findings] == ["RP105 10:9"]
     assert "ends before its level 99" in validation.findings[0].message
+
+
+def test_a_level_row_ending_short_of_the_next_is_a_gap_at_the_next_row(tmp_path):
+    short = TRIGGERS.replace("    events: Bad things\n", "    events: Bad things\n    to: 95\n")
+    validation = validate(tree(tmp_path, triggers=short))
+    assert [f"{f.code} {f.line}:{f.col} {f.message}" for f in validation.findings] == [
+        "RP105 9:12 rows[1].level: no row covers 96-98, just before this row (got '99')"
+    ]
+
+
+def test_level_rows_out_of_order_stay_the_level_order_check_s(tmp_path):
+    unordered = TRIGGERS.replace("level: 99", "level: 80")
+    validation = validate(tree(tmp_path, triggers=unordered))
+    assert [f.code for f in validation.findings] == ["RP218"]

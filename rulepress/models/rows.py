@@ -7,6 +7,7 @@ outside the roll's range)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -129,7 +130,7 @@ def gaps(spans: Sequence[Span], outcomes: Sequence[int], path) -> list[RowProble
             where, side = order[after_run], "before"
         else:
             where, side = order[-1], "after"
-        message = f"no row covers {missing}, rolled just {side} this row"
+        message = f"no row covers {missing}, just {side} this row"
         problems.append(RowProblem(path(where), message, str(spans[where])))
         run.clear()
 
@@ -178,8 +179,11 @@ def level_spans(levels: Sequence[int], ends: Sequence[int | None]) -> list[Span]
 
 
 def level_problems(levels: Sequence[int], ends: Sequence[int | None]) -> list[RowProblem]:
-    """A level table's rows that overlap, leave levels out between them, or end before they
-    start (`to` below the row's `level`), at each row's `level` or `to`."""
+    """A level table's rows whose `to` ends them before their level, reaches into the next
+    row or leaves levels out before it, at each row's `to` or `level`. Levels out of order
+    or repeated are the level-order check's (RP218), which names the level it follows."""
+    if any(later <= earlier for earlier, later in itertools.pairwise(levels)):
+        return []
     reversed_ends = [
         RowProblem(("rows", i, "to"), f"the row ends before its level {level}", end)
         for i, (level, end) in enumerate(zip(levels, ends, strict=True))
