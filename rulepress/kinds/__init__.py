@@ -147,6 +147,11 @@ class TableRow:
     """The result's name, shown in the table (`Corruption 10-11`)."""
     text: str
     """The result's text, as data: the export escapes it and makes it inert."""
+    link: str | None = None
+    """The id of a document of the ruleset the result links: a document result, linking
+    the document's Foundry counterpart (an Item, a RollTable or a journal page)."""
+    img: str = "icons/svg/d20-black.svg"
+    """The result's image, a path inside Foundry's data."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,9 @@ class FoundryTable:
     drawn for the value a macro is given, never at random; None rolls its range."""
     icon: str = "icons/svg/d20-grey.svg"
     """A Foundry core icon for the table."""
+    formula: Callable[[Document], str] | None = None
+    """formula(document): the dice the table is rolled with (`2d6`, in Foundry's syntax);
+    None rolls evenly over its rows' range (or, with `lookup`, draws the value given)."""
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from rulepress.models.corruption import (
 )
 from rulepress.models.cuf import CheckRoll, CufRating, ThreatThreshold
 from rulepress.models.odds_table import OddsTable
+from rulepress.models.roll_table import RollTable, RollTableRow
 from rulepress.models.rule import RuleText
 from rulepress.models.ruleset import ChapterPlan, RulesetInfo, SourceCredit
 from rulepress.models.skill import Skill
@@ -76,6 +77,8 @@ __all__ = [
     "PushRule",
     "Ref",
     "RichText",
+    "RollTable",
+    "RollTableRow",
     "RuleText",
     "RulesetInfo",
     "Ruling",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -268,9 +269,21 @@ def _reference_fields(cls: type[BaseModel]) -> tuple[tuple[str, Ref | None, Any]
     fields = []
     for name, info in cls.model_fields.items():
         target = next((m for m in info.metadata if isinstance(m, Ref)), None)
+        target = target or _optional_ref(info.annotation)
         if target or _may_hold_refs(info.annotation):
             fields.append((name, target, info.annotation))
     return tuple(fields)
+
+
+def _optional_ref(annotation: Any) -> Ref | None:
+    """`ref("*") | None`: pydantic keeps the Ref inside the union's member, not on the field."""
+    if typing.get_origin(annotation) not in (typing.Union, types.UnionType):
+        return None
+    members = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+    if len(members) != 1:
+        return None
+    metadata = getattr(members[0], "__metadata__", ())
+    return next((meta for meta in metadata if isinstance(meta, Ref)), None)
 
 
 def _may_hold_refs(annotation: Any) -> bool:
@@ -309,7 +322,7 @@ def referenced_kinds(cls: type[BaseModel]) -> frozenset[str]:
     found = set()
     for _name, target, annotation in _reference_fields(cls):
         if target or (target := _list_item_ref(annotation)):
-            found.add(target)
+            found.add(target.kind)
         for arg in (annotation, *typing.get_args(annotation)):
             if isinstance(arg, type) and issubclass(arg, BaseModel):
                 found |= referenced_kinds(arg)
