@@ -99,7 +99,7 @@ def test_the_registry_keeps_todays_kind_order_and_the_games_order():
     clear_registry()
     assert list(kinds.registry()) == [kind.name for kind in builtin.KINDS]
     assert [game.id for game in kinds.games()] == ["core", "iris", "t2k4e", "cuf", "cool"]
-    assert [kind.name for kind in kinds.games()[0].kinds] == ["ruleset", "rule"]
+    assert [kind.name for kind in kinds.games()[0].kinds] == ["ruleset", "rule", "roll-table"]
     assert {kind.package for kind in kinds.registry().values()} == {"rulepress"}
 
 
@@ -140,7 +140,7 @@ def test_games_sort_by_order_then_id_and_a_kinds_entry_point_is_a_game_at_1000(i
         ("beta", 1000, "rulepress-late"),
     ]
     names = list(kinds.registry())
-    assert names.index("zeta-thing") == names.index("rule") + 1
+    assert names.index("zeta-thing") == names.index("roll-table") + 1
     assert names[-2:] == ["alpha-thing", "beta-thing"]
     assert kinds.registry()["beta-thing"].package == "rulepress-late"
 

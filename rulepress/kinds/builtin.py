@@ -239,6 +239,7 @@ def _threat_check_rules(ruleset) -> dict:
 KINDS = (
     Kind(RulesetInfo),
     Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
+    ROLL_TABLE,
     Kind(
         Trait,
         guide=Guide(
@@ -367,5 +368,4 @@ KINDS = (
     ),
     Kind(FearRoll, guide=Guide("Cool", "fear-roll", 210)),
     Kind(CriticalFailure, guide=Guide("Cool", "critical-failure", 220)),
-    ROLL_TABLE,
 )
