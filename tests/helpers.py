@@ -460,21 +460,16 @@ UNICODE_CASES = [
 """The Unicode weapons of the hostile tree."""
 
 
-def hostile_tree() -> dict[str, str]:
-    """One tree with a tagged payload in every text field, plus the Unicode weapons."""
-    p = {name: quoted(payload(n)) for name, n in FIELDS.items()}
-    credit = (
-        f"  - {{title: Test page, author: {p['source author']}, credit: {p['source credit']}, "
-        f"published: {p['source publication']}}}\n"
-    )
+def text_tree(p: dict[str, str], *, ruleset_tail: str, ruling: str) -> dict[str, str]:
+    """The demo tree with the YAML values `p` (by field name) in the ruleset's title and
+    summary, a trait, a skill, the weapon section, the weapon and a rule with a ruling;
+    `ruleset_tail` ends ruleset.yaml, `ruling` the ruling's fields after its question."""
     tree = base_tree()
     tree[RULESET_FILE] = (
         RULESET.split("sources:")[0]
         .replace("title: Demo", f"title: {p['ruleset title']}")
         .replace("summary: A tiny ruleset for tests.", f"summary: {p['ruleset summary']}")
-        + "sources:\n"
-        + credit
-        + f"glossary:\n  AP: {p['glossary definition']}\n"
+        + ruleset_tail
     )
     tree[ACUITY_FILE] = TRAITS[ACUITY_FILE].replace("name: Acuity", f"name: {p['trait name']}")
     tree[SKILL_FILE] = SKILL.replace("name: Bio Lore", f"name: {p['skill name']}") + (
@@ -489,8 +484,22 @@ def hostile_tree() -> dict[str, str]:
     tree["demo/rules/intro.yaml"] = (
         f"kind: rule\nid: intro\ntitle: {p['rule title']}\nchapter: {p['rule chapter']}\n"
         f"order: 1\ntext: {p['rule text']}\nsee_also: [bio-lore]\n"
-        f"rulings:\n  - {{id: r1, question: {p['ruling question']}, ruling: R, "
-        "alternative: A, why: W}\n"
+        f"rulings:\n  - {{id: r1, question: {p['ruling question']}, {ruling}}}\n"
+    )
+    return tree
+
+
+def hostile_tree() -> dict[str, str]:
+    """One tree with a tagged payload in every text field, plus the Unicode weapons."""
+    p = {name: quoted(payload(n)) for name, n in FIELDS.items()}
+    credit = (
+        f"  - {{title: Test page, author: {p['source author']}, credit: {p['source credit']}, "
+        f"published: {p['source publication']}}}\n"
+    )
+    tree = text_tree(
+        p,
+        ruleset_tail="sources:\n" + credit + f"glossary:\n  AP: {p['glossary definition']}\n",
+        ruling="ruling: R, alternative: A, why: W",
     )
     tree["demo/rules/attributes.yaml"] = (
         "kind: rule\nid: attributes\ntitle: 'Plain {: onclick=\"alert(17)\" }'\n"

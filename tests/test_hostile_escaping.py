@@ -27,22 +27,7 @@ from rulepress.exporters.escaping import (
 )
 from rulepress.exporters.foundry.enrichers import WORD_JOINER
 from rulepress.exporters.markdown_text import to_html
-from tests.helpers import (
-    ACUITY_FILE,
-    COMPENDIUM,
-    RULESET,
-    RULESET_FILE,
-    SECTION,
-    SECTION_FILE,
-    SKILL,
-    SKILL_FILE,
-    TRAITS,
-    WEAPON_FILE,
-    base_tree,
-    build_tree,
-    quoted,
-    weapon,
-)
+from tests.helpers import COMPENDIUM, build_tree, quoted, text_tree
 
 
 def hostile(tag: int, start: str = "") -> str:
@@ -116,31 +101,14 @@ def hostile_repository(root: Path) -> Path:
     """A content repository whose every text field and text setting holds a hostile value;
     its compendium folder."""
     q = {name: quoted(value) for name, value in DATA.items()}
-    tree = base_tree()
-    tree[RULESET_FILE] = (
-        RULESET.split("sources:")[0]
-        .replace("title: Demo", f"title: {q['ruleset title']}")
-        .replace("summary: A tiny ruleset for tests.", f"summary: {q['ruleset summary']}")
-        + f"currency: {q['currency']}\n"
+    tree = text_tree(
+        q,
+        ruleset_tail=f"currency: {q['currency']}\n"
         + f"sources:\n  - {{title: {q['source title']}, author: {q['source author']}, "
         + f"credit: {q['source credit']}, published: {q['source publication']}}}\n"
-        + f"glossary:\n  AP: {quoted(GLOSSARY)}\n"
-    )
-    tree[ACUITY_FILE] = TRAITS[ACUITY_FILE].replace("name: Acuity", f"name: {q['trait name']}")
-    tree[SKILL_FILE] = SKILL.replace("name: Bio Lore", f"name: {q['skill name']}") + (
-        f"combat_note: {q['skill combat note']}\n"
-    )
-    tree[SECTION_FILE] = SECTION.replace("name: Pistols", f"name: {q['weapon section name']}")
-    tree[WEAPON_FILE] = (
-        weapon(head=f"description: {q['weapon description']}\n")
-        .replace("name: Test Pistol", f"name: {q['weapon name']}")
-        .replace("header: Test Pistol", f"header: {q['weapon name']}")
-    )
-    tree["demo/rules/intro.yaml"] = (
-        f"kind: rule\nid: intro\ntitle: {q['rule title']}\nchapter: {q['rule chapter']}\n"
-        f"order: 1\ntext: {q['rule text']}\nsee_also: [bio-lore]\n"
-        f"rulings:\n  - {{id: r1, question: {q['ruling question']}, ruling: {q['ruling']}, "
-        f"alternative: {q['ruling alternative']}, why: {q['ruling why']}}}\n"
+        + f"glossary:\n  AP: {quoted(GLOSSARY)}\n",
+        ruling=f"ruling: {q['ruling']}, alternative: {q['ruling alternative']}, "
+        f"why: {q['ruling why']}",
     )
     tree["demo/corruption/corruption-rules.yaml"] = corruption_rules(TIMING, TRIGGER)
     tree["demo/skill-test.yaml"] = SKILL_TEST  # the calculator page

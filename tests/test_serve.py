@@ -183,7 +183,7 @@ def test_a_compendium_with_errors_at_the_start_exits_1_with_its_findings(tmp_pat
 
 
 def test_the_paths_noted_for_an_update_are_every_file_an_event_names_once(tmp_path):
-    noted = ChangedPaths()
+    noted = ChangedPaths(tmp_path)
     noted.dispatch(FileModifiedEvent(str(tmp_path / "b.yaml")))
     noted.dispatch(FileMovedEvent(str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml")))
     noted.dispatch(FileModifiedEvent(str(tmp_path / "b.yaml")))
