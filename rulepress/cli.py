@@ -288,7 +288,7 @@ def fmt_command(path: Path, check: bool) -> None:
     default=None,
     metavar="GAME,...|all",
     help="Also write one small document of each kind of these bundled games "
-    "(iris, t2k4e, cuf, cool), or of all of them; default: none.",
+    "(iris, t2k4e, cuf, cool; tables: a roll table), or of all of them; default: none.",
 )
 @click.option(
     "--github",

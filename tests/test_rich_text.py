@@ -21,8 +21,7 @@ from rulepress.commands.build import build
 from rulepress.errors import Level
 from rulepress.exporters.site.pages import generate
 from rulepress.validation import validate
-from tests.helpers import base_tree, build_tree, foundry_sources
-from tests.test_hostile_foundry import ENRICHERS
+from tests.helpers import ENRICHERS, base_tree, build_tree, foundry_sources
 
 WORD_JOINER = "\u2060"
 

@@ -82,7 +82,7 @@ def test_samples_all_writes_the_skeleton_samples_byte_for_byte(tmp_path):
     init_repository(folder, ruleset_id=SAMPLE_RULESET, title="My Rules", samples=["all"])
     written = _documents(folder / "compendium" / SAMPLE_RULESET)
     skeleton = _documents(SKELETON)
-    assert written.keys() == skeleton.keys() and len(written) == 29
+    assert written.keys() == skeleton.keys() and len(written) == 30
     for name in sorted(skeleton.keys() - {"ruleset.yaml"}):
         assert written[name] == skeleton[name], name
     # the ruleset keeps every chapter, glossary term and its summary
@@ -112,7 +112,7 @@ def test_one_games_samples_validate_strictly(tmp_path, game, capsys, monkeypatch
 def test_an_unknown_game_in_samples_is_refused_with_nothing_written(tmp_path, capsys):
     assert run(["init", str(tmp_path / "rules"), "--samples", "iris,chess"]) == 2
     err = capsys.readouterr().err
-    assert "--samples: no samples of chess; choose from iris, t2k4e, cuf, cool, all" in err
+    assert "--samples: no samples of chess; choose from tables, iris, t2k4e, cuf, cool, all" in err
     assert list(tmp_path.iterdir()) == []
 
 

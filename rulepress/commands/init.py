@@ -52,6 +52,7 @@ class GameSamples:
 
 
 SAMPLES = {
+    "tables": GameSamples("Tables", ("tables/oracle.yaml",)),
     "iris": GameSamples(
         "IRIS",
         (
@@ -99,7 +100,8 @@ SAMPLES = {
         ("cool/critical-failure.yaml", "cool/fear-roll.yaml", "cool/shock-roll.yaml"),
     ),
 }
-"""The bundled games' samples by game id: the one table `--samples` reads."""
+"""The bundled games' samples by game id, and the core's roll table (`tables`): the one
+table `--samples` reads."""
 RENDERED = {SETTINGS_FILE, "README.md", "requirements.txt", "dot-pre-commit-config.yaml"}
 """Skeleton files with `$name` placeholders; the others are copied as they are."""
 GITHUB_REPOSITORY = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})$")
