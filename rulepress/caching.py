@@ -84,7 +84,9 @@ def file_digest(path: str) -> str:
         return "unreadable"
 
 
-PLUGIN_GROUPS = ("[rulepress.kinds]", "[rulepress.exporters]")
+PLUGIN_GROUPS = ("[rulepress.games]", "[rulepress.kinds]", "[rulepress.exporters]")
+"""The entry-point groups whose modules are plugin code (rulepress's own games name
+rulepress itself, which is already the first folder)."""
 
 
 def code_folders() -> list[str]:

@@ -20,7 +20,7 @@ from rulepress.commands.options import (
     Text,
     format_options,
 )
-from rulepress.errors import RulepressError, printable
+from rulepress.errors import PluginError, RulepressError, printable, raised_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -276,9 +276,19 @@ def fmt_command(path: Path, check: bool) -> None:
     "--ruleset",
     "ruleset_id",
     type=TEXT,
-    default="my-rules",
-    show_default=True,
-    help="The sample ruleset's id (a slug): its folder under compendium/.",
+    default=None,
+    help="The ruleset's id (a slug): its folder under compendium/. Default: DIRECTORY's "
+    "name as a slug (Iron Oath gives iron-oath; a name with no ASCII letter or digit "
+    "needs --ruleset).",
+)
+@click.option(
+    "--samples",
+    "samples",
+    type=TEXT,
+    default=None,
+    metavar="GAME,...|all",
+    help="Also write one small document of each kind of these bundled games "
+    "(iris, t2k4e, cuf, cool; tables: a roll table), or of all of them; default: none.",
 )
 @click.option(
     "--github",
@@ -287,15 +297,28 @@ def fmt_command(path: Path, check: bool) -> None:
     help="The GitHub repository the content will live in: sets the site's address "
     "(GitHub Pages), its edit links and the Foundry modules' release URLs.",
 )
-def init_command(directory: Path, title: str | None, ruleset_id: str, github: str | None) -> None:
+def init_command(
+    directory: Path,
+    title: str | None,
+    ruleset_id: str | None,
+    samples: str | None,
+    github: str | None,
+) -> None:
     """Write a new content repository into DIRECTORY (new or empty): the settings
-    (rulepress.yaml), a sample ruleset with one small document of each kind, pre-commit
-    hooks, GitHub workflows (checks on pull requests, the site on GitHub Pages, release
-    files on a tag), a .gitignore and a README for its contributors. It validates and
-    builds as written. Refuses a folder that is not empty; writes nothing on failure."""
+    (rulepress.yaml), a ruleset named after DIRECTORY with one rule, pre-commit hooks,
+    GitHub workflows (checks on pull requests, the site on GitHub Pages, release files on
+    a tag), a .gitignore and a README for its contributors; with --samples, the bundled
+    games' sample documents too. It validates and builds as written. Refuses a folder
+    that is not empty; writes nothing on failure."""
     from rulepress.commands.init import init_repository
 
-    written = init_repository(directory, title=title, ruleset_id=ruleset_id, github=github)
+    written = init_repository(
+        directory,
+        title=title,
+        ruleset_id=ruleset_id,
+        github=github,
+        samples=samples.split(",") if samples else (),
+    )
     for path in written:
         click.echo(f"wrote {printable(str(path))}")
     click.echo(
@@ -413,7 +436,8 @@ def import_wiki_command(
 class KindCommands(click.Group):
     """`roll`, `odds` and `new`: a subcommand per kind whose registry entry names one
     (rulepress.kinds), loaded only when this group is used, so `rulepress --help`
-    imports no model."""
+    imports no model. Its help lists the subcommands of the kinds ./compendium holds
+    (`options.command_kinds`); any registered one still runs by its name."""
 
     def __init__(self, *args, hook: str, **kwargs) -> None:
         """`hook` names the registry hook (`roll`, `odds`, `new`) whose kinds become the
@@ -421,39 +445,92 @@ class KindCommands(click.Group):
         super().__init__(*args, **kwargs)
         self.hook = hook
 
-    def _kind_commands(self) -> dict[str, click.Command]:
+    def _kind_commands(
+        self, held: frozenset[str] | None = None
+    ) -> dict[str, tuple[click.Command, str]]:
+        """Each subcommand by name, with the package of the kind that names it; with
+        `held`, only those of kinds whose documents (or the documents they refer to) are
+        among the `held` kinds."""
         from rulepress import kinds
+        from rulepress.commands.options import command_kinds
 
         found = {}
         for kind in kinds.registry().values():
             reference = getattr(kind, self.hook)
-            if reference:
+            if reference and (held is None or command_kinds(kind.model) & held):
                 command = kinds.load_hook(reference)
-                found.setdefault(command.name, command)
+                if not isinstance(command, click.Command):
+                    if kind.package == "rulepress":
+                        raise TypeError(f"{reference} is not a click command")
+                    raise PluginError(
+                        f"hook {reference!r} of kind {kind.name!r} from plugin "
+                        f"{kind.package} is not a click command"
+                    )
+                found.setdefault(command.name, (command, kind.package))
         return found
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        """The subcommands the kinds name, for `--help`."""
-        return sorted(self._kind_commands())
+        """The subcommands of the games ./compendium holds, for `--help`; every registered
+        one when there is no compendium to read."""
+        from rulepress.commands.options import held_kinds
+
+        return sorted(self._kind_commands(held_kinds(Path(DEFAULT_COMPENDIUM))))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """The kind's subcommand called `name`, imported only now."""
-        return self._kind_commands().get(name)
+        command, _ = self._kind_commands().get(name, (None, ""))
+        return command
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the subcommand; what a plugin's command raises (other than click's own
+        and rulepress's errors) is an error naming the plugin, exit 2, not an internal
+        error. Ctrl-C and sys.exit are no Exception, so they still stop the command."""
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, RulepressError):
+            raise
+        except Exception as exc:
+            name = ctx.invoked_subcommand or ""
+            _, package = self._kind_commands().get(name, (None, "rulepress"))
+            if package == "rulepress":
+                raise  # rulepress's own command failing is a bug to report
+            raise PluginError(
+                f"rulepress {self.name} {name} (from {package}) failed: {raised_text(exc)}"
+            ) from exc
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The listed subcommands with their short help, or a line saying there is none."""
+        commands = [(name, self._kind_commands()[name][0]) for name in self.list_commands(ctx)]
+        width = formatter.width - 6 - max((len(name) for name, _ in commands), default=0)
+        with formatter.section("Commands"):
+            if commands:
+                formatter.write_dl([(n, c.get_short_help_str(width)) for n, c in commands])
+            else:
+                formatter.write_text("none for the kinds of ./compendium")
 
 
 @cli.group("roll", cls=KindCommands, hook="roll")
 def roll_group() -> None:
-    """Resolve a test: give the faces rolled, or a --seed to roll them."""
+    """Resolve a test: give the faces rolled, or a --seed to roll them.
+
+    Lists the games of ./compendium (every registered one when there is no compendium
+    there to read); each runs with its own --compendium."""
 
 
 @cli.group("odds", cls=KindCommands, hook="odds")
 def odds_group() -> None:
-    """Exact odds computed from the rules."""
+    """Exact odds computed from the rules.
+
+    Lists the games of ./compendium (every registered one when there is no compendium
+    there to read); each runs with its own --compendium."""
 
 
 @cli.group("new", cls=KindCommands, hook="new")
 def new_group() -> None:
-    """Write a valid skeleton document in the right folder."""
+    """Write a valid skeleton document in the right folder.
+
+    Lists the kinds ./compendium can take (every registered one when there is no
+    compendium there to read); each runs with its own --compendium."""
 
 
 def pause_the_collector() -> None:

@@ -173,3 +173,66 @@ def _escaped(char: str) -> str:
 
 class RulepressError(Exception):
     """An error the user must fix (bad path, unwritable output): one message, no traceback."""
+
+
+RAISED_TEXT_LIMIT = 300
+"""How much of an exception's text a finding or an error shows: enough to name the
+fault, never the megabytes of data a plugin may have put into it."""
+
+
+def raised_text(exc: BaseException) -> str:
+    """`KeyError: 'rows'`: the exception's type and text, cut at RAISED_TEXT_LIMIT."""
+    try:
+        said = str(exc)
+    except Exception:  # a plugin's exception whose own text fails
+        said = "(its text cannot be shown)"
+    text = f"{type(exc).__name__}: {said}" if said else type(exc).__name__
+    if len(text) > RAISED_TEXT_LIMIT:
+        text = text[: RAISED_TEXT_LIMIT - 1] + "…"
+    return text
+
+
+class PluginError(RulepressError):
+    """A plugin package's hook failed (it cannot be imported, or it raised): one message
+    naming the package and the hook, exit 2, for the plugin's author to fix."""
+
+
+class Problem(ValueError):
+    """A plugin's way to say what is wrong with a document, and where.
+
+    Raised by a model's validator (field or model, `mode="before"` or `"after"`), it
+    becomes a finding at `path` (a tuple of keys and list indices, below the place the
+    validator validates: `()` for the value or document itself, `("rows", 2, "text")` for
+    one row's text). Raised by a cross-document check, it is a finding of that check at
+    `path` in `document` (a document of the ruleset, or its id; None: the ruleset's
+    `ruleset.yaml`). `code` is one of rulepress's finding codes for loading and
+    validation (`Code`, RP0xx and RP1xx), or None for the usual one (RP105 from a model,
+    the check's own code from a check); codes of a plugin's own are not yet possible.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        path: tuple = (),
+        *,
+        code: Code | str | None = None,
+        document: object = None,
+    ) -> None:
+        """A problem a plugin's author describes; a bad `path` or `code` is the plugin's
+        own bug, so it is a TypeError, which the finding names the plugin for."""
+        if not isinstance(path, tuple) or not all(
+            isinstance(step, str) or (isinstance(step, int) and not isinstance(step, bool))
+            for step in path
+        ):
+            raise TypeError(f"Problem path must be a tuple of keys and indices, not {path!r}")
+        if code is not None and code not in Code._value2member_map_:
+            raise TypeError(f"Problem code must be None or one of rulepress's codes, not {code!r}")
+        super().__init__(message)
+        self.message = str(message)
+        """What is wrong, in the plugin's words: the finding's message."""
+        self.path = path
+        """Where, as a data path below the value validated (or in `document`)."""
+        self.code = Code(code) if code is not None else None
+        """The finding's code; None for the usual one."""
+        self.document = document
+        """From a check: the document (or its id) the path is in; None for `ruleset.yaml`."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -520,3 +521,17 @@ def foundry_sources(out: Path, pack: str) -> dict[Path, dict]:
     """The JSON sources of one pack of the demo module built under `out`, by path."""
     folder = out / "foundry/rulepress-demo/src/packs" / pack
     return {path: json.loads(path.read_text(encoding="utf-8")) for path in folder.iterdir()}
+
+
+# Foundry's enrichers, as enrichHTML applies them. Foundry v12/v13 TextEditor: each pattern is matched against the textContent of every
+# text node of the parsed HTML (character references decoded), never across nodes.
+CONTENT_LINK = re.compile(r"@(\w+)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?")
+"""`@UUID[...]`, `@Compendium[...]`, `@Actor[...]`... (any word: a superset)."""
+ENRICHERS = {
+    "content link": CONTENT_LINK,
+    "embed": re.compile(r"@Embed\[(?P<config>[^\]]+)](?:{(?P<label>[^}]+)})?", re.I),
+    "inline roll": re.compile(r"\[\[(/[a-zA-Z]+\s)?(.*?)(]{2,3})(?:{([^}]+)})?", re.I),
+    # What systems register in CONFIG.TextEditor.enrichers: dnd5e `&Reference[...]` and
+    # `[[/check ...]]`, pf2e `@Check[...]`, `@Damage[...]`, Call of Cthulhu `@coc7.check[...]`.
+    "system enricher": re.compile(r"[@&]\w+\[|@coc7\.", re.I),
+}

@@ -391,6 +391,15 @@ FAILING = [
         37,
         ERR,
     ),
+    Fails(
+        "rule text whose doc: link names a document that does not exist",
+        rule_text("Find the row, see [the table](doc:nothing)."),
+        "RP203",
+        RULE_FILE,
+        6,
+        7,
+        ERR,
+    ),
     # RP204 draft-referenced
     Fails(
         "published section whose skill is a draft",
@@ -1037,6 +1046,26 @@ FAILING = [
         18,
         INFO,
     ),
+    # RP233 rich-text-literal
+    Fails(
+        "raw HTML in a rule's text",
+        rule_text("Find the <b>row</b> for your AP."),
+        "RP233",
+        RULE_FILE,
+        6,
+        7,
+        WARN,
+    ),
+    Fails(
+        "a web link and a Foundry roll in a block text: one finding each",
+        rule_text("|\n  Find the row.\n  See [the list](https://example.org), roll [[/r 1d6]]."),
+        "RP233",
+        RULE_FILE,
+        6,
+        7,
+        WARN,
+        more=((RULE_FILE, 6, 7),),
+    ),
 ]
 
 OTHER_RULESET = {
@@ -1210,6 +1239,18 @@ PASSING = [
     ),
     Passes(
         "a capitalised word starting a sentence", rule_text("Any roll. The PC MUST roll."), "RP232"
+    ),
+    Passes(
+        "a rule text in the subset: emphasis, a list, a link to a document",
+        rule_text(
+            "|\n  Find the *row* for **your** AP:\n\n  - see [it](doc:test-pistol)\n  - roll"
+        ),
+        "RP233",
+    ),
+    Passes(
+        "a doc: link to a document that exists",
+        rule_text("Find the row, see [the pistol](doc:test-pistol)."),
+        "RP203",
     ),
 ]
 

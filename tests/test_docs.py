@@ -144,7 +144,11 @@ def test_the_api_reference_documents_the_public_api(docs):
     ):
         assert f'id="{symbol}"' in api, symbol
     plugins = (docs / "plugins.html").read_text(encoding="utf-8")
-    for symbol in ("rulepress.kinds.Kind", "rulepress.exporters.ExportOptions"):
+    for symbol in (
+        "rulepress.kinds.Kind",
+        "rulepress.errors.Problem",
+        "rulepress.exporters.ExportOptions",
+    ):
         assert f'id="{symbol}"' in plugins, symbol
 
 

@@ -31,6 +31,8 @@ from rulepress.exporters.foundry.packs.macros import js_literal, macro_environme
 from rulepress.kinds.builtin import WEAPON_ICONS
 from tests.helpers import (
     COMPENDIUM,
+    CONTENT_LINK,
+    ENRICHERS,
     FIELDS,
     build_tree,
     hostile_tree,
@@ -39,20 +41,7 @@ from tests.helpers import (
     run_macro,
 )
 
-# --- Foundry's enrichers, as enrichHTML applies them ----------------------------------------------
-
-# Foundry v12/v13 TextEditor: each pattern is matched against the textContent of every
-# text node of the parsed HTML (character references decoded), never across nodes.
-CONTENT_LINK = re.compile(r"@(\w+)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?")
-"""`@UUID[...]`, `@Compendium[...]`, `@Actor[...]`... (any word: a superset)."""
-ENRICHERS = {
-    "content link": CONTENT_LINK,
-    "embed": re.compile(r"@Embed\[(?P<config>[^\]]+)](?:{(?P<label>[^}]+)})?", re.I),
-    "inline roll": re.compile(r"\[\[(/[a-zA-Z]+\s)?(.*?)(]{2,3})(?:{([^}]+)})?", re.I),
-    # What systems register in CONFIG.TextEditor.enrichers: dnd5e `&Reference[...]` and
-    # `[[/check ...]]`, pf2e `@Check[...]`, `@Damage[...]`, Call of Cthulhu `@coc7.check[...]`.
-    "system enricher": re.compile(r"[@&]\w+\[|@coc7\.", re.I),
-}
+# --- Foundry's enrichers (tests.helpers.ENRICHERS), as enrichHTML applies them ----------------
 
 
 class TextNodes(HTMLParser):

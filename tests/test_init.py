@@ -1,6 +1,7 @@
 """`rulepress init`: the content repository it writes validates strictly, formats, builds
-every target, has a sample of every built-in kind, and its workflows and hooks run real
-rulepress commands; a folder that is not empty is refused with nothing written."""
+every target, has (with `--samples all`) a sample of every built-in kind, and its
+workflows and hooks run real rulepress commands; a folder that is not empty is refused
+with nothing written. The bare repository's own cases are in tests/test_start.py."""
 
 from __future__ import annotations
 
@@ -21,9 +22,20 @@ from rulepress.models.settings import Settings
 
 @pytest.fixture(scope="module")
 def content(tmp_path_factory) -> Path:
-    """A repository written by `rulepress init` with a title and a GitHub repository."""
+    """A repository written by `rulepress init` with a title, a GitHub repository and the
+    bundled games' samples."""
     root = tmp_path_factory.mktemp("init")
-    result = run("init", "my-rules", "--title", "Iron Oath", "--github", "Me/iron-oath", cwd=root)
+    result = run(
+        "init",
+        "my-rules",
+        "--title",
+        "Iron Oath",
+        "--github",
+        "Me/iron-oath",
+        "--samples",
+        "all",
+        cwd=root,
+    )
     assert result.returncode == 0, result.stderr
     return root / "my-rules"
 
@@ -50,7 +62,7 @@ def test_init_writes_the_repository_and_says_what_next(tmp_path):
         ".github/workflows/publish.yml",
         ".github/workflows/release.yml",
         ".github/dependabot.yml",
-        "compendium/my-rules/ruleset.yaml",
+        "compendium/new-rules/ruleset.yaml",
     ):
         assert name in written, name
         assert f"wrote {Path('new-rules', name)}" in result.stdout
@@ -60,7 +72,8 @@ def test_init_writes_the_repository_and_says_what_next(tmp_path):
     # the title comes from the folder's name; no address is set without --github
     settings = yaml.safe_load(written["rulepress.yaml"])
     assert settings == {"site": {"title": "New Rules"}}
-    assert yaml.safe_load(written["compendium/my-rules/ruleset.yaml"])["title"] == "New Rules"
+    ruleset = yaml.safe_load(written["compendium/new-rules/ruleset.yaml"])
+    assert (ruleset["id"], ruleset["title"]) == ("new-rules", "New Rules")
     # nothing left beside it
     assert sorted(path.name for path in tmp_path.iterdir()) == ["new-rules"]
 
@@ -119,7 +132,7 @@ def test_the_ruleset_option_names_the_folder_and_the_id(tmp_path):
     assert run("init", "content", "--ruleset", "iron-oath", cwd=tmp_path).returncode == 0
     ruleset = tmp_path / "content" / "compendium" / "iron-oath" / "ruleset.yaml"
     assert yaml.safe_load(ruleset.read_text())["id"] == "iron-oath"
-    assert not (tmp_path / "content" / "compendium" / "my-rules").exists()
+    assert not (tmp_path / "content" / "compendium" / "content").exists()
     assert run("validate", "--strict", cwd=tmp_path / "content").returncode == 0
 
 

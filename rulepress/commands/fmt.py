@@ -25,11 +25,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from rulepress import kinds
 from rulepress.compendium.comments import comments, first_difference, without_document_markers
-from rulepress.compendium.findings import FILE_START, file_problem
+from rulepress.compendium.findings import FILE_START, file_problem, validated
 from rulepress.compendium.loader import YAML_SUFFIXES
 from rulepress.compendium.writer import (
     commented_keys,
@@ -81,7 +79,7 @@ def canonical_text(text: str, path: Path) -> str:
 
 def _document(text: str, path: Path) -> Document:
     try:
-        data, _ = parse_yaml(text, path)
+        data, source = parse_yaml(text, path)
     except YamlProblem as problem:
         raise ValueError(
             f"{problem.position.line}:{problem.position.col}: {problem.message}"
@@ -89,12 +87,10 @@ def _document(text: str, path: Path) -> Document:
     model = kinds.models().get(data.get("kind")) if isinstance(data, dict) else None
     if model is None:
         raise ValueError("not a compendium document (no known `kind`)")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise ValueError(
-            f"not valid ({exc.error_count()} errors): run `rulepress validate`"
-        ) from None
+    document, problems = validated(data["kind"], data, source)
+    if document is None:
+        raise ValueError(f"not valid ({len(problems)} errors): run `rulepress validate`")
+    return document
 
 
 def _check_nothing_lost(text: str, canonical: str, document: Document, path: Path) -> None:

@@ -12,11 +12,15 @@ import dataclasses
 from pathlib import Path
 
 import click
-from pydantic import ValidationError
 
-from rulepress import kinds
-from rulepress.commands.options import RULESET_HELP, TEXT, Text, compendium_option
-from rulepress.compendium.findings import schema_findings
+from rulepress.commands.options import (
+    TEXT,
+    Text,
+    choose_ruleset,
+    compendium_option,
+    ruleset_option,
+)
+from rulepress.compendium.findings import validated
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
@@ -30,12 +34,9 @@ from rulepress.validators import run_checks
 MAX_ID = 80  # the models' longest slug
 
 
-def _ruleset(compendium: Path, ruleset_id: str) -> Ruleset:
-    loaded = load_compendium(compendium)
-    try:
-        return loaded.compendium.ruleset(ruleset_id)
-    except KeyError as exc:
-        raise RulepressError(exc.args[0]) from None
+def _ruleset(compendium: Path, ruleset_id: str | None, model: type) -> Ruleset:
+    """The ruleset named, or the one `choose_ruleset` finds for a new `model` document."""
+    return choose_ruleset(load_compendium(compendium).compendium, ruleset_id, model)
 
 
 def _create(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
@@ -43,11 +44,9 @@ def _create(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
     path = safe_child(ruleset.folder, *parts)
     text = dump_data(data)
     parsed, source = parse_yaml(text, path)
-    try:
-        model = kinds.models()[data["kind"]]
-        document = model.model_validate(parsed)
-    except ValidationError as exc:
-        raise _refusal(schema_findings(exc, source, model)) from None
+    document, problems = validated(data["kind"], parsed, source)
+    if document is None:
+        raise _refusal(problems)
     joined = dataclasses.replace(ruleset, entries=(*ruleset.entries, Entry(document, source)))
     findings = run_checks(Compendium(ruleset.folder, {ruleset.id: joined}))
     errors = [f for f in findings if f.level == Level.ERROR and f.file == path]
@@ -97,9 +96,11 @@ def _free_id(ruleset: Ruleset, name: str) -> str:
     return document_id
 
 
-def new_weapon(compendium: Path, ruleset_id: str, name: str, section: str, tier: int) -> Path:
+def new_weapon(
+    compendium: Path, ruleset_id: str | None, name: str, section: str, tier: int
+) -> Path:
     """Write a draft weapon, last in its section: the new file's path."""
-    ruleset = _ruleset(compendium, ruleset_id)
+    ruleset = _ruleset(compendium, ruleset_id, WeaponProfile)
     if not isinstance(ruleset.get(section), WeaponSection):
         known = ", ".join(s.id for s in ruleset.all(WeaponSection, drafts=True))
         raise RulepressError(f"no weapon section '{section}' (known: {known})")
@@ -122,10 +123,10 @@ def new_weapon(compendium: Path, ruleset_id: str, name: str, section: str, tier:
 
 
 def new_skill(
-    compendium: Path, ruleset_id: str, name: str, category: str, traits: list[str]
+    compendium: Path, ruleset_id: str | None, name: str, category: str, traits: list[str]
 ) -> Path:
     """Write a skill, last in the skills' order: the new file's path."""
-    ruleset = _ruleset(compendium, ruleset_id)
+    ruleset = _ruleset(compendium, ruleset_id, Skill)
     order = 1 + max((s.order for s in ruleset.all(Skill, drafts=True)), default=0)
     skill_id = _free_id(ruleset, name)
     data = {
@@ -139,9 +140,9 @@ def new_skill(
     return _create(ruleset, ("skills", f"{skill_id}.yaml"), data)
 
 
-def new_tc_source(compendium: Path, ruleset_id: str, name: str, tc: int) -> Path:
+def new_tc_source(compendium: Path, ruleset_id: str | None, name: str, tc: int) -> Path:
     """Write a TC source, last in their order: the new file's path."""
-    ruleset = _ruleset(compendium, ruleset_id)
+    ruleset = _ruleset(compendium, ruleset_id, TcSource)
     order = 1 + max((s.order for s in ruleset.all(TcSource, drafts=True)), default=0)
     source_id = _free_id(ruleset, name)
     data = {
@@ -170,9 +171,7 @@ NAME = Text("cannot make an id from ''")
 @click.option(
     "--tier", type=click.IntRange(1, 10), default=1, show_default=True, help="The weapon's tier."
 )
-@click.option(
-    "--ruleset", "ruleset_id", type=TEXT, default="iris", show_default=True, help=RULESET_HELP
-)
+@ruleset_option(WeaponProfile)
 @compendium_option
 def new_weapon_command(name, section, tier, ruleset_id, compendium):
     """A draft weapon profile NAME, to fill in with its stats and AP table."""
@@ -185,9 +184,7 @@ def new_weapon_command(name, section, tier, ruleset_id, compendium):
     "--category", type=click.Choice(list(SKILL_CATEGORIES)), required=True, help="Its list."
 )
 @click.option("--traits", type=TEXT, required=True, help="The two trait ids: agility,acuity.")
-@click.option(
-    "--ruleset", "ruleset_id", type=TEXT, default="iris", show_default=True, help=RULESET_HELP
-)
+@ruleset_option(Skill)
 @compendium_option
 def new_skill_command(name, category, traits, ruleset_id, compendium):
     """A skill NAME with its category and two traits."""
@@ -203,9 +200,7 @@ def new_skill_command(name, category, traits, ruleset_id, compendium):
     required=True,
     help="TCs it adds, -100 to 100 (negative: reduces).",
 )
-@click.option(
-    "--ruleset", "ruleset_id", type=TEXT, default="t2k-cuf", show_default=True, help=RULESET_HELP
-)
+@ruleset_option(TcSource)
 @compendium_option
 def new_tc_source_command(name, tc, ruleset_id, compendium):
     """A threat-condition source NAME that adds (or with a negative --tc reduces) TCs."""

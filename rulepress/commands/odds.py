@@ -186,10 +186,10 @@ def format_distribution(rows: list[tuple[str, dict]], title: str, outcome: str) 
     show_default=True,
     help="AP the higher trait adds to every test.",
 )
-@ruleset_options("iris")
+@ruleset_options(SkillTest)
 def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_json):
     """IRIS skill test odds: P(AP >= k) by rank, or one rank's distribution."""
-    ruleset = load_ruleset(compendium, ruleset_id)
+    ruleset = load_ruleset(compendium, ruleset_id, SkillTest)
     if rank is not None:
         data = iris_distribution(ruleset, rank, trait_bonus)
         text = format_distribution(
@@ -218,10 +218,10 @@ def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_jso
     default=None,
     help="Which dice a push re-rolls (default: the rule text's).",
 )
-@ruleset_options("t2k4e")
+@ruleset_options(StepDice)
 def odds_t2k4e(attribute_die, skill_die, reading, compendium, ruleset_id, as_json):
     """T2K4e success odds: the printed tables beside the computed ones, or one pool."""
-    ruleset = load_ruleset(compendium, ruleset_id)
+    ruleset = load_ruleset(compendium, ruleset_id, StepDice)
     if attribute_die:
         pool = [attribute_die, *([skill_die] if skill_die else [])]
         data = t2k4e_pool(ruleset, pool, reading)

@@ -85,25 +85,79 @@ def compendium_option(function):
     )(function)
 
 
-def ruleset_options(default_ruleset: str):
-    """--compendium, --ruleset (defaulting to `default_ruleset`), and --format text|json (or
-    --json), given to the command as `as_json`."""
+def ruleset_options(model: type):
+    """--compendium, --ruleset (by default the one `choose_ruleset` finds for documents of
+    `model`), and --format text|json (or --json), given to the command as `as_json`."""
 
     def decorate(function):
         function = format_options(("text", "json"), "text", "text for people, json for tools.")(
             as_json_argument(function)
         )
-        function = click.option(
-            "--ruleset",
-            "ruleset_id",
-            type=TEXT,
-            default=default_ruleset,
-            show_default=True,
-            help=RULESET_HELP,
-        )(function)
+        function = ruleset_option(model)(function)
         return compendium_option(function)
 
     return decorate
+
+
+def ruleset_option(model: type):
+    """`--ruleset`, unset by default: `choose_ruleset` then picks one for `model`."""
+    return click.option(
+        "--ruleset",
+        "ruleset_id",
+        type=TEXT,
+        default=None,
+        help=f"{RULESET_HELP} Default: the compendium's only ruleset, or the only one with "
+        f"{model.KIND} documents (or what they refer to).",
+    )
+
+
+def command_kinds(model: type) -> frozenset[str]:
+    """The kinds whose documents a kind's subcommand needs: its own, and those its
+    documents refer to (a weapon's section), so `new weapon` is offered, and finds its
+    ruleset, once a weapon section exists."""
+    from rulepress.models.base import referenced_kinds
+
+    return frozenset({model.KIND, *referenced_kinds(model)} - {"*"})
+
+
+def held_kinds(compendium: Path) -> frozenset[str] | None:
+    """The kinds of the documents under `compendium`, or None when it cannot be read
+    (no such folder): then every registered kind's subcommand is offered."""
+    from rulepress.compendium.loader import load_compendium
+
+    try:
+        loaded = load_compendium(compendium).compendium
+    except (RulepressError, OSError):
+        return None
+    return frozenset(
+        entry.document.kind for ruleset in loaded.rulesets.values() for entry in ruleset.entries
+    )
+
+
+def choose_ruleset(compendium, ruleset_id: str | None, model: type):
+    """The ruleset of `compendium` a kind's subcommand works on: `ruleset_id` when given,
+    else the only ruleset, else the only one holding documents `command_kinds(model)`
+    names; otherwise a usage error that lists them."""
+    if ruleset_id is not None:
+        try:
+            return compendium.ruleset(ruleset_id)
+        except KeyError as exc:
+            raise RulepressError(f"--ruleset: {exc.args[0]}") from None
+    rulesets = list(compendium.rulesets.values())
+    if len(rulesets) == 1:
+        return rulesets[0]
+    wanted = command_kinds(model)
+    holding = [r for r in rulesets if any(e.document.kind in wanted for e in r.entries)]
+    if len(holding) == 1:
+        return holding[0]
+    if not rulesets:
+        raise click.UsageError(f"--ruleset: the compendium {compendium.root} has no ruleset")
+    if holding:
+        found = f"{len(holding)} rulesets with {model.KIND} documents"
+    else:
+        found = f"no ruleset with {model.KIND} documents, and {len(rulesets)} rulesets"
+    names = ", ".join(ruleset.id for ruleset in holding or rulesets)
+    raise click.UsageError(f"--ruleset: give one; the compendium has {found} ({names})")
 
 
 def as_json_argument(function):
@@ -143,17 +197,16 @@ def format_options(choices: tuple[str, ...], default: str, help: str):
     return decorate
 
 
-def load_ruleset(compendium: Path, ruleset_id: str):
-    """The ruleset a kind's subcommand works on; an invalid compendium or an unknown id is a
-    one-line error."""
+def load_ruleset(compendium: Path, ruleset_id: str | None, model: type):
+    """The ruleset a kind's subcommand works on (`choose_ruleset`); an invalid compendium or
+    an unknown id is a one-line error."""
     from rulepress.api import InvalidCompendium, load
 
     try:
-        return load(compendium).ruleset(ruleset_id)
+        loaded = load(compendium)
     except InvalidCompendium as exc:
         raise RulepressError(f"{exc}; run `rulepress validate` for every finding") from None
-    except KeyError as exc:
-        raise RulepressError(f"--ruleset: {exc.args[0]}") from None
+    return choose_ruleset(loaded, ruleset_id, model)
 
 
 def emit(data: dict, as_json: bool, text: str | None = None, summary: str = "") -> None:

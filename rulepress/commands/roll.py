@@ -27,6 +27,7 @@ from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.models import (
     CriticalFailure,
+    CufRating,
     FearRoll,
     GroupRoll,
     ModifierRule,
@@ -286,10 +287,11 @@ def cool_summary(kind: str, data: dict) -> str:
 @click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
 @click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
 @click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options("iris")
+@ruleset_options(SkillTest)
 def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
     """An IRIS skill test: AP from the dice plus the higher trait."""
-    data = iris_skill_test(load_ruleset(compendium, ruleset_id), rank, traits, faces, seed)
+    ruleset = load_ruleset(compendium, ruleset_id, SkillTest)
+    data = iris_skill_test(ruleset, rank, traits, faces, seed)
     emit(data, as_json, summary=iris_summary(data))
 
 
@@ -322,11 +324,11 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
 @click.option("--gear", "with_gear", is_flag=True, help="The push uses a piece of gear.")
 @click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
 @click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options("t2k4e")
+@ruleset_options(StepDice)
 def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **request):
     """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
     pool = [attribute_die, *([skill_die] if skill_die else [])]
-    data = t2k4e_roll(load_ruleset(compendium, ruleset_id), T2k4eRoll(pool, **request))
+    data = t2k4e_roll(load_ruleset(compendium, ruleset_id, StepDice), T2k4eRoll(pool, **request))
     emit(data, as_json, summary=t2k4e_summary(data))
 
 
@@ -338,10 +340,11 @@ def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **requ
 )
 @click.option("--d20", type=click.IntRange(1, 20), default=None, help="The check's d20 roll.")
 @click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options("t2k-cuf")
+@ruleset_options(CufRating)
 def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
     """A CUF threat check: the state the TCs reach and the check it calls for."""
-    data = cuf_check(load_ruleset(compendium, ruleset_id), cuf, willpower, tcs, d20, seed)
+    ruleset = load_ruleset(compendium, ruleset_id, CufRating)
+    data = cuf_check(ruleset, cuf, willpower, tcs, d20, seed)
     emit(data, as_json, summary=cuf_summary(data))
 
 
@@ -355,8 +358,9 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
     "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
 )
 @click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options("cool")
+@ruleset_options(ShockRoll)
 def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
     """A Cool shock or fear roll."""
-    data = cool_roll(load_ruleset(compendium, ruleset_id), kind, cool, penalty, roll_, seed)
+    ruleset = load_ruleset(compendium, ruleset_id, ShockRoll)
+    data = cool_roll(ruleset, kind, cool, penalty, roll_, seed)
     emit(data, as_json, summary=cool_summary(kind, data))

@@ -12,7 +12,8 @@ from pydantic import BaseModel, ValidationError
 
 from rulepress import kinds
 from rulepress.compendium.yaml_source import Position, SourceMap
-from rulepress.errors import Code, Finding, Level
+from rulepress.errors import Code, Finding, Level, Problem, raised_text
+from rulepress.models.base import Document
 
 FILE_START = Position(1, 1)
 
@@ -33,11 +34,16 @@ def schema_findings(
     """
     grouped: dict[tuple, list[dict]] = {}
     for error in exc.errors(include_url=False):
-        grouped.setdefault(_data_path(error["loc"], source, error["type"]), []).append(error)
+        problem = _problem(error)
+        loc = error["loc"] if problem is None else (*error["loc"], *problem.path)
+        grouped.setdefault(_data_path(loc, source, error["type"]), []).append(error)
     findings = []
     for path, errors in grouped.items():
-        code = _code_for(errors[0]["type"])
-        key = code == Code.UNKNOWN_FIELD or errors[0]["loc"][-1] == "[key]"  # a key's own fault
+        problem = _problem(errors[0])
+        code = _code_for(errors[0]["type"]) if problem is None else problem.code
+        code = code or Code.INVALID_VALUE
+        loc = errors[0]["loc"]
+        key = code == Code.UNKNOWN_FIELD or (bool(loc) and loc[-1] == "[key]")  # a key's fault
         position = source.locate(path, prefer_key=key)
         messages = list(dict.fromkeys(_message(e, path, model) for e in errors))
         message = messages[0] if len(messages) == 1 else "; or ".join(messages[:4])
@@ -52,6 +58,12 @@ def schema_findings(
             )
         )
     return findings
+
+
+def _problem(error: dict) -> Problem | None:
+    """The Problem a plugin's validator raised for this error, if it raised one."""
+    raised = (error.get("ctx") or {}).get("error")
+    return raised if isinstance(raised, Problem) else None
 
 
 def _data_path(loc: tuple, source: SourceMap, error_type: str) -> tuple:
@@ -112,6 +124,9 @@ def _models_in(annotation: object) -> set[type[BaseModel]]:
 def _message(error: dict, path: tuple, model: type[BaseModel] | None = None) -> str:
     kind = error["type"]
     value = error.get("input")
+    problem = _problem(error)
+    if problem is not None:  # the plugin's own words
+        return problem.message
     if kind in UNKNOWN_FIELD_ERRORS:
         word = str(path[-1]) if path else ""
         return f"unknown field{suggest(word, _fields_at(model, path))}"
@@ -122,6 +137,8 @@ def _message(error: dict, path: tuple, model: type[BaseModel] | None = None) -> 
     shown = f"{value!r}" if not isinstance(value, dict | list) else type_name(value)
     if kind.endswith("_type") or kind.endswith("_parsing"):
         return f"{error['msg'].lower()}, got {shown} ({type_name(value)})"
+    if not path:  # the whole document (a model validator): its text says what is wrong
+        return error["msg"]
     return f"{error['msg']} (got {shown})"
 
 
@@ -159,3 +176,33 @@ def finding_at(
     """A finding at the value (or, for `()`, the document) `path` names in `source`."""
     position = source.locate(path)
     return Finding(level, code, message, source.file, position.line, position.col)
+
+
+def validated(kind: str, data: dict, source: SourceMap) -> tuple[Document | None, list[Finding]]:
+    """The document `data` (read from `source`) makes with its kind's model, or None and
+    the findings of why not. What a plugin's model (or a field type of it) raises besides
+    a validation error is a finding naming the plugin; rulepress's own models raising
+    one is a bug, left to surface as one."""
+    model = kinds.models()[kind]
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, schema_findings(exc, source, model)
+    except Exception as exc:  # a plugin's model or field type failed on these data
+        package = kinds.registry()[kind].package
+        if package == "rulepress":
+            raise
+        return None, [model_failure(source, package, kind, exc)]
+
+
+def model_failure(source: SourceMap, package: str, kind: str, exc: Exception) -> Finding:
+    """A finding at the document for a plugin's model (or a field type of it) that raised
+    something other than a validation error: the data may be what it did not expect, but
+    the package is named, since fixing it may be its author's to do."""
+    return finding_at(
+        source,
+        Code.INVALID_VALUE,
+        Level.ERROR,
+        f"document: the model of kind {kind!r} from plugin {package} failed on it: "
+        f"{raised_text(exc)}",
+    )

@@ -13,17 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from pydantic import ValidationError
-
 from rulepress import kinds
 from rulepress.caching import digest
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.findings import (
     file_problem,
     finding_at,
-    schema_findings,
     suggest,
     type_name,
+    validated,
 )
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.settings import PublisherSettings, load_settings, settings_file
@@ -372,10 +370,9 @@ def _load_document(
     if model is None:
         findings.append(_unknown_kind(source, kind))
         return None
-    try:
-        document = model.model_validate(data)
-    except ValidationError as exc:
-        findings.extend(schema_findings(exc, source, model))
+    document, problems = validated(kind, data, source)
+    if document is None:
+        findings.extend(problems)
         return None
     if cache is not None:
         cache.keep(key, document)

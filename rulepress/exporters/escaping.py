@@ -14,6 +14,7 @@ settings reaches an output through the function of the place it is written into.
 | URL in an HTML attribute                  | `html_url`             | `href`       |
 | JSON inside `<script>`                    | `script_json`          |              |
 | YAML front matter                         | `yaml_front_matter`    |              |
+| A RichText field (its Markdown subset)    | `rich_text.rich_markdown`, `rich_html` | `rich` |
 
 Markdown text is escaped for Markdown *and* for HTML, since Markdown passes HTML through:
 a value shows as the characters it holds wherever the Markdown is rendered (the site,
@@ -30,6 +31,8 @@ import re
 from collections.abc import Callable, Mapping
 
 from markupsafe import Markup, escape
+
+from rulepress.models.ruleset import GLOSSARY_TERM
 
 # `#` too: a heading drops the #s that end its line ("Intro ##" would read "Intro").
 _INLINE_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -112,15 +115,15 @@ def markdown_link(text: object, target: object) -> str:
     return f"[{markdown_text(text)}]({markdown_url(target)})"
 
 
-_GLOSSARY_TERM = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
+_GLOSSARY_TERM = re.compile(GLOSSARY_TERM)
 
 
 def markdown_abbreviation(term: str, definition: str) -> str:
     """A glossary line (`*[TERM]: definition`) of the abbr extension, which shows the
     definition as the term's title attribute: no Markdown there, but an entity stays one
     and a definition of `""` means none, so `&` and `"` are written as entities and the
-    definition shows as typed. The term is a plain word (the model's pattern); another
-    is refused."""
+    definition shows as typed. The term is the model's (plain words, one space apart);
+    another is refused."""
     if not _GLOSSARY_TERM.match(term):
         raise ValueError(f"not a glossary term: {term!r}")
     text = " ".join(definition.split("\n")).strip()

@@ -2,7 +2,8 @@
 
 Every value from the compendium passes through a filter that escapes it for its place
 (rulepress.exporters.escaping: `md` for text, `prose` for paragraphs, `cell` for table
-cells, `code` for a code span, `link_url` for a link's destination), so a name with
+cells, `code` for a code span, `link_url` for a link's destination; `rich` renders a
+RichText field, rulepress.exporters.rich_text), so a name with
 `<script>`, a `|` or a backtick shows as text wherever the Markdown is rendered. The same
 templates feed the Markdown guide, the Foundry journal pages and the site.
 """
@@ -21,6 +22,7 @@ from rulepress.compendium.model import Ruleset
 from rulepress.exporters import templating
 from rulepress.exporters.escaping import MARKDOWN_FILTERS, URL_FILTERS
 from rulepress.exporters.guide import Section
+from rulepress.exporters.rich_text import markdown_filter
 
 TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]
@@ -55,6 +57,7 @@ def environment(
     for name, escape in MARKDOWN_FILTERS.items():
         env.filters[name] = escape if plain is None else _after(plain, escape)
     env.filters.update(URL_FILTERS, percent=percent, signed=signed)
+    env.filters["rich"] = markdown_filter() if plain is None else markdown_filter(plain)
     return env
 
 

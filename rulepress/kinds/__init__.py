@@ -8,8 +8,10 @@ of them names a kind. Hooks that live in higher layers (a chart, a click command
 named as `"module:attribute"` and imported only when used, so this layer imports no
 exporter.
 
-rulepress's own kinds are in `rulepress.kinds.builtin`; other packages add theirs under
-the `rulepress.kinds` entry-point group, each entry point naming a sequence of `Kind`.
+Kinds come in games (`Game`): the core's own (a ruleset's `ruleset.yaml`, rule texts),
+then every game installed under the `rulepress.games` entry-point group, rulepress's four
+included, by `Game.order` then id. The older `rulepress.kinds` group, each entry point
+naming a sequence of `Kind`, is still read: each is a game of its own at order 1000.
 """
 
 from __future__ import annotations
@@ -17,17 +19,43 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulepress.environment import entry_points
-from rulepress.errors import RulepressError
+from rulepress.errors import PluginError, Problem, RulepressError, raised_text
 from rulepress.models.base import Document
 
+__all__ = [
+    "GAMES_GROUP",
+    "GROUP",
+    "HOOKS",
+    "Attribute",
+    "FoundryItems",
+    "FoundryTable",
+    "Game",
+    "Guide",
+    "Kind",
+    "Macro",
+    "Part",
+    "PluginError",
+    "Problem",
+    "TableRow",
+    "games",
+    "load_hook",
+    "models",
+    "one_part_per_document",
+    "plugin_call",
+    "registry",
+    "template_folders",
+]
+
+GAMES_GROUP = "rulepress.games"
+"""The entry-point group a package lists its games under, each entry point naming a `Game`."""
 GROUP = "rulepress.kinds"
-"""The entry-point group a plugin package lists its kinds under."""
+"""The older entry-point group, each entry point naming a sequence of `Kind`: still read."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +147,11 @@ class TableRow:
     """The result's name, shown in the table (`Corruption 10-11`)."""
     text: str
     """The result's text, as data: the export escapes it and makes it inert."""
+    link: str | None = None
+    """The id of a document of the ruleset the result links: a document result, linking
+    the document's Foundry counterpart (an Item, a RollTable or a journal page)."""
+    img: str = "icons/svg/d20-black.svg"
+    """The result's image, a path inside Foundry's data."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +171,9 @@ class FoundryTable:
     drawn for the value a macro is given, never at random; None rolls its range."""
     icon: str = "icons/svg/d20-grey.svg"
     """A Foundry core icon for the table."""
+    formula: Callable[[Document], str] | None = None
+    """formula(document): the dice the table is rolled with (`2d6`, in Foundry's syntax);
+    None rolls evenly over its rows' range (or, with `lookup`, draws the value given)."""
 
 
 @dataclass(frozen=True)
@@ -188,44 +224,121 @@ class Kind:
         return self.model.KIND
 
 
+@dataclass(frozen=True)
+class Game:
+    """One game: its kinds and everything else it brings, registered as one entry point of
+    the `rulepress.games` group (`iris = "rulepress.games.iris:GAME"`)."""
+
+    id: str
+    """The game's id, the same as its entry point's name: lowercase letters, digits, `-`."""
+    title: str
+    """The game's name for people (`IRIS`)."""
+    order: int = 1000
+    """Where its kinds sit in the registry, which orders the outputs: rulepress's games are
+    10-40, others 1000 by default; games of one order sort by id."""
+    kinds: tuple[Kind, ...] = ()
+    """Its document kinds, in the order their sections and packs appear."""
+    checks: tuple[Any, ...] = ()
+    """Its cross-document checks (reserved: checks still register with `check` on import)."""
+    code_prefix: str = ""
+    """The capitals its checks' finding codes start with (reserved: not yet enforced)."""
+    foundry_systems: tuple[Any, ...] = ()
+    """The Foundry game systems its Items can be made for (reserved: not yet read)."""
+    scripts: tuple[Path, ...] = ()
+    """JavaScript files the site loads for its calculators (reserved: not yet read)."""
+    samples: Path | None = None
+    """A folder of sample documents `rulepress init` can copy (reserved: not yet read)."""
+    commands: tuple[str, ...] = ()
+    """`"module:command"` click commands it adds to the CLI (reserved: not yet read)."""
+    package: str = field(default="rulepress", compare=False)
+    """The distribution that registered the game (filled in by the registry)."""
+
+
+HOOKS = ("chart", "calculator", "roll", "odds", "new")
+"""The `"module:attribute"` hooks of a Kind (its Guide has `helpers` and `journal`)."""
+
+
 def load_hook(reference: str) -> Any:
-    """The object a `"module:attribute"` hook names."""
+    """The object a `"module:attribute"` hook names. A plugin's hook that cannot be
+    imported is a PluginError naming the plugin; a plugin's function is returned
+    wrapped, so what it raises when called is one too (see `plugin_call`)."""
+    owner = _hook_owner(reference)
     module, _, attribute = reference.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    try:
+        hooked = getattr(importlib.import_module(module), attribute)
+    except Exception as exc:
+        if owner is None or owner.package == "rulepress":
+            raise  # rulepress's own hooks failing is a bug to report
+        raise PluginError(
+            f"hook {reference!r} of kind {owner.name!r} from plugin {owner.package} "
+            f"cannot be imported: {raised_text(exc)}"
+        ) from None
+    if owner is None or owner.package == "rulepress" or not inspect.isfunction(hooked):
+        return hooked
+    return plugin_call(hooked, f"hook {reference!r} of kind {owner.name!r}", owner.package)
+
+
+def plugin_call(function: Callable, what: str, package: str) -> Callable:
+    """`function`, a plugin's, with any Exception it raises made a PluginError naming
+    `what` and the package (exit 2, not an internal error). Ctrl-C and sys.exit, which
+    are no Exception, still stop rulepress."""
+
+    @functools.wraps(function)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except RulepressError:
+            raise
+        except Exception as exc:
+            raise PluginError(f"{what} from plugin {package} failed: {raised_text(exc)}") from exc
+
+    return called
+
+
+def _hook_owner(reference: str) -> Kind | None:
+    """The kind whose hook `reference` is, to name its package when the hook fails."""
+    for kind in registry().values():
+        named = [getattr(kind, hook) for hook in HOOKS]
+        if kind.guide is not None:
+            named += [kind.guide.helpers, kind.guide.journal]
+        if reference in named:
+            return kind
+    return None
 
 
 @functools.cache
 def registry() -> dict[str, Kind]:
-    """Every kind by name: rulepress's own, then each installed plugin's (never one
-    declared in the working folder: rulepress.environment)."""
-    from rulepress.kinds.builtin import KINDS
+    """Every kind by name, in the games' order (`games()`): that order is the outputs'
+    (the guide's ties, the packs, the macros), so it never depends on the install."""
+    from rulepress.kinds.discovery import installed_games
 
     kinds: dict[str, Kind] = {}
-    _add(kinds, KINDS, "rulepress")
-    for point in sorted(entry_points(GROUP), key=lambda point: point.name):
-        source = f"entry point {point.name!r} ({point.value})"
-        try:
-            declared = point.load()
-        except Exception as error:  # a broken plugin is the user's to fix: say which
-            raise RulepressError(f"{source} of group {GROUP} failed to load: {error}") from None
-        package = point.dist.name if point.dist else point.name
-        _add(kinds, declared, package, source)
+    owners: dict[str, Game] = {}
+    for game in installed_games():
+        for kind in game.kinds:
+            if kind.name in kinds:
+                first = owners[kind.name]
+                raise RulepressError(
+                    f"{_origin(game)}: kind {kind.name!r} is already registered by {_origin(first)}"
+                )
+            kinds[kind.name] = dataclasses.replace(kind, package=game.package)
+            owners[kind.name] = game
     return kinds
 
 
-def _add(kinds: dict[str, Kind], declared: object, package: str, source: str = "") -> None:
-    if not isinstance(declared, list | tuple) or not all(isinstance(k, Kind) for k in declared):
-        raise RulepressError(f"{source} must name a list of rulepress.kinds.Kind")
-    for kind in declared:
-        if not (isinstance(kind.model, type) and issubclass(kind.model, Document)):
-            raise RulepressError(f"{source}: {kind.model!r} is not a rulepress Document model")
-        if not isinstance(getattr(kind.model, "KIND", None), str):
-            raise RulepressError(f"{source}: {kind.model.__name__} has no KIND (its `kind:`)")
-        if kind.name in kinds:
-            raise RulepressError(
-                f"{source}: kind {kind.name!r} is already registered by {kinds[kind.name].package}"
-            )
-        kinds[kind.name] = dataclasses.replace(kind, package=package)
+def _origin(game: Game) -> str:
+    """Who registered a game, for the message of a clash."""
+    if game.id == "core":  # no entry point names the core's game, nor another "core"
+        return "rulepress's core"
+    return f"{game.package} (entry point {game.id!r})"
+
+
+def games() -> tuple[Game, ...]:
+    """Every game in the registry's order: the core's, then the installed ones by order, id."""
+    from rulepress.kinds.discovery import installed_games
+
+    registry()  # refuses a kind registered twice before anyone reads a game
+    return installed_games()
 
 
 @functools.cache

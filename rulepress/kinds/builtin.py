@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulepress.kinds import FoundryItems, FoundryTable, Guide, Kind, Macro, Part, TableRow
+from rulepress.kinds.roll_table import ROLL_TABLE
 from rulepress.models import (
     CorruptionRules,
     CorruptionTriggers,
@@ -124,15 +125,12 @@ def _weapon_attributes(weapon: WeaponProfile, ruleset) -> list[tuple[str, str, o
 
 
 def _level_rows(table, text) -> list[TableRow]:
-    """One result per row, covering the levels up to the next row's, named for its
-    range ("Corruption 10-11")."""
-    rows = table.rows
-    made = []
-    for index, row in enumerate(rows):
-        high = rows[index + 1].level - 1 if index + 1 < len(rows) else row.level
-        levels = f"{row.level}-{high}" if high > row.level else f"{row.level}"
-        made.append(TableRow(row.level, high, f"Corruption {levels}", text(row)))
-    return made
+    """One result per row, covering its levels (up to the next row's, or to its own `to`),
+    named for its range ("Corruption 10-11")."""
+    return [
+        TableRow(span.low, span.high, f"Corruption {span}", text(row))
+        for row, span in zip(table.rows, table.spans(), strict=True)
+    ]
 
 
 def _trigger_rows(table: CorruptionTriggers) -> list[TableRow]:
@@ -241,6 +239,7 @@ def _threat_check_rules(ruleset) -> dict:
 KINDS = (
     Kind(RulesetInfo),
     Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
+    ROLL_TABLE,
     Kind(
         Trait,
         guide=Guide(

@@ -3,7 +3,15 @@ the typed results their rules return."""
 
 from __future__ import annotations
 
-from rulepress.models.base import Document, Model, Ref, Ruling, iter_references
+from rulepress.models.base import (
+    Document,
+    Model,
+    Ref,
+    RichText,
+    Ruling,
+    iter_references,
+    iter_rich_texts,
+)
 from rulepress.models.character_points import CpAward, CpCost, CpEarned, CpEarning, CpSpending
 from rulepress.models.cool import CriticalFailure, FearResult, FearRoll, ShockResult, ShockRoll
 from rulepress.models.corruption import (
@@ -18,6 +26,7 @@ from rulepress.models.corruption import (
 )
 from rulepress.models.cuf import CheckRoll, CufRating, ThreatThreshold
 from rulepress.models.odds_table import OddsTable
+from rulepress.models.roll_table import RollTable, RollTableRow
 from rulepress.models.rule import RuleText
 from rulepress.models.ruleset import ChapterPlan, RulesetInfo, SourceCredit
 from rulepress.models.skill import Skill
@@ -67,6 +76,9 @@ __all__ = [
     "PushPrice",
     "PushRule",
     "Ref",
+    "RichText",
+    "RollTable",
+    "RollTableRow",
     "RuleText",
     "RulesetInfo",
     "Ruling",
@@ -85,4 +97,5 @@ __all__ = [
     "WeaponProfile",
     "WeaponSection",
     "iter_references",
+    "iter_rich_texts",
 ]

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 import functools
 import re
+import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 from pydantic_core import PydanticCustomError
+
+from rulepress.models import rich_text
 
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 # Characters no text may hold, however the YAML spelled them (raw, or escaped as
@@ -102,10 +112,39 @@ class Ref:
 
     kind: str
 
+    def references(self, path: tuple, value: str) -> Iterator[tuple[tuple, str, str]]:
+        """The field's value is the reference."""
+        yield path, self.kind, value
+
 
 def ref(kind: str) -> Any:
     """A field naming another document of `kind`: the references check follows it."""
     return Annotated[Slug, Ref(kind)]
+
+
+def _rich_text(value: str) -> str:
+    """Refuse a text the subset's parser would cut short (lists nested too deep)."""
+    try:
+        rich_text.parse(value)
+    except rich_text.TooDeep as too_deep:
+        raise PydanticCustomError("rich_text", str(too_deep)) from None
+    return value
+
+
+@dataclass(frozen=True)
+class RichTextLinks(Ref):
+    """Marks a RichText field: its `doc:` links are references to any document."""
+
+    kind: str = "*"
+
+    def references(self, path: tuple, value: str) -> Iterator[tuple[tuple, str, str]]:
+        """One reference per `doc:` link of the text, at the field's path."""
+        yield from ((path, self.kind, target) for target in rich_text.doc_links(value))
+
+
+RichText = Annotated[Text, RichTextLinks(), AfterValidator(_rich_text)]
+"""Prose in a small Markdown subset (rulepress.models.rich_text): paragraphs, lists,
+emphasis and `[label](doc:<id>)` links to documents; anything else shows as typed."""
 
 
 class Model(BaseModel):
@@ -204,21 +243,47 @@ class Document(Model):
 
 
 def iter_references(model: BaseModel, path: tuple = ()) -> Iterator[tuple[tuple, str, str]]:
-    """Yield (data path, target kind, target id) for every `ref(...)` field inside `model`."""
+    """Yield (data path, target kind, target id) for every `ref(...)` field inside `model`,
+    and every `doc:` link of its RichText fields (target kind "*")."""
+    for at, marker, value in _marked_values(model, path):
+        yield from marker.references(at, value)
+
+
+def iter_rich_texts(model: BaseModel, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """Yield (data path, text) for every RichText value inside `model`."""
+    for at, marker, value in _marked_values(model, path):
+        if isinstance(marker, RichTextLinks):
+            yield at, value
+
+
+def _marked_values(model: BaseModel, path: tuple) -> Iterator[tuple[tuple, Ref, str]]:
+    """(data path, its Ref, the string) of every value of a Ref-marked field in `model`."""
     for name, target, annotation in _reference_fields(type(model)):
         yield from _walk_refs(getattr(model, name), (*path, name), target, annotation)
 
 
 @functools.cache
-def _reference_fields(cls: type[BaseModel]) -> tuple[tuple[str, str | None, Any], ...]:
-    """(name, target kind of a direct `ref`, annotation) of each field of `cls` that can
+def _reference_fields(cls: type[BaseModel]) -> tuple[tuple[str, Ref | None, Any], ...]:
+    """(name, Ref of a direct `ref` or RichText, annotation) of each field of `cls` that can
     hold a reference; the rest (an AP table's 30 rows of numbers) is never walked."""
     fields = []
     for name, info in cls.model_fields.items():
-        target = next((m.kind for m in info.metadata if isinstance(m, Ref)), None)
+        target = next((m for m in info.metadata if isinstance(m, Ref)), None)
+        target = target or _optional_ref(info.annotation)
         if target or _may_hold_refs(info.annotation):
             fields.append((name, target, info.annotation))
     return tuple(fields)
+
+
+def _optional_ref(annotation: Any) -> Ref | None:
+    """`ref("*") | None`: pydantic keeps the Ref inside the union's member, not on the field."""
+    if typing.get_origin(annotation) not in (typing.Union, types.UnionType):
+        return None
+    members = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+    if len(members) != 1:
+        return None
+    metadata = getattr(members[0], "__metadata__", ())
+    return next((meta for meta in metadata if isinstance(meta, Ref)), None)
 
 
 def _may_hold_refs(annotation: Any) -> bool:
@@ -229,11 +294,11 @@ def _may_hold_refs(annotation: Any) -> bool:
     return any(_may_hold_refs(arg) for arg in typing.get_args(annotation))
 
 
-def _walk_refs(value: Any, path: tuple, target: str | None, annotation: Any):
+def _walk_refs(value: Any, path: tuple, target: Ref | None, annotation: Any):
     if value is None:
         return
     if isinstance(value, BaseModel):
-        yield from iter_references(value, path)
+        yield from _marked_values(value, path)
     elif isinstance(value, list | tuple):
         inner = _list_item_ref(annotation) if target is None else target
         for index, item in enumerate(value):
@@ -242,10 +307,23 @@ def _walk_refs(value: Any, path: tuple, target: str | None, annotation: Any):
         yield path, target, value
 
 
-def _list_item_ref(annotation: Any) -> str | None:
+def _list_item_ref(annotation: Any) -> Ref | None:
     """`list[ref("skill")]` keeps its Ref inside the item type's metadata."""
     for arg in getattr(annotation, "__args__", ()) or ():
         for meta in getattr(arg, "__metadata__", ()) or ():
             if isinstance(meta, Ref):
-                return meta.kind
+                return meta
     return None
+
+
+def referenced_kinds(cls: type[BaseModel]) -> frozenset[str]:
+    """The kinds a document of `cls` may name in its `ref(...)` fields, nested ones too
+    (a weapon's section: `weapon-section`)."""
+    found = set()
+    for _name, target, annotation in _reference_fields(cls):
+        if target or (target := _list_item_ref(annotation)):
+            found.add(target.kind)
+        for arg in (annotation, *typing.get_args(annotation)):
+            if isinstance(arg, type) and issubclass(arg, BaseModel):
+                found |= referenced_kinds(arg)
+    return frozenset(found)

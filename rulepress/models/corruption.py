@@ -10,8 +10,35 @@ from pydantic import Field, model_validator
 from rulepress.models.base import Document, Model, Name, Slug, Text
 from rulepress.models.common import StatesBoundaries
 from rulepress.models.figures import StatedFigure
+from rulepress.models.rows import Span, level_problems, level_spans, raise_problems
 
 Level = Annotated[int, Field(ge=0, le=100)]
+
+
+class LevelRow(Model):
+    """A row of a table looked up by Corruption level: from its `level` up to the next
+    row's, or to its own `to` (the last row of a table whose levels end at 100)."""
+
+    level: Level
+    to: Level | None = None
+    """The row's last level, both ends included, where the next row's level does not say
+    it (a last row covering 99-100 is `level: 99, to: 100`); without it, the level before
+    the next row's, and the last row only its own level."""
+
+
+class LevelTable(Model):
+    """A table whose `rows` are LevelRows (each kind declares its own): they overlap
+    nowhere and leave no level out between them."""
+
+    def spans(self) -> list[Span]:
+        """The levels each row covers, in order."""
+        return level_spans([r.level for r in self.rows], [r.to for r in self.rows])
+
+    @model_validator(mode="after")
+    def _rows_cover_their_levels_once(self) -> LevelTable:
+        levels, ends = [r.level for r in self.rows], [r.to for r in self.rows]
+        raise_problems(type(self).__name__, level_problems(levels, ends))
+        return self
 
 
 class PresenceTrigger(Model):
@@ -209,14 +236,13 @@ def _conditions(character: CharacterState, event_level: int | None) -> dict[str,
     }
 
 
-class TriggerRow(Model):
+class TriggerRow(LevelRow):
     """Events that trigger the Presence for a character at or above this corruption level."""
 
-    level: Level
     events: Text
 
 
-class CorruptionTriggers(Document):
+class CorruptionTriggers(Document, LevelTable):
     """The Corruption Triggers table: event severity by corruption level."""
 
     KIND = "corruption-triggers"
@@ -237,10 +263,9 @@ class CorruptionTriggers(Document):
         return [row for row in self.rows if self.triggers(row.level, corruption)]
 
 
-class ConsequenceRow(Model):
+class ConsequenceRow(LevelRow):
     """The choices an obeying character has at this corruption level (printed joined by -or-)."""
 
-    level: Level
     options: Annotated[list[Text], Field(min_length=1)]
     willpower_ap: Annotated[int, Field(ge=1, le=100)] | None = None
     """The AP of the Willpower test each option requires ("requires a 5AP Willpower
@@ -274,7 +299,7 @@ class Consequences:
     options: tuple[ConsequenceOption, ...]
 
 
-class ObedienceConsequences(Document):
+class ObedienceConsequences(Document, LevelTable):
     """The Obedience Consequences table: what obeying means by corruption level."""
 
     KIND = "obedience-consequences"

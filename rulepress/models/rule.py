@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rulepress.models.base import Document, Name, Text, ref
+from rulepress.models.base import Document, Name, RichText, ref
 from rulepress.models.common import StatesBoundaries
 
 
@@ -16,8 +16,10 @@ class RuleText(Document, StatesBoundaries):
     title: Name
     chapter: Name
     order: int
-    text: Text
-    """Rules text as printed: plain text, each line a paragraph (exports escape Markdown
-    and HTML in it, so it reads the same everywhere)."""
+    text: RichText
+    """Rules text in Markdown's small subset (models.rich_text): paragraphs separated by a
+    blank line, lists, `*emphasis*`, `**strong**` and `[label](doc:<id>)` links to the
+    ruleset's documents; anything else (HTML, images, other links, Foundry's enrichers)
+    shows as typed."""
     see_also: list[ref("*")] = []
     """Documents this text refers to."""

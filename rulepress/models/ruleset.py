@@ -8,6 +8,10 @@ from pydantic import Field, StringConstraints
 
 from rulepress.models.base import Document, Model, Name, Slug, Text
 
+GLOSSARY_TERM = r"^[A-Za-z][A-Za-z0-9-]*(?: [A-Za-z0-9-]+)*$"
+"""A glossary term: words of letters, digits and dashes, one space apart, a letter first;
+the site's abbreviations (exporters.escaping) take the same."""
+
 Version = Annotated[str, StringConstraints(pattern=r"^\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?$")]
 
 
@@ -50,8 +54,11 @@ class RulesetInfo(Document):
     chapters: list[ChapterPlan] = []
     """The guide's chapters in reading order. A chapter a rule text names but this list
     does not comes after these, in alphabetical order."""
-    glossary: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9-]*$")], Text] = {}
-    """Rule terms and their definitions; the site shows a term's definition on hover."""
+    glossary: dict[
+        Annotated[str, StringConstraints(pattern=GLOSSARY_TERM, max_length=60)], Text
+    ] = {}
+    """Rule terms and their definitions; the site shows a term's definition on hover. A
+    term is one word or several, one space apart (`AP`, `Close Combat`)."""
     words: Annotated[
         list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z'-]*$", max_length=60)]],
         Field(max_length=1000),

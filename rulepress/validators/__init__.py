@@ -6,6 +6,7 @@ from rulepress.validators import (  # noqa: F401
     names,
     prose,
     references,
+    rich_text,
     tables,
     thresholds,
 )

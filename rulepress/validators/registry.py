@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from importlib.metadata import packages_distributions
 
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.yaml_source import Position
-from rulepress.errors import Finding, Level
+from rulepress.errors import Finding, Level, Problem, raised_text
 from rulepress.models import Document, WeaponProfile
 from rulepress.validators.grouping import group_placeholder_findings
 
@@ -76,15 +77,50 @@ class Check:
     """The check's scope: what its findings depend on (see READS)."""
     index: Index | None = None
     """What the check reads of each document, when not all of it (see READS)."""
+    package: str = ""
+    """The distribution the check comes from; "" for the one its function's module is in."""
 
     @property
     def doc(self) -> str:
         """The function's docstring, which the published list of checks shows."""
         return (self.function.__doc__ or "").strip()
 
+    @property
+    def origin(self) -> str:
+        """The package the check comes from (`rulepress` for rulepress's own)."""
+        return self.package or package_of(self.function)
+
+    def reports(self, ruleset: Ruleset) -> Iterator[Report]:
+        """The check's reports in one ruleset. A Problem the check raises is a report at
+        the document and path it names; anything else a plugin's check raises is one
+        error at `ruleset.yaml` naming the check and its package, after the reports it
+        made before, so one broken check neither stops the others nor hides its fault."""
+        try:
+            yield from self.function(ruleset)
+        except Problem as problem:
+            yield self._problem_report(ruleset, problem)
+        except Exception as exc:
+            if self.origin == "rulepress":
+                raise  # rulepress's own check failing is a bug to report
+            yield Report(
+                _ruleset_entry(ruleset),
+                f"check {self.code} ({self.name}) of {self.origin} failed: {raised_text(exc)}; "
+                "its other findings in this ruleset may be missing",
+                level=Level.ERROR,
+            )
+
+    def _problem_report(self, ruleset: Ruleset, problem: Problem) -> Report:
+        document = problem.document
+        if isinstance(document, Document):
+            document = document.id
+        entry = ruleset.entry(document) if isinstance(document, str) else None
+        if entry is None:  # none named, or one the ruleset does not hold: its ruleset.yaml
+            return Report(_ruleset_entry(ruleset), problem.message)
+        return Report(entry, problem.message, problem.path)
+
     def run(self, ruleset: Ruleset) -> Iterator[Finding]:
         """The check's findings in one ruleset, each pointing at its file, line and column."""
-        for report in self.function(ruleset):
+        for report in self.reports(ruleset):
             yield self.finding(report)
 
     def finding(self, report: Report) -> Finding:
@@ -100,6 +136,20 @@ class Check:
             self.name,
             path=report.path,
         )
+
+
+def _ruleset_entry(ruleset: Ruleset) -> Entry:
+    """The ruleset's `ruleset.yaml` as an entry, for a report about the whole ruleset."""
+    return Entry(ruleset.info, ruleset.info_source, ruleset.info_digest)
+
+
+def package_of(function: Callable) -> str:
+    """The distribution that holds `function`'s module (its top-level name when no
+    installed distribution claims it), `rulepress` for rulepress's own."""
+    top = (getattr(function, "__module__", None) or "").partition(".")[0]
+    if top == "rulepress":
+        return "rulepress"
+    return next(iter(packages_distributions().get(top, ())), top or "an unknown package")
 
 
 CHECKS: list[Check] = []

@@ -20,6 +20,7 @@ from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.systems import ItemSystem
 from rulepress.exporters.markdown_text import TEMPLATES
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.rich_text import html_filter
 from rulepress.models import WeaponProfile
 
 T = TypeVar("T")
@@ -135,7 +136,7 @@ def html_environment(user_templates: Path | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         finalize=_inert_text,
     )
-    env.filters.update(URL_FILTERS)
+    env.filters.update(URL_FILTERS, rich=html_filter(inert))
     return env
 
 

@@ -1,0 +1,14 @@
+"""Cool: shock and fear rolls, critical failures."""
+
+from __future__ import annotations
+
+from rulepress.games import bundled_kinds
+from rulepress.plugin import Game
+
+GAME = Game(
+    "cool",
+    "Cool",
+    order=40,
+    kinds=bundled_kinds("shock-roll", "fear-roll", "critical-failure"),
+)
+"""The game rulepress's pyproject.toml registers as `cool` (group `rulepress.games`)."""

@@ -1,0 +1,113 @@
+"""The installed games, read from the entry points: each checked, none registered twice.
+
+rulepress's own four games are entry points of the `rulepress.games` group in its own
+pyproject.toml, as a publisher's are in theirs: the core names no game. The only game
+the core holds itself is `CORE` (rulepress.kinds.core), which is never missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from importlib.metadata import EntryPoint
+
+from rulepress.environment import entry_points
+from rulepress.errors import RulepressError
+from rulepress.kinds import GAMES_GROUP, GROUP, Game, Kind
+from rulepress.models.base import Document
+
+OWN_DISTRIBUTION = "rulepress"
+"""The distribution whose entry points must register games: without, its install is stale."""
+GAME_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+"""What a game's id may be: it is also its entry point's name."""
+LEGACY_ORDER = 1000
+"""Where a `rulepress.kinds` entry point's kinds sit: after every game that says otherwise."""
+
+STALE_INSTALL = (
+    "rulepress's own games are not registered: its installed metadata (a rulepress.egg-info "
+    "or .dist-info folder) predates the `rulepress.games` entry points, or rulepress runs "
+    "from a source folder it was never installed from. Reinstall it: `pip install -e .` "
+    "in its source folder (or `pip install --force-reinstall rulepress`)."
+)
+"""The error when rulepress's own games are missing: never run with no games."""
+
+
+@functools.cache
+def installed_games() -> tuple[Game, ...]:
+    """The core's game, then every installed game by `order` then id; a game id registered
+    twice is refused, naming both packages."""
+    from rulepress.kinds.core import CORE
+
+    points = list(entry_points(group=GAMES_GROUP))
+    if not any(_normalized(_package(point)) == OWN_DISTRIBUTION for point in points):
+        raise RulepressError(STALE_INSTALL)
+    found = [_game(point) for point in points]
+    found += [_legacy_game(point) for point in entry_points(group=GROUP)]
+    # sorted before the clashes are looked for: which package is named first never
+    # depends on the order of sys.path
+    found.sort(key=lambda game: (game.order, game.id, game.package))
+    by_id: dict[str, Game] = {CORE.id: CORE}
+    for game in found:
+        if game.id in by_id:
+            raise RulepressError(
+                f"game {game.id!r} is registered twice: by {by_id[game.id].package} "
+                f"and by {game.package}"
+            )
+        by_id[game.id] = game
+    return (CORE, *found)
+
+
+def _package(point: EntryPoint) -> str:
+    """The distribution an entry point is from, as it spells its name."""
+    return point.dist.name if point.dist else point.name
+
+
+def _normalized(name: str) -> str:
+    """A distribution's name as pip compares it (`Rulepress_X` is `rulepress-x`)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _loaded(point: EntryPoint, group: str) -> object:
+    try:
+        return point.load()
+    except Exception as error:  # a broken plugin is the user's to fix: say which
+        raise RulepressError(f"{_source(point)} of group {group} failed to load: {error}") from None
+
+
+def _source(point: EntryPoint) -> str:
+    return f"entry point {point.name!r} ({point.value}) of {_package(point)}"
+
+
+def _game(point: EntryPoint) -> Game:
+    """The Game a `rulepress.games` entry point names, checked."""
+    game = _loaded(point, GAMES_GROUP)
+    source = _source(point)
+    if not isinstance(game, Game):
+        raise RulepressError(f"{source} must name a rulepress.plugin.Game, not {type(game)}")
+    if not GAME_ID.fullmatch(game.id) or game.id != point.name:
+        raise RulepressError(
+            f"{source}: the game's id {game.id!r} must be the entry point's name, in "
+            "lowercase letters, digits and `-`"
+        )
+    if not isinstance(game.order, int) or isinstance(game.order, bool):
+        raise RulepressError(f"{source}: the game's order must be a whole number")
+    kinds = _kinds(game.kinds, f"{source}: the game's kinds")
+    return dataclasses.replace(game, kinds=kinds, package=_package(point))
+
+
+def _legacy_game(point: EntryPoint) -> Game:
+    """A `rulepress.kinds` entry point's kinds as a game of their own, named after it."""
+    kinds = _kinds(_loaded(point, GROUP), _source(point))
+    return Game(point.name, point.name, LEGACY_ORDER, kinds, package=_package(point))
+
+
+def _kinds(declared: object, source: str) -> tuple[Kind, ...]:
+    if not isinstance(declared, list | tuple) or not all(isinstance(k, Kind) for k in declared):
+        raise RulepressError(f"{source} must name a list of rulepress.kinds.Kind")
+    for kind in declared:
+        if not (isinstance(kind.model, type) and issubclass(kind.model, Document)):
+            raise RulepressError(f"{source}: {kind.model!r} is not a rulepress Document model")
+        if not isinstance(getattr(kind.model, "KIND", None), str):
+            raise RulepressError(f"{source}: {kind.model.__name__} has no KIND (its `kind:`)")
+    return tuple(declared)

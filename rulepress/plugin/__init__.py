@@ -1,0 +1,91 @@
+"""rulepress's public API for plugins: the one module a game's package imports from.
+
+Stability: the names this module exports (`__all__`), and those of its submodules
+`rulepress.plugin.cli` and `rulepress.plugin.site`, follow semantic versioning: a name
+is removed, or changes in a way that breaks a plugin using it as documented, only in a
+new major version of rulepress. Every other module of rulepress is internal and may
+change in any release, whatever its name.
+
+A game is one `Game` record (its id, title, order and kinds), named by an entry point
+of the `rulepress.games` group in the game's pyproject.toml. This module imports no
+exporter and no click, so importing it (and registering a game) stays light; the
+command-line helpers are in `rulepress.plugin.cli`, the site's shapes in
+`rulepress.plugin.site`.
+"""
+
+from __future__ import annotations
+
+from rulepress.compendium.model import Entry, Ruleset
+from rulepress.errors import Level, PluginError, Problem
+from rulepress.kinds import (
+    Attribute,
+    FoundryItems,
+    FoundryTable,
+    Game,
+    Guide,
+    Kind,
+    Macro,
+    Part,
+    TableRow,
+    one_part_per_document,
+)
+from rulepress.models.base import (
+    Document,
+    Model,
+    Name,
+    NonNegative,
+    Ref,
+    RichText,
+    Slug,
+    Text,
+    ref,
+)
+from rulepress.models.common import (
+    Boundary,
+    Comparison,
+    Die,
+    Example,
+    IntRange,
+    Percent,
+    StatesBoundaries,
+)
+from rulepress.models.figures import StatedFigure
+from rulepress.validators.registry import Check, Report, check
+
+__all__ = [
+    "Attribute",
+    "Boundary",
+    "Check",
+    "Comparison",
+    "Die",
+    "Document",
+    "Entry",
+    "Example",
+    "FoundryItems",
+    "FoundryTable",
+    "Game",
+    "Guide",
+    "IntRange",
+    "Kind",
+    "Level",
+    "Macro",
+    "Model",
+    "Name",
+    "NonNegative",
+    "Part",
+    "Percent",
+    "PluginError",
+    "Problem",
+    "Ref",
+    "Report",
+    "RichText",
+    "Ruleset",
+    "Slug",
+    "StatedFigure",
+    "StatesBoundaries",
+    "TableRow",
+    "Text",
+    "check",
+    "one_part_per_document",
+    "ref",
+]

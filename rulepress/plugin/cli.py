@@ -1,0 +1,8 @@
+"""The command-line helpers a game's own `roll`, `odds` and `new` commands use (stable:
+see rulepress.plugin). This module imports click; rulepress.plugin does not."""
+
+from __future__ import annotations
+
+from rulepress.commands.options import emit, load_ruleset, ruleset_options
+
+__all__ = ["emit", "load_ruleset", "ruleset_options"]
