@@ -44,6 +44,7 @@ __all__ = [
     "Problem",
     "TableRow",
     "games",
+    "kind_hook",
     "load_hook",
     "models",
     "one_part_per_document",
@@ -103,7 +104,7 @@ class Guide:
     """`"module:function"`: function(ruleset, env) -> names the section template
     may call besides the usual ones (figures the rules compute, never typed by hand)."""
     journal: str | None = None
-    """`"module:function"`: function(section, ruleset, links, tables) -> the HTML
+    """`"module:function"`: function(section, ruleset, links, shared) -> the HTML
     of the section's Foundry journal page, where it is not its Markdown made HTML."""
 
 
@@ -133,6 +134,9 @@ class FoundryItems:
     macro: str | None = None
     """The template of the Macro (a kind's `Macro.template`) that rolls with this Item:
     the description ends with a link that runs it with the Item chosen."""
+    description_context: str | Callable[[Document, Any, Any], dict] | None = None
+    """`"module:function"` or function(document, ruleset, shared) -> what the `description`
+    template sees besides `document`, `ruleset` and `links` (`shared` caches HTML)."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +221,9 @@ class Kind:
     kinds from other packages; rulepress's own are in its templates folder."""
     package: str = field(default="rulepress", compare=False)
     """The distribution that registered the kind (filled in by the registry)."""
+    steady: Callable[[Document], tuple] | None = None
+    """steady(document): what other pieces read of a document (its place, its names); an
+    edit that keeps it equal lets a watch keep their pieces. None: never kept."""
 
     @property
     def name(self) -> str:
@@ -295,12 +302,24 @@ def plugin_call(function: Callable, what: str, package: str) -> Callable:
     return called
 
 
+def kind_hook(kind: Kind, hook: str | Callable | None, what: str) -> Callable | None:
+    """A kind's hook, given as `"module:function"` or as the function, ready to call: a
+    plugin's raises a PluginError naming it and the package (see `plugin_call`)."""
+    if hook is None or isinstance(hook, str):
+        return hook and load_hook(hook)
+    if kind.package == "rulepress":
+        return hook
+    return plugin_call(hook, f"{what} hook of kind {kind.name!r}", kind.package)
+
+
 def _hook_owner(reference: str) -> Kind | None:
     """The kind whose hook `reference` is, to name its package when the hook fails."""
     for kind in registry().values():
         named = [getattr(kind, hook) for hook in HOOKS]
         if kind.guide is not None:
             named += [kind.guide.helpers, kind.guide.journal]
+        if isinstance(kind.foundry, FoundryItems):
+            named.append(kind.foundry.description_context)
         if reference in named:
             return kind
     return None

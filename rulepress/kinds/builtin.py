@@ -173,6 +173,21 @@ WEAPON_ICONS = {
 """A section the list does not name (a publisher's own) keeps Foundry's sword."""
 
 
+def _weapon_placing(weapon: WeaponProfile) -> tuple:
+    """What other pieces read of a weapon: where it is shown and under which name. Its
+    section's page and its Item are keyed by the weapon itself; the skill test macro,
+    which shows every weapon's table, is never kept. A skill or trait is read by other
+    documents' pieces (a weapon's Item shows its skill): no `steady` hook."""
+    return (
+        weapon.id,
+        weapon.name,
+        weapon.display_name,
+        weapon.section,
+        weapon.order,
+        weapon.is_draft,
+    )
+
+
 def _weapon_icon(weapon: WeaponProfile, ruleset) -> str:
     return WEAPON_ICONS.get(weapon.section, "icons/svg/sword.svg")
 
@@ -287,7 +302,9 @@ KINDS = (
             description="weapon-item",
             weight="weight",
             macro="iris-skill-test",
+            description_context=f"{WEAPON_PAGES}:weapon_description",
         ),
+        steady=_weapon_placing,
     ),
     Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
     Kind(
