@@ -217,6 +217,9 @@ class Kind:
     kinds from other packages; rulepress's own are in its templates folder."""
     package: str = field(default="rulepress", compare=False)
     """The distribution that registered the kind (filled in by the registry)."""
+    group: Callable[[Document], str | None] | None = None
+    """group(document): the id of the group a check of scope "group" compares it within
+    (an IRIS weapon's section); None, or no hook: in no group."""
 
     @property
     def name(self) -> str:
@@ -239,9 +242,11 @@ class Game:
     kinds: tuple[Kind, ...] = ()
     """Its document kinds, in the order their sections and packs appear."""
     checks: tuple[Any, ...] = ()
-    """Its cross-document checks (reserved: checks still register with `check` on import)."""
+    """Its cross-document checks: functions decorated with `check`, each coded
+    `<code_prefix>` and three digits."""
     code_prefix: str = ""
-    """The capitals its checks' finding codes start with (reserved: not yet enforced)."""
+    """The 2-5 capitals its finding codes start with (`ORC`), its own: `RP` is rulepress's,
+    and a prefix another game declares is refused. Needed when it has checks."""
     foundry_systems: tuple[Any, ...] = ()
     """The Foundry game systems its Items can be made for (reserved: not yet read)."""
     scripts: tuple[Path, ...] = ()

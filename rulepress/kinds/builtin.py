@@ -288,6 +288,7 @@ KINDS = (
             weight="weight",
             macro="iris-skill-test",
         ),
+        group=lambda weapon: weapon.section,  # the tier checks compare a section's weapons
     ),
     Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
     Kind(
