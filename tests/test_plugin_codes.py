@@ -61,6 +61,13 @@ def sign_repeated(ruleset):
             taken[key] = entry.document.id
 
 
+def band_of(omen):
+    """The omen's group: its band (a band "boom" is a hook that fails)."""
+    if omen.band == "boom":
+        raise KeyError("boom")
+    return omen.band
+
+
 @check("ORC002", "unknown-band", Level.ERROR, reads="document")
 def unknown_band(ruleset):
     """An omen's band is one the oracle reads."""
@@ -72,7 +79,7 @@ def unknown_band(ruleset):
 GAME = Game(
     GAME_ID,
     "The Oracle",
-    kinds=(Kind(Omen, group=lambda omen: omen.band),),
+    kinds=(Kind(Omen, group=band_of),),
     checks=(sign_repeated, unknown_band),
     code_prefix=PREFIX,
 )
@@ -208,3 +215,20 @@ def test_a_plugins_error_is_no_file_left_unread(install, tmp_path):  # noqa: F81
     (root / "demo/omens/b1.yaml").write_text(omen("b1", "b", 1, stale), encoding="utf-8")
     codes = [(f.code, f.file.name) for f in validate(root).findings]
     assert ("ORC002", "b2.yaml") in codes and ("RP011", "b1.yaml") in codes
+
+
+def test_a_group_hook_that_fails_runs_the_check_whole(install, tmp_path):  # noqa: F811
+    import sys
+
+    oracle(install, module="oracle")
+    session = Session(tree(tmp_path / "c"))
+    seen = sys.modules["oracle"].SEEN
+    session.write("demo/omens/b2.yaml", omen("b2", "boom", 1))  # equal to a fresh validate
+    assert seen[1] == ("a1", "a2", "b1", "b2")
+
+
+def test_section_is_still_a_scope_meaning_group():
+    def old_style(ruleset):
+        return ()
+
+    assert check("ORC299", "old-style", "warning", reads="section")(old_style).reads == "group"
