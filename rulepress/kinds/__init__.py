@@ -224,6 +224,9 @@ class Kind:
     steady: Callable[[Document], tuple] | None = None
     """steady(document): what other pieces read of a document (its place, its names); an
     edit that keeps it equal lets a watch keep their pieces. None: never kept."""
+    group: Callable[[Document], str | None] | None = None
+    """group(document): the id of the group a check of scope "group" compares it within
+    (an IRIS weapon's section); None, or no hook: in no group."""
 
     @property
     def name(self) -> str:
@@ -246,9 +249,11 @@ class Game:
     kinds: tuple[Kind, ...] = ()
     """Its document kinds, in the order their sections and packs appear."""
     checks: tuple[Any, ...] = ()
-    """Its cross-document checks (reserved: checks still register with `check` on import)."""
+    """Its cross-document checks: functions decorated with `check`, each coded
+    `<code_prefix>` and three digits."""
     code_prefix: str = ""
-    """The capitals its checks' finding codes start with (reserved: not yet enforced)."""
+    """The 2-5 capitals its finding codes start with (`ORC`), its own: `RP` is rulepress's,
+    and a prefix another game declares is refused. Needed when it has checks."""
     foundry_systems: tuple[Any, ...] = ()
     """The Foundry game systems its Items can be made for (reserved: not yet read)."""
     scripts: tuple[Path, ...] = ()

@@ -305,6 +305,7 @@ KINDS = (
             description_context=f"{WEAPON_PAGES}:weapon_description",
         ),
         steady=_weapon_placing,
+        group=lambda weapon: weapon.section,  # the tier checks compare a section's weapons
     ),
     Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
     Kind(

@@ -41,7 +41,7 @@ from rulepress.history import Revision, history
 from rulepress.live import Changes
 from rulepress.models import Document
 from rulepress.models.settings import Settings, SiteSettings
-from rulepress.validators import CHECKS
+from rulepress.validators import registered_checks
 
 # The site's own files (mkdocs.yml, home-page text, stylesheet, script, theme overrides):
 # package data, so an installed rulepress builds a site without this repository.
@@ -330,9 +330,14 @@ def heading_anchor(text: str) -> str:
 
 
 def finding_codes() -> dict:
-    """What `finding-codes.md.j2` shows: every reading and model code, every check."""
+    """What `finding-codes.md.j2` shows: every reading and model code, rulepress's checks,
+    then each plugin's checks under its package, by package name."""
+    by_package: dict[str, list] = {}
+    for registered in sorted(registered_checks(), key=lambda c: c.code):
+        by_package.setdefault(registered.origin, []).append(registered)
     return {
-        "checks": sorted(CHECKS, key=lambda c: c.code),
+        "checks": by_package.pop("rulepress", []),
+        "plugin_checks": sorted(by_package.items()),
         "codes": CODE_DOCS,
         "code_names": {code.value: code.slug for code in Code},
     }
