@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import io
 from fractions import Fraction
 from pathlib import Path
@@ -209,3 +210,34 @@ def test_history_and_the_example_replay_name_no_bundled_model(module):
     named = names_in(RULEPRESS / module) & forbidden
     assert named == set(), f"{module} names {sorted(named)}"
     assert (RULEPRESS / module).read_text().count("\n") < 400
+
+
+def test_a_plugin_figures_or_summary_hook_that_raises_stops_diff_naming_the_plugin(
+    plugin, tmp_path, monkeypatch
+):
+    def broken(*args):
+        raise ZeroDivisionError("division by zero")
+
+    root = tmp_path / "repo"
+    compendium(root, base=3, score=6)
+    git(root, "init", "-q")
+    commit_all(root, "first")
+    (root / "compendium" / "dials" / "copper-dial.yaml").write_text(
+        "kind: dial\nid: copper-dial\nname: Copper Dial\nbase: 2\n", encoding="utf-8"
+    )
+    commit_all(root, "second")
+    monkeypatch.chdir(root)
+    for hook in ("figures", "summary"):
+        dial = plugin["dial"]
+        if hook == "figures":
+            broken_dial = dataclasses.replace(dial, figures=broken)
+        else:
+            broken_dial = dataclasses.replace(dial, changes=kinds.DiffWording(summary=broken))
+        monkeypatch.setitem(plugin, "dial", broken_dial)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.run(["diff", "HEAD~1", "HEAD"])
+        shown = out.getvalue() + err.getvalue()
+        assert code == 2, shown
+        assert f"from plugin {PACKAGE} failed" in shown and "internal error" not in shown
+        monkeypatch.setitem(plugin, "dial", dial)

@@ -120,8 +120,15 @@ def _compare_ruleset(before: Ruleset, after: Ruleset) -> Iterator[Change]:
 
 
 def _summary(document: Document) -> str:
-    summary = _changes(document.kind).summary
-    return summary(document) if summary is not None else document.display_name
+    registered = kinds.registry().get(document.kind)
+    summary = registered.changes.summary if registered is not None else None
+    if summary is None:
+        return document.display_name
+    if registered.package != "rulepress":  # a plugin's fault names the plugin
+        summary = kinds.plugin_call(
+            summary, f"diff summary of kind {document.kind!r}", registered.package
+        )
+    return summary(document)
 
 
 def _compare_document(

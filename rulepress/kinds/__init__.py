@@ -236,16 +236,13 @@ class Kind:
     package: str = field(default="rulepress", compare=False)
     """The distribution that registered the kind (filled in by the registry)."""
     example: str | Callable[[Document, Any, Any], Mapping[str, object]] | None = None
-    """`"module:function"` or a function(document, example, ruleset) -> {name: value}: what
-    the rule computes for a worked example's `given`, which RP302 compares with its
-    `expect`; a KeyError, ValueError or TypeError means the example cannot be replayed."""
+    """`"module:function"` or function(document, example, ruleset) -> {name: value} the rule
+    computes for a worked example, which RP302 compares with its `expect` (rules.examples)."""
     example_reads: tuple[str, ...] = ()
-    """The kinds whose documents `example` reads besides the document, so a live update
-    replays the examples again when one of them changes."""
+    """The kinds whose documents `example` reads too: a live update replays on their change."""
     figures: str | Callable[[Document, Any], Mapping[str, Fraction]] | None = None
-    """`"module:function"` or a function(document, ruleset) -> {label in words: exact
-    chance}, for the ruleset's one published document of the kind: the figures the rules
-    compute, which `diff` compares (`chance of 2 AP or more at rank 3`)."""
+    """`"module:function"` or function(document, ruleset) -> {label: exact chance} the rules
+    compute from the ruleset's one published document of the kind, which `diff` compares."""
     changes: DiffWording = DiffWording()
     """How `diff` words the changes to its documents."""
 
