@@ -20,8 +20,9 @@ import dataclasses
 import functools
 import importlib
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "GROUP",
     "HOOKS",
     "Attribute",
+    "DiffWording",
     "FoundryItems",
     "FoundryTable",
     "Game",
@@ -45,6 +47,7 @@ __all__ = [
     "TableRow",
     "games",
     "kind_hook",
+    "hook",
     "load_hook",
     "models",
     "one_part_per_document",
@@ -193,6 +196,21 @@ class Macro:
 
 
 @dataclass(frozen=True)
+class DiffWording:
+    """How `rulepress diff` and the site's Changes page word the changes to a kind's documents."""
+
+    label: str | None = None
+    """The kind in words (`TC source`); None: its name, dashes as spaces."""
+    summary: Callable[[Document], str] | None = None
+    """summary(document): a new document's line (`Pistol (tier 2)`); None: its name."""
+    name_alone: bool = False
+    """A changed value reads `Pistol: damage ...`, not `weapon Pistol: damage ...`."""
+    row_keys: tuple[str, ...] = ("id",)
+    """The fields a list's rows are matched by between two versions, so a changed cell
+    reads `damage at AP 12`: the first that every row has and no two rows share."""
+
+
+@dataclass(frozen=True)
 class Kind:
     """Everything rulepress does with one document kind."""
 
@@ -227,6 +245,16 @@ class Kind:
     group: Callable[[Document], str | None] | None = None
     """group(document): the id of the group a check of scope "group" compares it within
     (an IRIS weapon's section); None, or no hook: in no group."""
+    example: str | Callable[[Document, Any, Any], Mapping[str, object]] | None = None
+    """`"module:function"` or function(document, example, ruleset) -> {name: value} the rule
+    computes for a worked example, which RP302 compares with its `expect` (rules.examples)."""
+    example_reads: tuple[str, ...] = ()
+    """The kinds whose documents `example` reads too: a live update replays on their change."""
+    figures: str | Callable[[Document, Any], Mapping[str, Fraction]] | None = None
+    """`"module:function"` or function(document, ruleset) -> {label: exact chance} the rules
+    compute from the ruleset's one published document of the kind, which `diff` compares."""
+    changes: DiffWording = DiffWording()
+    """How `diff` words the changes to its documents."""
 
     @property
     def name(self) -> str:
@@ -275,9 +303,17 @@ def load_hook(reference: str) -> Any:
     imported is a PluginError naming the plugin; a plugin's function is returned
     wrapped, so what it raises when called is one too (see `plugin_call`)."""
     owner = _hook_owner(reference)
+    hooked = _imported(reference, owner)
+    if owner is None or owner.package == "rulepress" or not inspect.isfunction(hooked):
+        return hooked
+    return plugin_call(hooked, f"hook {reference!r} of kind {owner.name!r}", owner.package)
+
+
+def _imported(reference: str, owner: Kind | None) -> Any:
+    """The object `reference` names; for a plugin's, an import that fails is a PluginError."""
     module, _, attribute = reference.partition(":")
     try:
-        hooked = getattr(importlib.import_module(module), attribute)
+        return getattr(importlib.import_module(module), attribute)
     except Exception as exc:
         if owner is None or owner.package == "rulepress":
             raise  # rulepress's own hooks failing is a bug to report
@@ -285,21 +321,32 @@ def load_hook(reference: str) -> Any:
             f"hook {reference!r} of kind {owner.name!r} from plugin {owner.package} "
             f"cannot be imported: {raised_text(exc)}"
         ) from None
-    if owner is None or owner.package == "rulepress" or not inspect.isfunction(hooked):
-        return hooked
-    return plugin_call(hooked, f"hook {reference!r} of kind {owner.name!r}", owner.package)
 
 
-def plugin_call(function: Callable, what: str, package: str) -> Callable:
-    """`function`, a plugin's, with any Exception it raises made a PluginError naming
-    `what` and the package (exit 2, not an internal error). Ctrl-C and sys.exit, which
-    are no Exception, still stop rulepress."""
+def hook(kind: Kind, name: str, passes: tuple[type[Exception], ...] = ()) -> Callable | None:
+    """The kind's hook `name` (a `"module:function"` or a function) ready to call, None
+    when the kind has none; a plugin's raises only PluginError and `passes`."""
+    named = getattr(kind, name)
+    if named is None:
+        return None
+    function = _imported(named, kind) if isinstance(named, str) else named
+    if kind.package == "rulepress":
+        return function
+    return plugin_call(function, f"hook {name!r} of kind {kind.name!r}", kind.package, passes)
+
+
+def plugin_call(
+    function: Callable, what: str, package: str, passes: tuple[type[Exception], ...] = ()
+) -> Callable:
+    """`function`, a plugin's, with any Exception it raises but `passes` made a PluginError
+    naming `what` and the package (exit 2, not an internal error). Ctrl-C and sys.exit,
+    which are no Exception, still stop rulepress."""
 
     @functools.wraps(function)
     def called(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
-        except RulepressError:
+        except (RulepressError, *passes):
             raise
         except Exception as exc:
             raise PluginError(f"{what} from plugin {package} failed: {raised_text(exc)}") from exc

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulepress.kinds import FoundryItems, FoundryTable, Guide, Kind, Macro, Part, TableRow
+from rulepress.kinds import (
+    DiffWording,
+    FoundryItems,
+    FoundryTable,
+    Guide,
+    Kind,
+    Macro,
+    Part,
+    TableRow,
+)
+from rulepress.kinds.bundled_figures import skill_test_figures, step_dice_figures, weapon_summary
 from rulepress.kinds.roll_table import ROLL_TABLE
 from rulepress.models import (
     CorruptionRules,
@@ -47,6 +57,7 @@ ROLL, ODDS, NEW = "rulepress.commands.roll", "rulepress.commands.odds", "rulepre
 CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
 CALCULATORS = "rulepress.exporters.site.calculators"
 WEAPON_PAGES = "rulepress.exporters.foundry.packs.weapon_pages"
+EXAMPLES = "rulepress.rules.bundled_examples"
 
 
 def _rule_texts(rules: Sequence[RuleText], ruleset) -> list[Part]:
@@ -251,6 +262,10 @@ def _threat_check_rules(ruleset) -> dict:
     }
 
 
+AP_ROWS = ("ap", "id")
+LEVEL_ROWS = ("level", "id")
+"""Weapon tables' rows are matched by their AP, level tables' by their level, in `diff`."""
+
 KINDS = (
     Kind(RulesetInfo),
     Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
@@ -277,6 +292,9 @@ KINDS = (
         calculator=f"{CALCULATORS}:skill_test_calculator",
         roll=f"{ROLL}:roll_iris",
         odds=f"{ODDS}:odds_iris",
+        example=f"{EXAMPLES}:skill_test_example",
+        example_reads=("trait",),
+        figures=skill_test_figures,
     ),
     Kind(
         WeaponSection,
@@ -289,6 +307,7 @@ KINDS = (
             helpers=f"{HELPERS}:weapon_blocks",
             journal=f"{WEAPON_PAGES}:weapon_section_journal",
         ),
+        changes=DiffWording("weapon section"),
     ),
     Kind(
         WeaponProfile,
@@ -306,6 +325,7 @@ KINDS = (
         ),
         steady=_weapon_placing,
         group=lambda weapon: weapon.section,  # the tier checks compare a section's weapons
+        changes=DiffWording(summary=weapon_summary, name_alone=True, row_keys=AP_ROWS),
     ),
     Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
     Kind(
@@ -320,6 +340,7 @@ KINDS = (
             icon="icons/svg/terror.svg",
         ),
         macro=Macro("corruption-lookup", "Corruption lookup", _corruption_lookup_rules),
+        changes=DiffWording(row_keys=LEVEL_ROWS),
     ),
     Kind(
         ObedienceConsequences,
@@ -332,9 +353,18 @@ KINDS = (
             lookup="level",
             icon="icons/svg/skull.svg",
         ),
+        changes=DiffWording(row_keys=LEVEL_ROWS),
     ),
-    Kind(CpSpending, guide=Guide("Character Points", "cp-spending", 260)),
-    Kind(CpEarning, guide=Guide("Character Points", "cp-earning", 270)),
+    Kind(
+        CpSpending,
+        guide=Guide("Character Points", "cp-spending", 260),
+        changes=DiffWording("CP table", row_keys=("id", "benefit")),
+    ),
+    Kind(
+        CpEarning,
+        guide=Guide("Character Points", "cp-earning", 270),
+        changes=DiffWording("CP table", row_keys=("id", "source")),
+    ),
     Kind(
         StepDice,
         guide=Guide("Dice", "step-dice", 110),
@@ -343,13 +373,23 @@ KINDS = (
         calculator=f"{CALCULATORS}:step_dice_calculator",
         roll=f"{ROLL}:roll_t2k4e",
         odds=f"{ODDS}:odds_t2k4e",
+        figures=step_dice_figures,
+        changes=DiffWording(row_keys=LEVEL_ROWS),
     ),
     Kind(PushRule, guide=Guide("Dice", "push-rule", 120)),
     Kind(ModifierRule, guide=Guide("Dice", "modifier-rule", 130)),
     Kind(GroupRoll, guide=Guide("Dice", "group-roll", 140)),
     Kind(OpposedRoll, guide=Guide("Dice", "opposed-roll", 150)),
-    Kind(OddsTable, guide=Guide("Dice", "odds-table", 160, helpers=f"{HELPERS}:odds_cells")),
-    Kind(TimeUnits, guide=Guide("Time", "time-units", 170)),
+    Kind(
+        OddsTable,
+        guide=Guide("Dice", "odds-table", 160, helpers=f"{HELPERS}:odds_cells"),
+        changes=DiffWording(row_keys=("id", "skill")),
+    ),
+    Kind(
+        TimeUnits,
+        guide=Guide("Time", "time-units", 170),
+        changes=DiffWording(row_keys=("id", "unit")),
+    ),
     Kind(
         CufRating,
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
@@ -357,7 +397,12 @@ KINDS = (
         roll=f"{ROLL}:roll_cuf",
         calculator=f"{CALCULATORS}:cuf_calculator",
     ),
-    Kind(ThreatThreshold, guide=Guide("Coolness Under Fire", "threat-threshold", 190)),
+    Kind(
+        ThreatThreshold,
+        guide=Guide("Coolness Under Fire", "threat-threshold", 190),
+        example=f"{EXAMPLES}:threat_threshold_example",
+        example_reads=("threat-threshold",),
+    ),
     Kind(
         TcSource,
         new=f"{NEW}:new_tc_source_command",
@@ -367,6 +412,7 @@ KINDS = (
             parts=_tc_sources_by_effect,
             helpers=f"{HELPERS}:tc_amounts",
         ),
+        changes=DiffWording("TC source"),
     ),
     Kind(
         TcLadder,
@@ -377,13 +423,20 @@ KINDS = (
             parts=_all_in_one("includes-above-ladders", '"Includes Above" Ladders'),
             helpers=f"{HELPERS}:tc_amounts",
         ),
+        changes=DiffWording("TC ladder"),
     ),
     Kind(
         ShockRoll,
         guide=Guide("Cool", "shock-roll", 200),
         roll=f"{ROLL}:roll_cool",
         calculator=f"{CALCULATORS}:cool_calculator",
+        example=f"{EXAMPLES}:shock_roll_example",
     ),
-    Kind(FearRoll, guide=Guide("Cool", "fear-roll", 210)),
+    Kind(
+        FearRoll,
+        guide=Guide("Cool", "fear-roll", 210),
+        example=f"{EXAMPLES}:fear_roll_example",
+        example_reads=("critical-failure",),
+    ),
     Kind(CriticalFailure, guide=Guide("Cool", "critical-failure", 220)),
 )
