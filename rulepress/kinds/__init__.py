@@ -243,7 +243,7 @@ class Game:
     code_prefix: str = ""
     """The capitals its checks' finding codes start with (reserved: not yet enforced)."""
     foundry_systems: tuple[Any, ...] = ()
-    """The Foundry game systems its Items can be made for (reserved: not yet read)."""
+    """The Foundry game systems (`rulepress.plugin.foundry.ItemSystem`) a build may target."""
     scripts: tuple[Path, ...] = ()
     """JavaScript files the site loads for its calculators (reserved: not yet read)."""
     samples: Path | None = None

@@ -23,9 +23,9 @@ from rulepress.exporters.foundry.packs.common import (
     foundry_text,
     key,
 )
-from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
 from rulepress.exporters.guide import Section
 from rulepress.exporters.markdown_text import render_section, to_html
+from rulepress.kinds.systems import ItemSystem, item_system
 from rulepress.models import Document
 
 RESERVED_PACKS = ("rules", "macros")
@@ -39,7 +39,7 @@ def item_packs(module: Module) -> Iterator[Pack]:
             by_pack.setdefault(kind.foundry.pack, []).append(kind)
     if not by_pack:
         return
-    ruleset, system = module.ruleset, _system(module.options.system)
+    ruleset, system = module.ruleset, item_system(module.options.system)
     for name, members in by_pack.items():
         if name in RESERVED_PACKS:
             raise RulepressError(f"kind {members[0].name!r}: pack name {name!r} is rulepress's own")
@@ -48,13 +48,6 @@ def item_packs(module: Module) -> Iterator[Pack]:
         for kind in members:
             _add_items(pack, kind, module, system, module.options.stats(system))
         yield pack
-
-
-def _system(name: str) -> ItemSystem:
-    system = SYSTEMS.get(name)
-    if system is None:
-        raise RulepressError(f"unknown Foundry system {name!r}; known: {', '.join(SYSTEMS)}")
-    return system
 
 
 def _add_items(
@@ -110,9 +103,9 @@ def _ready_item(module: Module, kind: kinds.Kind, document, where, made_by) -> R
     placed = (ruleset_id, folder_id, item_id, sort)
     if mapping.description:  # an HTML template; the weapons' shares their tables
         description = Description(module.tables, mapping.description)
-        return ready_document(item(document, attributes, placed, look, made, description))
+        return ready_document(item(kind, document, attributes, placed, (look, made, description)))
     text = _section_html(module.env, kind, document, ruleset)
-    return ready_document(item(document, attributes, placed, look, made, text))
+    return ready_document(item(kind, document, attributes, placed, (look, made, text)))
 
 
 def roll_link(module: Module, mapping: kinds.FoundryItems) -> Callable[[Document], str]:
@@ -204,21 +197,22 @@ def item_folder(name: str, folder_id: str, sort: int, stats: Stats) -> dict:
 
 
 def item(
+    kind: kinds.Kind,
     document: Document,
     attributes: tuple,
     where: tuple[str, str | None, str, int],
-    look: tuple[str, object],
-    made: tuple[ItemSystem, Stats],
-    description: Description | str,
+    shown: tuple[tuple[str, object, str], tuple[ItemSystem, Stats], Description | str],
 ) -> dict:
-    """A document's Item; `where` is (ruleset id, folder id, item id, sort), `look` is
-    (icon, weight, the link to the macro that rolls with it), `made` is (system, _stats)."""
+    """A document's Item; `where` is (ruleset id, folder id, item id, sort), `shown` is
+    (look, made, description): `look` is (icon, weight, the link to the macro that rolls
+    with it), `made` (system, _stats), `description` its HTML or the template of it."""
     ruleset_id, folder_id, item_id, sort = where
+    look, made, description = shown
     icon, weight, link = look
     system, stats = made
     html = description if isinstance(description, str) else description.render(document)
     html = "\n".join(part for part in (html.strip(), link) if part)
-    item_type, data = system.item(attributes, weight, html)
+    item_type, data = system.item(kind.name, attributes, weight, html)
     return {
         "_id": item_id,
         "_key": key("items", item_id),
