@@ -66,9 +66,13 @@ class SimpleWorldbuilding:
     """Foundry's own Simple Worldbuilding system: Item type `item`, free attributes."""
 
     id: str = "worldbuilding"
+    """Its Foundry system id."""
     title: str = "Simple Worldbuilding"
+    """Its name for people."""
     version: str = "0.8.2"
+    """The release its Items are written for (`foundryvtt/worldbuilding` 0.8.2)."""
     actor_reader: str = WORLDBUILDING_READER
+    """Reads `system.attributes.<key>` or, grouped, `.<group>.<key>`, each `{value}`."""
 
     def item(
         self, kind: str, attributes: Sequence[Attribute], weight: object, description: str
