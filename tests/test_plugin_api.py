@@ -19,6 +19,7 @@ import pytest
 
 import rulepress.plugin
 import rulepress.plugin.cli
+import rulepress.plugin.foundry
 import rulepress.plugin.site
 from rulepress import caching, kinds
 from rulepress.cli import run
@@ -260,7 +261,12 @@ def test_the_public_module_imports_no_exporter_and_no_click():
 
 def test_the_public_modules_export_what_they_name_and_the_page_lists_it():
     page = PLUGINS_PAGE.read_text(encoding="utf-8")
-    for module in (rulepress.plugin, rulepress.plugin.cli, rulepress.plugin.site):
+    for module in (
+        rulepress.plugin,
+        rulepress.plugin.cli,
+        rulepress.plugin.site,
+        rulepress.plugin.foundry,
+    ):
         assert module.__all__ == sorted(module.__all__, key=lambda n: (n[0].islower(), n))
         for name in module.__all__:
             assert getattr(module, name) is not None

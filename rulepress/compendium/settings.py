@@ -24,6 +24,7 @@ from rulepress.compendium.findings import file_problem, finding_at, schema_findi
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level
 from rulepress.files import OutsideRepository, read_inside
+from rulepress.kinds.systems import item_systems, unknown_system
 from rulepress.models.settings import SETTINGS_FILE, Settings
 
 ASSET_SUFFIXES = {
@@ -95,7 +96,7 @@ def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSetti
         settings = Settings.model_validate(data)
     except ValidationError as exc:
         return PublisherSettings(), schema_findings(exc, source, Settings)
-    findings = _language_findings(settings, source)
+    findings = _language_findings(settings, source) + _system_findings(settings, source)
     assets = _read_assets(settings, path.parent, source, findings)
     return PublisherSettings(settings, path, MappingProxyType(assets)), findings
 
@@ -148,3 +149,12 @@ def _language_findings(settings: Settings, source: SourceMap) -> list[Finding]:
     known = ", ".join(sorted(p.stem for p in languages.glob("*.html") if p.stem != "custom"))
     message = f"site.language: the Material theme has no language {language!r}; known: {known}"
     return [finding_at(source, Code.INVALID_VALUE, Level.ERROR, message, ("site", "language"))]
+
+
+def _system_findings(settings: Settings, source: SourceMap) -> list[Finding]:
+    """A Foundry system no installed game registers could not be built for."""
+    systems = item_systems()
+    if settings.foundry.system in systems:
+        return []
+    message = f"foundry.system: {unknown_system(settings.foundry.system, list(systems))}"
+    return [finding_at(source, Code.INVALID_VALUE, Level.ERROR, message, ("foundry", "system"))]

@@ -46,8 +46,8 @@ __all__ = [
     "Problem",
     "TableRow",
     "games",
-    "kind_hook",
     "hook",
+    "kind_hook",
     "load_hook",
     "models",
     "one_part_per_document",
@@ -283,7 +283,7 @@ class Game:
     """The 2-5 capitals its finding codes start with (`ORC`), its own: `RP` is rulepress's,
     and a prefix another game declares is refused. Needed when it has checks."""
     foundry_systems: tuple[Any, ...] = ()
-    """The Foundry game systems its Items can be made for (reserved: not yet read)."""
+    """The Foundry game systems (`rulepress.plugin.foundry.ItemSystem`) a build may target."""
     scripts: tuple[Path, ...] = ()
     """JavaScript files the site loads for its calculators (reserved: not yet read)."""
     samples: Path | None = None

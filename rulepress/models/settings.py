@@ -150,6 +150,11 @@ class FoundrySettings(Model):
     name the module with `{module}`."""
     download: UrlPattern | None = None
     """Where this release's zip is downloaded from (`download`)."""
+    system: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$", max_length=100)] = (
+        "worldbuilding"
+    )
+    """The Foundry game system the modules' Items and macros are made for: Simple
+    Worldbuilding (`worldbuilding`), or one an installed game registers."""
 
     def module_id(self, ruleset_id: str) -> str:
         """The id (and folder name) of a ruleset's module."""

@@ -17,10 +17,10 @@ from rulepress.exporters.escaping import URL_FILTERS, html_attribute
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.foundry.pack import Pack
-from rulepress.exporters.foundry.systems import ItemSystem
 from rulepress.exporters.markdown_text import TEMPLATES
 from rulepress.exporters.pieces import Pieces
 from rulepress.exporters.rich_text import html_filter
+from rulepress.kinds.systems import ItemSystem
 
 T = TypeVar("T")
 
@@ -46,6 +46,7 @@ class ModuleOptions:
     module_id: str
     foundry_version: int
     system: str
+    """The id of the Foundry system its Items and macros are made for (`foundry.system`)."""
 
     def stats(self, system: ItemSystem | None = None) -> Stats:
         """The `_stats` of the module's documents; `system` for those of a system's pack."""

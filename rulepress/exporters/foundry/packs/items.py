@@ -24,9 +24,9 @@ from rulepress.exporters.foundry.packs.common import (
     key,
 )
 from rulepress.exporters.foundry.packs.journal import Links
-from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
 from rulepress.exporters.guide import Section, chapters
 from rulepress.exporters.markdown_text import render_section, to_html
+from rulepress.kinds.systems import ItemSystem, item_system
 from rulepress.models import Document
 
 RESERVED_PACKS = ("rules", "macros")
@@ -40,7 +40,7 @@ def item_packs(module: Module) -> Iterator[Pack]:
             by_pack.setdefault(kind.foundry.pack, []).append(kind)
     if not by_pack:
         return
-    ruleset, system = module.ruleset, _system(module.options.system)
+    ruleset, system = module.ruleset, item_system(module.options.system)
     for name, members in by_pack.items():
         if name in RESERVED_PACKS:
             raise RulepressError(f"kind {members[0].name!r}: pack name {name!r} is rulepress's own")
@@ -49,13 +49,6 @@ def item_packs(module: Module) -> Iterator[Pack]:
         for kind in members:
             _add_items(pack, kind, module, system, module.options.stats(system))
         yield pack
-
-
-def _system(name: str) -> ItemSystem:
-    system = SYSTEMS.get(name)
-    if system is None:
-        raise RulepressError(f"unknown Foundry system {name!r}; known: {', '.join(SYSTEMS)}")
-    return system
 
 
 def _add_items(
@@ -111,7 +104,7 @@ def _ready_item(module: Module, kind: kinds.Kind, document, where, made_by) -> R
     look = (icon, weight, link(document))
     made = (system, stats)
     placed = (ruleset_id, folder_id, item_id, sort)
-    return ready_document(item(document, attributes, placed, look, made, describe(document)))
+    return ready_document(item(kind, document, attributes, placed, look, made, describe(document)))
 
 
 def describer(module: Module, kind: kinds.Kind) -> Callable[[Document], str]:
@@ -241,6 +234,7 @@ def item_folder(name: str, folder_id: str, sort: int, stats: Stats) -> dict:
 
 
 def item(
+    kind: kinds.Kind,
     document: Document,
     attributes: tuple,
     where: tuple[str, str | None, str, int],
@@ -255,7 +249,7 @@ def item(
     icon, weight, link = look
     system, stats = made
     html = "\n".join(part for part in (description.strip(), link) if part)
-    item_type, data = system.item(attributes, weight, html)
+    item_type, data = system.item(kind.name, attributes, weight, html)
     return {
         "_id": item_id,
         "_key": key("items", item_id),
