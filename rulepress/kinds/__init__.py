@@ -245,7 +245,8 @@ class Game:
     foundry_systems: tuple[Any, ...] = ()
     """The Foundry game systems its Items can be made for (reserved: not yet read)."""
     scripts: tuple[Path, ...] = ()
-    """JavaScript files the site loads for its calculators (reserved: not yet read)."""
+    """Its calculators' JavaScript files (`.js`, each calling `rulepress.calculators.register`),
+    loaded after the site's calculator.js when the site shows one of its calculators."""
     samples: Path | None = None
     """A folder of sample documents `rulepress init` can copy (reserved: not yet read)."""
     commands: tuple[str, ...] = ()
