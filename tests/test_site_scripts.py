@@ -57,6 +57,11 @@ class Orb(Document):
     glow: int = 1
 
 
+def orb_charts(ruleset) -> dict:
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>Glow</title></svg>'
+    return {f"{ruleset.id}-glow.svg": ("How far each orb shines", svg)}
+
+
 def orb_calculator(ruleset) -> Calculator:
     form = calculator_form(
         "orb-glow", "Orb glow", [number_input("orb-glow", "glow", "Glow", 0, 9, 2)]
@@ -70,10 +75,23 @@ def orbs(monkeypatch, tmp_path):
     """rulepress's games and the `orbs` game, whose script is `tmp_path/orbs.js`."""
     hooks = types.ModuleType("orb_hooks")
     hooks.orb_calculator = orb_calculator
+    hooks.orb_charts = orb_charts
     monkeypatch.setitem(sys.modules, "orb_hooks", hooks)
     script = tmp_path / "orbs.js"
     script.write_text(SCRIPT, encoding="utf-8")
-    kind = kinds.Kind(Orb, calculator="orb_hooks:orb_calculator")
+    templates = tmp_path / "templates"
+    (templates / "markdown" / "sections").mkdir(parents=True)
+    (templates / "markdown" / "sections" / "orb.md.j2").write_text(
+        "{% for orb in section.documents %}{{ orb.name | md }} glows {{ orb.glow }}.\n{% endfor %}",
+        encoding="utf-8",
+    )
+    kind = kinds.Kind(
+        Orb,
+        guide=kinds.Guide("Lights", "orb", page_per_section=True),
+        chart="orb_hooks:orb_charts",
+        calculator="orb_hooks:orb_calculator",
+        templates=templates,
+    )
     game = kinds.Game("orbs", "Orbs", kinds=(kind,), scripts=(script,), package=PACKAGE)
     games = (*discovery.installed_games(), game)
     monkeypatch.setattr(discovery, "installed_games", lambda: games)
@@ -104,6 +122,7 @@ def repository(root: Path, settings: str = "") -> Path:
     folder.mkdir(parents=True)
     (folder / "ruleset.yaml").write_text(RULESET, encoding="utf-8")
     (folder / "bright.yaml").write_text("kind: orb\nid: bright\nname: Bright\nglow: 3\n", "utf-8")
+    (folder / "dim.yaml").write_text("kind: orb\nid: dim\nname: Dim\nglow: 1\n", "utf-8")
     (root / "repo" / "rulepress.yaml").write_text(settings, encoding="utf-8")
     return root / "repo" / "compendium"
 
@@ -213,3 +232,18 @@ def test_a_kinds_chart_is_on_its_chapters_page_as_well_as_the_overview(bundled, 
     skills = (tmp_path / "docs" / "iris" / "skills.md").read_text(encoding="utf-8")
     assert "rp-chart" not in skills  # the skill-test chart is on the skill test's page
     assert "rp-chart" in (tmp_path / "docs" / "iris" / "skill-test.md").read_text("utf-8")
+
+
+def test_a_plugins_chart_is_on_its_own_section_pages_and_the_overview_links_them(orbs, tmp_path):
+    """A kind whose sections are pages of their own, in a chapter not titled "Weapons":
+    its chart is on each of its pages (the assets two folders up), and the overview links
+    each page, not an anchor of the chapter's first."""
+    project = tmp_path / "project"
+    generate(validate(repository(tmp_path)).compendium, project)
+    page = (project / "docs" / "orbs" / "lights" / "bright.md").read_text(encoding="utf-8")
+    assert "## How far each orb shines" in page
+    assert "[The chart as an SVG file](../../assets/orbs-glow.svg)" in page
+    assert (project / "docs" / "assets" / "orbs-glow.svg").is_file()
+    overview = (project / "docs" / "orbs" / "index.md").read_text(encoding="utf-8")
+    assert "[Bright](lights/bright.md)" in overview and "[Dim](lights/dim.md)" in overview
+    assert "## How far each orb shines" in overview
