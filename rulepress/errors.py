@@ -81,8 +81,8 @@ CODE_DOCS: dict[str, str] = {
     "RP008": "A symbolic link leading outside the compendium folder (or the settings file "
     "outside its own folder), even to come back in, or into a `.git` folder.",
     "RP009": "A ruleset folder without a `ruleset.yaml`, or a document outside any ruleset.",
-    "RP010": "A file the settings name (logo, favicon, stylesheet) is missing, of the wrong "
-    "kind, too large, outside the content repository or inside its `.git`.",
+    "RP010": "A file the settings name (logo, favicon, stylesheet, script) is missing, of "
+    "the wrong kind, too large, outside the content repository or inside its `.git`.",
     "RP011": "An acknowledgement (`acknowledged:` in a document) that matches no finding: "
     "the problem it excused is fixed or has moved, so the acknowledgement should go.",
     "RP012": "`rulepress fmt` refused a file: its canonical form would drop, change or "

@@ -2,7 +2,7 @@
 
 The file is read like a document (a regular file of at most 2 MiB, safe YAML, strict
 model), so its problems are findings at `path:line:col`. The files it names (logo,
-favicon, stylesheets) are read here, once, as regular files inside the content
+favicon, stylesheets, scripts) are read here, once, as regular files inside the content
 repository: exporters write these bytes and never open a path the settings name.
 The settings file and every file it names are found through `rulepress.files.inside`,
 below the settings file's folder (the repository): a link out of it, or into `.git`,
@@ -31,6 +31,7 @@ ASSET_SUFFIXES = {
     "logo": (".svg", ".png", ".jpg", ".jpeg", ".webp", ".gif"),
     "favicon": (".ico", ".png", ".svg"),
     "extra_css": (".css",),
+    "extra_javascript": (".js",),
 }
 
 
@@ -106,6 +107,10 @@ def _named_files(settings: Settings) -> list[tuple[tuple, str, str]]:
     site = settings.site
     named = [(("site", "logo"), site.logo, "logo"), (("site", "favicon"), site.favicon, "favicon")]
     named += [(("site", "extra_css", i), css, "extra_css") for i, css in enumerate(site.extra_css)]
+    named += [
+        (("site", "extra_javascript", i), js, "extra_javascript")
+        for i, js in enumerate(site.extra_javascript)
+    ]
     return [(where, name, setting) for where, name, setting in named if name]
 
 

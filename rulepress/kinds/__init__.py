@@ -285,7 +285,8 @@ class Game:
     foundry_systems: tuple[Any, ...] = ()
     """The Foundry game systems (`rulepress.plugin.foundry.ItemSystem`) a build may target."""
     scripts: tuple[Path, ...] = ()
-    """JavaScript files the site loads for its calculators (reserved: not yet read)."""
+    """Its calculators' JavaScript files (`.js`, each calling `rulepress.calculators.register`),
+    loaded after the site's calculator.js when the site shows one of its calculators."""
     samples: Path | None = None
     """A folder of sample documents `rulepress init` can copy (reserved: not yet read)."""
     commands: tuple[str, ...] = ()

@@ -50,12 +50,13 @@ from rulepress.models import (
 )
 from rulepress.models.cuf import DIFFICULTY
 from rulepress.models.step_dice import STEPS, push_reading
+from rulepress.models.weapon import weapons_by_section
 from rulepress.output_names import slug
 
 # Hooks in higher layers, named here and imported only where used.
 ROLL, ODDS, NEW = "rulepress.commands.roll", "rulepress.commands.odds", "rulepress.commands.new"
 CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
-CALCULATORS = "rulepress.exporters.site.calculators"
+CALCULATORS = "rulepress.exporters.site.calculators_"  # + the game: calculators_iris
 WEAPON_PAGES = "rulepress.exporters.foundry.packs.weapon_pages"
 EXAMPLES = "rulepress.rules.bundled_examples"
 
@@ -87,19 +88,6 @@ def _skills_by_category(skills: Sequence[Skill], ruleset) -> list[Part]:
         if chosen:
             parts.append(Part(slug(title), title, chosen, position))
     return parts
-
-
-def weapons_by_section(ruleset) -> list[tuple[WeaponSection, list[WeaponProfile]]]:
-    """Published sections with their published weapons, in order (one pass over the
-    weapons: a large ruleset has many sections)."""
-    by_section: dict[str, list[WeaponProfile]] = {}
-    for weapon in ruleset.all(WeaponProfile):
-        by_section.setdefault(weapon.section, []).append(weapon)
-    return [
-        (section, by_section[section.id])
-        for section in ruleset.all(WeaponSection)
-        if section.id in by_section
-    ]
 
 
 def _weapon_sections(sections: Sequence[WeaponSection], ruleset) -> list[Part]:
@@ -289,7 +277,7 @@ KINDS = (
         guide=Guide("Skill Test", "skill-test", 100),
         macro=Macro("iris-skill-test", "Skill Test", _skill_test_rules),
         chart=f"{CHARTS}:skill_test_charts",
-        calculator=f"{CALCULATORS}:skill_test_calculator",
+        calculator=f"{CALCULATORS}iris:skill_test_calculator",
         roll=f"{ROLL}:roll_iris",
         odds=f"{ODDS}:odds_iris",
         example=f"{EXAMPLES}:skill_test_example",
@@ -370,7 +358,7 @@ KINDS = (
         guide=Guide("Dice", "step-dice", 110),
         macro=Macro("t2k4e-roll", "Roll with Modifiers and Push", _step_dice_rules),
         chart=f"{CHARTS}:step_dice_charts",
-        calculator=f"{CALCULATORS}:step_dice_calculator",
+        calculator=f"{CALCULATORS}t2k4e:step_dice_calculator",
         roll=f"{ROLL}:roll_t2k4e",
         odds=f"{ODDS}:odds_t2k4e",
         figures=step_dice_figures,
@@ -395,7 +383,7 @@ KINDS = (
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
         macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
         roll=f"{ROLL}:roll_cuf",
-        calculator=f"{CALCULATORS}:cuf_calculator",
+        calculator=f"{CALCULATORS}cuf:cuf_calculator",
     ),
     Kind(
         ThreatThreshold,
@@ -429,7 +417,7 @@ KINDS = (
         ShockRoll,
         guide=Guide("Cool", "shock-roll", 200),
         roll=f"{ROLL}:roll_cool",
-        calculator=f"{CALCULATORS}:cool_calculator",
+        calculator=f"{CALCULATORS}cool:cool_calculator",
         example=f"{EXAMPLES}:shock_roll_example",
     ),
     Kind(

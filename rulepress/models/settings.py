@@ -119,6 +119,8 @@ class SiteSettings(Model):
     """The line at the foot of every page (shown as text, not HTML)."""
     extra_css: list[RepositoryPath] = Field(default=[], max_length=20)
     """Stylesheets added to every page, after the site's own."""
+    extra_javascript: list[RepositoryPath] = Field(default=[], max_length=20)
+    """Scripts added to every page, after the site's own and the games' calculator scripts."""
 
 
 class Author(Model):
