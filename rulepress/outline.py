@@ -186,9 +186,9 @@ def _unique_ids(parts: list[Chapter], ruleset: Ruleset) -> tuple[list[Chapter], 
     RP223 refuses data that would take one), and say where the data's names clashed.
     A section whose id is its chapter's shares the chapter's anchor: where it begins the
     chapter, that is where it starts; elsewhere in the chapter, a clash. Documents'
-    own anchors are kept as they are (links name them), so a clash only reported."""
+    own anchors are kept as they are (links name them): their clashes are only reported."""
     used: set[str] = set(GENERATED_NAMES)
-    taken: dict[str, Anchor] = {}
+    taken: dict[str, Anchor] = {}  # each name given, and what it was given to first
     clashes: list[Clash] = []
 
     def claim(anchor: Anchor, rename: bool = True) -> str:
@@ -199,7 +199,7 @@ def _unique_ids(parts: list[Chapter], ruleset: Ruleset) -> tuple[list[Chapter], 
             used.add(candidate)
         if anchor.name in taken:
             clashes.append(Clash(anchor, taken[anchor.name], candidate))
-        taken.setdefault(candidate, replace(anchor, name=candidate))
+        taken.setdefault(candidate, anchor)
         return candidate
 
     unique = []
