@@ -941,6 +941,64 @@ FAILING = [
         13,
         ERR,
     ),
+    # RP226 anchor-clash
+    Fails(
+        "a rule whose id is the anchor of a kind's chapter after it",
+        {
+            RULE_FILE: RULE.replace("id: reading-tables", "id: weapons").replace(
+                "chapter: Weapons", "chapter: Rules"
+            )
+        },
+        "RP226",
+        RULE_FILE,
+        2,
+        5,
+        WARN,
+    ),
+    Fails(
+        "a rule's chapter named like a kind's section before it",
+        {RULE_FILE: RULE.replace("chapter: Weapons", "chapter: Traits")},
+        "RP226",
+        RULE_FILE,
+        4,
+        10,
+        WARN,
+    ),
+    Fails(
+        "a rule's chapter named like a weapon, whose anchor the guide keeps",
+        {RULE_FILE: RULE.replace("chapter: Weapons", "chapter: Test Pistol")},
+        "RP226",
+        WEAPON_FILE,
+        2,
+        5,
+        WARN,
+    ),
+    Fails(
+        "a rule sharing its chapter's anchor after the chapter's first section",
+        {
+            RULE_FILE: RULE.replace("id: reading-tables", "id: weapons").replace(
+                "order: 1", "order: 999"
+            )
+        },
+        "RP226",
+        RULE_FILE,
+        2,
+        5,
+        WARN,
+    ),
+    Fails(
+        "a planned chapter titled like a weapon of a chapter before it",
+        {
+            RULESET_FILE: RULESET
+            + "chapters:\n  - {title: Arms, kinds: [weapon-section]}\n"
+            + "  - {title: Test Pistol, kinds: [trait]}\n"
+        },
+        "RP226",
+        RULESET_FILE,
+        12,
+        13,
+        WARN,
+    ),
     # RP302 example-disagrees
     Fails(
         "skill test example whose dice AP the rule does not give",
@@ -1220,6 +1278,16 @@ PASSING = [
         "chapters that place each kind once",
         {RULESET_FILE: RULESET + "chapters:\n  - {title: Arms, kinds: [weapon-section]}\n"},
         "RP224",
+    ),
+    Passes(
+        "a rule whose id is its chapter's, at the chapter's start",
+        {RULE_FILE: RULE.replace("id: reading-tables", "id: weapons")},
+        "RP226",
+    ),
+    Passes(
+        "a rule's chapter named only like the start of a weapon's name",
+        {RULE_FILE: RULE.replace("chapter: Weapons", "chapter: Test")},
+        "RP226",
     ),
     Passes("a rule and its complement", boundary_rules("<", ">="), "RP230"),
     Passes("the same boundary worded alike", boundary_rules("<=", "<="), "RP230"),
