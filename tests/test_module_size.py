@@ -16,9 +16,8 @@ MOST_LINES = 400
 OVER_THE_LIMIT = frozenset(
     {
         "commands/watch.py",
-        "exporters/site/calculators.py",
         "exporters/site/pages.py",
-        "history.py",
+        "kinds/builtin.py",  # the four games' entries: they move into rulepress/games/
     }
 )
 

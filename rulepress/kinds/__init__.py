@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rulepress.errors import PluginError, Problem, RulepressError, raised_text
+from rulepress.errors import PluginError, Problem, RulepressError
 from rulepress.models.base import Document
 
 __all__ = [
@@ -295,89 +293,6 @@ class Game:
     """The distribution that registered the game (filled in by the registry)."""
 
 
-HOOKS = ("chart", "calculator", "roll", "odds", "new")
-"""The `"module:attribute"` hooks of a Kind (its Guide has `helpers` and `journal`)."""
-
-
-def load_hook(reference: str) -> Any:
-    """The object a `"module:attribute"` hook names. A plugin's hook that cannot be
-    imported is a PluginError naming the plugin; a plugin's function is returned
-    wrapped, so what it raises when called is one too (see `plugin_call`)."""
-    owner = _hook_owner(reference)
-    hooked = _imported(reference, owner)
-    if owner is None or owner.package == "rulepress" or not inspect.isfunction(hooked):
-        return hooked
-    return plugin_call(hooked, f"hook {reference!r} of kind {owner.name!r}", owner.package)
-
-
-def _imported(reference: str, owner: Kind | None) -> Any:
-    """The object `reference` names; for a plugin's, an import that fails is a PluginError."""
-    module, _, attribute = reference.partition(":")
-    try:
-        return getattr(importlib.import_module(module), attribute)
-    except Exception as exc:
-        if owner is None or owner.package == "rulepress":
-            raise  # rulepress's own hooks failing is a bug to report
-        raise PluginError(
-            f"hook {reference!r} of kind {owner.name!r} from plugin {owner.package} "
-            f"cannot be imported: {raised_text(exc)}"
-        ) from None
-
-
-def hook(kind: Kind, name: str, passes: tuple[type[Exception], ...] = ()) -> Callable | None:
-    """The kind's hook `name` (a `"module:function"` or a function) ready to call, None
-    when the kind has none; a plugin's raises only PluginError and `passes`."""
-    named = getattr(kind, name)
-    if named is None:
-        return None
-    function = _imported(named, kind) if isinstance(named, str) else named
-    if kind.package == "rulepress":
-        return function
-    return plugin_call(function, f"hook {name!r} of kind {kind.name!r}", kind.package, passes)
-
-
-def plugin_call(
-    function: Callable, what: str, package: str, passes: tuple[type[Exception], ...] = ()
-) -> Callable:
-    """`function`, a plugin's, with any Exception it raises but `passes` made a PluginError
-    naming `what` and the package (exit 2, not an internal error). Ctrl-C and sys.exit,
-    which are no Exception, still stop rulepress."""
-
-    @functools.wraps(function)
-    def called(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except (RulepressError, *passes):
-            raise
-        except Exception as exc:
-            raise PluginError(f"{what} from plugin {package} failed: {raised_text(exc)}") from exc
-
-    return called
-
-
-def kind_hook(kind: Kind, hook: str | Callable | None, what: str) -> Callable | None:
-    """A kind's hook, given as `"module:function"` or as the function, ready to call: a
-    plugin's raises a PluginError naming it and the package (see `plugin_call`)."""
-    if hook is None or isinstance(hook, str):
-        return hook and load_hook(hook)
-    if kind.package == "rulepress":
-        return hook
-    return plugin_call(hook, f"{what} hook of kind {kind.name!r}", kind.package)
-
-
-def _hook_owner(reference: str) -> Kind | None:
-    """The kind whose hook `reference` is, to name its package when the hook fails."""
-    for kind in registry().values():
-        named = [getattr(kind, hook) for hook in HOOKS]
-        if kind.guide is not None:
-            named += [kind.guide.helpers, kind.guide.journal]
-        if isinstance(kind.foundry, FoundryItems):
-            named.append(kind.foundry.description_context)
-        if reference in named:
-            return kind
-    return None
-
-
 @functools.cache
 def registry() -> dict[str, Kind]:
     """Every kind by name, in the games' order (`games()`): that order is the outputs'
@@ -422,3 +337,13 @@ def models() -> dict[str, type[Document]]:
 def template_folders() -> list[Path]:
     """The plugins' template folders, searched after rulepress's own."""
     return [kind.templates for kind in registry().values() if kind.templates is not None]
+
+
+# The hooks' machinery, after the records it reads (it imports them from here).
+from rulepress.kinds.hooks import (  # noqa: E402
+    HOOKS,
+    hook,
+    kind_hook,
+    load_hook,
+    plugin_call,
+)
