@@ -19,8 +19,8 @@ from rulepress.compendium.loader import load_compendium
 from rulepress.errors import Level
 from rulepress.exporters.markdown_guide import render_guide
 from rulepress.outline import _chapters_as_named, anchor_clashes, chapters
+from tests.check_cases import FAILING, PASSING, RULE, RULE_FILE
 from tests.helpers import RULESET, RULESET_FILE, base_tree, build_tree
-from tests.test_checks import FAILING, PASSING, RULE, RULE_FILE
 
 ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 

@@ -18,9 +18,7 @@ from rulepress.exporters.site.pages import finding_codes
 from rulepress.kinds import games
 from rulepress.validation import validate
 from rulepress.validators.registry import check, registered_checks
-from tests.helpers import RULESET, RULESET_FILE, build_tree
-from tests.test_live import Session
-from tests.test_plugin_api import install  # noqa: F401 (the fixture)
+from tests.helpers import RULESET, RULESET_FILE, Session, build_tree
 
 ORACLE = '''
 from typing import Literal
@@ -86,7 +84,7 @@ GAME = Game(
 '''
 
 
-def oracle(install, prefix: str = "ORC", distribution: str = "rulepress-oracle", module="orc"):  # noqa: F811
+def oracle(install, prefix: str = "ORC", distribution: str = "rulepress-oracle", module="orc"):
     """Install the oracle game as `distribution`, its module `module`."""
     source = ORACLE.replace("PREFIX", repr(prefix)).replace("GAME_ID", repr(module))
     install(distribution, {"rulepress.games": {module: f"{module}:GAME"}}, {f"{module}.py": source})
@@ -110,7 +108,7 @@ def tree(root: Path, extra: str = "") -> Path:
     )
 
 
-def test_a_plugins_check_reports_under_its_own_code(install, tmp_path):  # noqa: F811
+def test_a_plugins_check_reports_under_its_own_code(install, tmp_path):
     oracle(install, module="oracle")
     root = tree(tmp_path / "c")
     result = CliRunner().invoke(cli, ["validate", "--compendium", str(root), "--format", "json"])
@@ -121,7 +119,7 @@ def test_a_plugins_check_reports_under_its_own_code(install, tmp_path):  # noqa:
     assert next(c for c in registered_checks() if c.code == "ORC001").origin == "rulepress-oracle"
 
 
-def test_a_plugins_finding_can_be_acknowledged(install, tmp_path):  # noqa: F811
+def test_a_plugins_finding_can_be_acknowledged(install, tmp_path):
     oracle(install, module="oracle")
     extra = "acknowledged:\n  - {code: ORC001, at: sign, reason: The book prints it twice.}\n"
     validation = validate(tree(tmp_path / "c", extra))
@@ -130,7 +128,7 @@ def test_a_plugins_finding_can_be_acknowledged(install, tmp_path):  # noqa: F811
     assert not [f for f in validation.findings if f.code == "RP011"]  # none stale
 
 
-def test_the_codes_page_lists_a_plugins_checks_under_its_package(install):  # noqa: F811
+def test_the_codes_page_lists_a_plugins_checks_under_its_package(install):
     oracle(install, module="oracle")
     from rulepress.exporters.site.pages import pages_environment
 
@@ -144,7 +142,7 @@ def test_the_codes_page_lists_a_plugins_checks_under_its_package(install):  # no
     assert "Two omens of one band read the same sign." in page
 
 
-def test_a_prefix_two_packages_declare_is_refused_naming_both(install):  # noqa: F811
+def test_a_prefix_two_packages_declare_is_refused_naming_both(install):
     oracle(install, distribution="rulepress-oracle", module="oracle")
     oracle(install, distribution="rulepress-orcs", module="orcs")
     with pytest.raises(RulepressError) as refused:
@@ -162,7 +160,7 @@ def test_a_prefix_two_packages_declare_is_refused_naming_both(install):  # noqa:
         ("", "must be 2 to 5 capitals"),
     ],
 )
-def test_a_check_coded_outside_its_games_prefix_is_refused(install, prefix, message):  # noqa: F811
+def test_a_check_coded_outside_its_games_prefix_is_refused(install, prefix, message):
     oracle(install, prefix=prefix, module="oracle")
     with pytest.raises(RulepressError, match=message):
         games()
@@ -179,7 +177,7 @@ def test_a_plugins_check_with_a_code_of_rulepress_is_refused():
         check("ORC01", "stray", "warning")
 
 
-def test_a_group_check_runs_again_only_on_the_edited_group(install, tmp_path):  # noqa: F811
+def test_a_group_check_runs_again_only_on_the_edited_group(install, tmp_path):
     import sys
 
     oracle(install, module="oracle")
@@ -195,7 +193,7 @@ def test_a_group_check_runs_again_only_on_the_edited_group(install, tmp_path):  
     assert seen[1:] == [("b1", "b2"), whole, whole, whole, ("a1", "a2", "b2"), whole]
 
 
-def test_a_plugins_model_may_give_a_code_of_its_own_prefix(install, tmp_path):  # noqa: F811
+def test_a_plugins_model_may_give_a_code_of_its_own_prefix(install, tmp_path):
     oracle(install, module="oracle")
     root = tree(tmp_path / "c")
     (root / "demo/omens/b2.yaml").write_text(omen("b2", "b", -1), encoding="utf-8")
@@ -205,7 +203,7 @@ def test_a_plugins_model_may_give_a_code_of_its_own_prefix(install, tmp_path):  
     ]
 
 
-def test_a_plugins_error_is_no_file_left_unread(install, tmp_path):  # noqa: F811
+def test_a_plugins_error_is_no_file_left_unread(install, tmp_path):
     """A check's error keeps the ruleset's stale acknowledgements told: "ORC" sorts before
     "RP2", which once made any plugin code a file that did not load."""
     oracle(install, module="oracle")
@@ -217,7 +215,7 @@ def test_a_plugins_error_is_no_file_left_unread(install, tmp_path):  # noqa: F81
     assert ("ORC002", "b2.yaml") in codes and ("RP011", "b1.yaml") in codes
 
 
-def test_a_group_hook_that_fails_runs_the_check_whole(install, tmp_path):  # noqa: F811
+def test_a_group_hook_that_fails_runs_the_check_whole(install, tmp_path):
     import sys
 
     oracle(install, module="oracle")

@@ -24,8 +24,7 @@ from rulepress.exporters import ExportOptions
 from rulepress.live import LiveCompendium
 from rulepress.models import Document
 from rulepress.models.base import Name, Text
-from tests.helpers import REPO, unpack_with_cli
-from tests.test_watch import assert_equal_outputs, edit
+from tests.helpers import REPO, assert_equal_outputs, edit, unpack_with_cli
 
 PACKAGE = "rulepress-talents"
 

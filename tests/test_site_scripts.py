@@ -95,8 +95,14 @@ def orbs(monkeypatch, tmp_path):
     game = kinds.Game("orbs", "Orbs", kinds=(kind,), scripts=(script,), package=PACKAGE)
     games = (*discovery.installed_games(), game)
     monkeypatch.setattr(discovery, "installed_games", lambda: games)
-    kinds.models.cache_clear()
+    _forget_the_registry()
     yield game
+    _forget_the_registry()
+
+
+def _forget_the_registry() -> None:
+    """The registry and the models are cached: made again from the games patched in."""
+    kinds.registry.cache_clear()
     kinds.models.cache_clear()
 
 
