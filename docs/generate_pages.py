@@ -164,7 +164,8 @@ def finding_codes_page() -> str:
         "`rulepress validate` prints each finding as `path:line:col: level CODE: message`. "
         "The codes below are generated from rulepress itself: the reading and model codes "
         "from `rulepress.errors`, the checks across documents from each check's docstring "
-        "in `rulepress/validators/`. The rules site's contributing page shows the same.\n\n"
+        "in `rulepress/validators/` (an installed plugin's under its package). The rules "
+        "site's contributing page shows the same.\n\n"
     )
     return intro + codes
 

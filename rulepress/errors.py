@@ -4,12 +4,13 @@ Every problem a contributor can cause becomes a Finding with a code, a level and
 `path:line:col`. Codes RP0xx come from reading files (RP011 from acknowledgements that
 excuse nothing, RP012 from `fmt` refusing to lose a comment), RP1xx from the models,
 RP2xx from the cross-document checks in `rulepress.validators`, RP3xx from running the
-rules.
+rules. A plugin's checks have codes of its game's own prefix (`ORC001`).
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,20 @@ class Level(enum.IntEnum):
     def __str__(self) -> str:
         """The level as printed in a finding (`error`, `warning`, `info`)."""
         return self.name.lower()
+
+
+OWN_PREFIX = "RP"
+"""The code prefix of rulepress's own findings: no plugin may declare it."""
+CODE_PREFIX = re.compile(r"[A-Z]{2,5}")
+"""What a game's code prefix may be (`Game.code_prefix`): 2 to 5 capitals."""
+FINDING_CODE = re.compile(r"([A-Z]{2,5})([0-9]{3})")
+"""What any finding code is: a prefix and three digits (`RP203`, `ORC001`)."""
+
+
+def code_prefix(code: str) -> str | None:
+    """The prefix of a finding code (`ORC` of `ORC001`), None for what is no code."""
+    matched = FINDING_CODE.fullmatch(code) if isinstance(code, str) else None
+    return matched.group(1) if matched else None
 
 
 class Code(enum.StrEnum):
@@ -66,8 +81,8 @@ CODE_DOCS: dict[str, str] = {
     "RP008": "A symbolic link leading outside the compendium folder (or the settings file "
     "outside its own folder), even to come back in, or into a `.git` folder.",
     "RP009": "A ruleset folder without a `ruleset.yaml`, or a document outside any ruleset.",
-    "RP010": "A file the settings name (logo, favicon, stylesheet) is missing, of the wrong "
-    "kind, too large, outside the content repository or inside its `.git`.",
+    "RP010": "A file the settings name (logo, favicon, stylesheet, script) is missing, of "
+    "the wrong kind, too large, outside the content repository or inside its `.git`.",
     "RP011": "An acknowledgement (`acknowledged:` in a document) that matches no finding: "
     "the problem it excused is fixed or has moved, so the acknowledgement should go.",
     "RP012": "`rulepress fmt` refused a file: its canonical form would drop, change or "
@@ -206,8 +221,9 @@ class Problem(ValueError):
     one row's text). Raised by a cross-document check, it is a finding of that check at
     `path` in `document` (a document of the ruleset, or its id; None: the ruleset's
     `ruleset.yaml`). `code` is one of rulepress's finding codes for loading and
-    validation (`Code`, RP0xx and RP1xx), or None for the usual one (RP105 from a model,
-    the check's own code from a check); codes of a plugin's own are not yet possible.
+    validation (`Code`, RP0xx and RP1xx), a code of the plugin's own game's prefix
+    (`ORC104`; another prefix gives RP105, naming the code), or None for the usual one
+    (RP105 from a model, the check's own code from a check).
     """
 
     def __init__(
@@ -225,14 +241,18 @@ class Problem(ValueError):
             for step in path
         ):
             raise TypeError(f"Problem path must be a tuple of keys and indices, not {path!r}")
-        if code is not None and code not in Code._value2member_map_:
-            raise TypeError(f"Problem code must be None or one of rulepress's codes, not {code!r}")
+        own_or_none = code is None or code in Code._value2member_map_
+        if not own_or_none and code_prefix(code) in (None, OWN_PREFIX):
+            raise TypeError(
+                "Problem code must be None, one of rulepress's codes or one of the "
+                f"plugin's own prefix, not {code!r}"
+            )
         super().__init__(message)
         self.message = str(message)
         """What is wrong, in the plugin's words: the finding's message."""
         self.path = path
         """Where, as a data path below the value validated (or in `document`)."""
-        self.code = Code(code) if code is not None else None
+        self.code = Code(code) if code in Code._value2member_map_ else code
         """The finding's code; None for the usual one."""
         self.document = document
         """From a check: the document (or its id) the path is in; None for `ruleset.yaml`."""

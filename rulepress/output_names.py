@@ -14,12 +14,15 @@ from rulepress.errors import RulepressError
 
 # Names the outputs give their own pages, entries and anchors, beside the chapters' (whose
 # ids are their titles' slugs) and the documents' (their ids): the site's `<ruleset>/index`,
-# `rulings` and `sources` pages, the Markdown guide's `#rulings` and `#sources` anchors,
-# the Foundry rules pack's last entry. Check RP223 refuses data that would take one.
+# `rulings`, `errata` and `sources` pages (and `calculator`, for a game with calculators),
+# the Markdown guide's `#rulings`, `#errata` and `#sources` anchors, the Foundry rules
+# pack's last entry. Check RP223 refuses data that would take one.
 GENERATED_NAMES: dict[str, str] = {
     "index": "the site's overview page of the ruleset",
     "rulings": "the rulings page of the site and of the Markdown guide",
+    "errata": "the known problems page of the site and of the Markdown guide",
     "sources": "the sources page of the site and of the Markdown guide",
+    "calculator": "the site's calculator page of the ruleset",
     "about-these-rules": "the Foundry journal entry of the credits and rulings",
 }
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from tests.helpers import (
     base_tree,
     build_bundled,
     build_tree,
+    clear_registry,
     require_tool,
 )
 
@@ -155,3 +158,37 @@ def demo(tmp_path) -> Path:
 def site(tmp_path_factory) -> Path:
     """The built site (`mkdocs build --strict` passed, or the build raised)."""
     return build_bundled(tmp_path_factory.mktemp("site-dist"), "site")
+
+
+@pytest.fixture
+def install(tmp_path, monkeypatch):
+    """install(distribution, {group: {name: value}}, {file: source}): a distribution with
+    these entry points and modules, installed for this test only."""
+    clear_registry()
+    root = tmp_path / "site"
+    modules: list[str] = []
+
+    def installer(distribution: str, groups: dict, files: dict | None = None) -> Path:
+        meta = root / f"{distribution.replace('-', '_')}-0.1.dist-info"
+        meta.mkdir(parents=True)
+        (meta / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {distribution}\nVersion: 0.1\n", encoding="utf-8"
+        )
+        (meta / "entry_points.txt").write_text(
+            "".join(
+                f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in points.items())
+                for group, points in groups.items()
+            ),
+            encoding="utf-8",
+        )
+        for name, source in (files or {}).items():
+            modules.append(Path(name).parts[0].removesuffix(".py"))
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(textwrap.dedent(source), encoding="utf-8")
+        return root
+
+    monkeypatch.syspath_prepend(str(root))
+    yield installer
+    clear_registry()
+    for module in modules:  # the next case's module of the same name is its own
+        sys.modules.pop(module, None)

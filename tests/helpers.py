@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,8 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from rulepress import caching, kinds
 from rulepress.commands.build import build
+from rulepress.compendium.model import Compendium
 from rulepress.errors import Level
+from rulepress.exporters.foundry.leveldb import read_entries
+from rulepress.exporters.output import LOCK_NAME
+from rulepress.kinds.discovery import installed_games
+from rulepress.live import LiveCompendium, Update
 from rulepress.validation import Validation, validate
 
 # --- Where things are -------------------------------------------------------------------------
@@ -535,3 +542,119 @@ ENRICHERS = {
     # `[[/check ...]]`, pf2e `@Check[...]`, `@Damage[...]`, Call of Cthulhu `@coc7.check[...]`.
     "system enricher": re.compile(r"[@&]\w+\[|@coc7\.", re.I),
 }
+
+
+class Session:
+    """A live compendium driven through edits, each checked against a fresh `validate`."""
+
+    def __init__(self, root: Path, settings: Path | None = None) -> None:
+        self.root, self.settings = root, settings
+        self.live = LiveCompendium(root, settings=settings)
+        self.updates = 0
+
+    def write(self, relative: str, text: str) -> Update:
+        """Write one file and update with its name."""
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return self.step([path])
+
+    def delete(self, relative: str) -> Update:
+        """Delete one file and update with its name."""
+        (self.root / relative).unlink()
+        return self.step([self.root / relative])
+
+    def move(self, old: str, new: str) -> Update:
+        """Rename one file and update with both names."""
+        (self.root / new).parent.mkdir(parents=True, exist_ok=True)
+        (self.root / old).rename(self.root / new)
+        return self.step([self.root / old, self.root / new])
+
+    def step(self, paths: list[Path]) -> Update:
+        """One update, asserted to equal a fresh validation of the files as they stand."""
+        update = self.live.update(paths)
+        self.updates += 1
+        fresh = validate(self.root, settings=self.settings)
+        assert update.findings == fresh.findings, f"update {self.updates}"
+        assert update.ok == fresh.ok
+        if fresh.ok:
+            assert documents(self.live.validation.compendium) == documents(fresh.compendium)
+            assert self.live.validation.compendium.errata == fresh.compendium.errata
+        return update
+
+
+def documents(compendium: Compendium) -> dict[str, tuple]:
+    """What a live compendium must share with a fresh load: every ruleset's folder and
+    ruleset.yaml, and its documents' ids, files and digests, in order."""
+    return {
+        ruleset.id: (
+            ruleset.folder,
+            ruleset.info_digest,
+            [(e.document.id, e.file, e.digest) for e in ruleset.entries],
+        )
+        for ruleset in compendium
+    }
+
+
+def clear_registry() -> None:
+    for cached in (
+        kinds.registry,
+        kinds.models,
+        installed_games,
+        caching._plugin_folders,
+        caching.code_digest,
+    ):
+        cached.cache_clear()
+
+
+def game_module(game_id: str, order: int = 1000, kind: str | None = None) -> str:
+    """A module defining GAME, with one kind called `kind` (none without)."""
+    kinds_source = "()"
+    if kind:
+        kinds_source = "(Kind(Thing),)"
+    return textwrap.dedent(f"""
+        from typing import Literal
+        from rulepress.plugin import Document, Game, Kind
+
+        class Thing(Document):
+            '''A {kind} document.'''
+            KIND = {kind!r}
+            kind: Literal[{kind!r}]
+
+        GAME = Game({game_id!r}, "A game", order={order}, kinds={kinds_source})
+    """)
+
+
+def assert_equal_outputs(live: Path, fresh: Path, *, exact: bool = False) -> None:
+    """The watched outputs hold what the fresh build wrote: files byte for byte, packs by
+    key and value (`exact`: packs and release zips byte for byte too)."""
+    mine = contents(live, packs_as_entries=not exact, zips=exact)
+    theirs = contents(fresh, packs_as_entries=not exact, zips=exact)
+    assert mine.keys() == theirs.keys()
+    differing = [name for name in mine if mine[name] != theirs[name]]
+    assert not differing
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Save `path` with `old` replaced by `new` (which must be there)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def contents(out: Path, *, packs_as_entries: bool, zips: bool) -> dict[str, object]:
+    """Every file under `out` by relative path: its bytes, or for a LevelDB pack folder
+    (with `packs_as_entries`) its keys and values; zips only with `zips`."""
+    found: dict[str, object] = {}
+    packs = {lock.parent for lock in out.glob("foundry/*/packs/*/CURRENT")}
+    for path in sorted(out.rglob("*")):
+        if packs_as_entries and path.parent in packs:
+            continue
+        if path.name == LOCK_NAME:  # not an output: it names the build that holds it
+            continue
+        if path.is_file() and (zips or path.suffix != ".zip"):
+            found[path.relative_to(out).as_posix()] = path.read_bytes()
+    if packs_as_entries:
+        for pack in packs:
+            found[pack.relative_to(out).as_posix()] = read_entries(pack)
+    return found

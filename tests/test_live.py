@@ -11,7 +11,6 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulepress.compendium.model import Compendium
 from rulepress.live import LiveCompendium, Update
 from rulepress.validation import validate
 from tests.helpers import (
@@ -21,6 +20,7 @@ from tests.helpers import (
     SKILL,
     SKILL_FILE,
     WEAPON_FILE,
+    Session,
     base_tree,
     build_tree,
     weapon,
@@ -61,58 +61,6 @@ def test_the_same_bytes_saved_again_change_nothing(tmp_path: Path) -> None:
 
 
 # --- every update gives what a fresh validation of the same files gives -------------------
-
-
-class Session:
-    """A live compendium driven through edits, each checked against a fresh `validate`."""
-
-    def __init__(self, root: Path, settings: Path | None = None) -> None:
-        self.root, self.settings = root, settings
-        self.live = LiveCompendium(root, settings=settings)
-        self.updates = 0
-
-    def write(self, relative: str, text: str) -> Update:
-        """Write one file and update with its name."""
-        path = self.root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return self.step([path])
-
-    def delete(self, relative: str) -> Update:
-        """Delete one file and update with its name."""
-        (self.root / relative).unlink()
-        return self.step([self.root / relative])
-
-    def move(self, old: str, new: str) -> Update:
-        """Rename one file and update with both names."""
-        (self.root / new).parent.mkdir(parents=True, exist_ok=True)
-        (self.root / old).rename(self.root / new)
-        return self.step([self.root / old, self.root / new])
-
-    def step(self, paths: list[Path]) -> Update:
-        """One update, asserted to equal a fresh validation of the files as they stand."""
-        update = self.live.update(paths)
-        self.updates += 1
-        fresh = validate(self.root, settings=self.settings)
-        assert update.findings == fresh.findings, f"update {self.updates}"
-        assert update.ok == fresh.ok
-        if fresh.ok:
-            assert documents(self.live.validation.compendium) == documents(fresh.compendium)
-            assert self.live.validation.compendium.errata == fresh.compendium.errata
-        return update
-
-
-def documents(compendium: Compendium) -> dict[str, tuple]:
-    """What a live compendium must share with a fresh load: every ruleset's folder and
-    ruleset.yaml, and its documents' ids, files and digests, in order."""
-    return {
-        ruleset.id: (
-            ruleset.folder,
-            ruleset.info_digest,
-            [(e.document.id, e.file, e.digest) for e in ruleset.entries],
-        )
-        for ruleset in compendium
-    }
 
 
 def named(update: Update, ruleset: str = "demo") -> frozenset[str]:

@@ -11,88 +11,23 @@ import ast
 import re
 import subprocess
 import sys
-import textwrap
 import tomllib
-from pathlib import Path
 
 import pytest
 
 import rulepress.plugin
 import rulepress.plugin.cli
+import rulepress.plugin.foundry
 import rulepress.plugin.site
 from rulepress import caching, kinds
 from rulepress.cli import run
 from rulepress.errors import RulepressError
 from rulepress.kinds import builtin
-from rulepress.kinds.discovery import installed_games
-from tests.helpers import REPO
+from tests.helpers import REPO, clear_registry, game_module
 
 ARMOUR = REPO / "tests" / "fixtures" / "armour-plugin"
 PLUGINS_PAGE = REPO / "docs" / "plugins.md"
 HEAVY_MODULES = ("jinja2", "click", "mkdocs", "markdown", "rulepress.exporters", "rulepress.cli")
-
-
-def clear_registry() -> None:
-    for cached in (
-        kinds.registry,
-        kinds.models,
-        installed_games,
-        caching._plugin_folders,
-        caching.code_digest,
-    ):
-        cached.cache_clear()
-
-
-@pytest.fixture
-def install(tmp_path, monkeypatch):
-    """install(distribution, {group: {name: value}}, {file: source}): a distribution with
-    these entry points and modules, installed for this test only."""
-    clear_registry()
-    root = tmp_path / "site"
-    modules: list[str] = []
-
-    def installer(distribution: str, groups: dict, files: dict | None = None) -> Path:
-        meta = root / f"{distribution.replace('-', '_')}-0.1.dist-info"
-        meta.mkdir(parents=True)
-        (meta / "METADATA").write_text(
-            f"Metadata-Version: 2.1\nName: {distribution}\nVersion: 0.1\n", encoding="utf-8"
-        )
-        (meta / "entry_points.txt").write_text(
-            "".join(
-                f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in points.items())
-                for group, points in groups.items()
-            ),
-            encoding="utf-8",
-        )
-        for name, source in (files or {}).items():
-            modules.append(Path(name).parts[0].removesuffix(".py"))
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_text(textwrap.dedent(source), encoding="utf-8")
-        return root
-
-    monkeypatch.syspath_prepend(str(root))
-    yield installer
-    clear_registry()
-    for module in modules:  # the next case's module of the same name is its own
-        sys.modules.pop(module, None)
-
-
-def game_module(game_id: str, order: int = 1000, kind: str | None = None) -> str:
-    """A module defining GAME, with one kind called `kind` (none without)."""
-    kinds_source = "()"
-    if kind:
-        kinds_source = "(Kind(Thing),)"
-    return textwrap.dedent(f"""
-        from typing import Literal
-        from rulepress.plugin import Document, Game, Kind
-
-        class Thing(Document):
-            '''A {kind} document.'''
-            KIND = {kind!r}
-            kind: Literal[{kind!r}]
-
-        GAME = Game({game_id!r}, "A game", order={order}, kinds={kinds_source})
-    """)
 
 
 def test_the_registry_keeps_todays_kind_order_and_the_games_order():
@@ -260,7 +195,12 @@ def test_the_public_module_imports_no_exporter_and_no_click():
 
 def test_the_public_modules_export_what_they_name_and_the_page_lists_it():
     page = PLUGINS_PAGE.read_text(encoding="utf-8")
-    for module in (rulepress.plugin, rulepress.plugin.cli, rulepress.plugin.site):
+    for module in (
+        rulepress.plugin,
+        rulepress.plugin.cli,
+        rulepress.plugin.site,
+        rulepress.plugin.foundry,
+    ):
         assert module.__all__ == sorted(module.__all__, key=lambda n: (n[0].islower(), n))
         for name in module.__all__:
             assert getattr(module, name) is not None

@@ -172,14 +172,21 @@ def test_a_problem_points_at_the_row_the_plugin_names(plugin, tmp_path):
     assert "sides[1]: a side cannot be blank" in output
 
 
-def test_a_problem_may_name_one_of_rulepress_codes_and_no_other(plugin, tmp_path):
+def test_a_problem_may_name_one_of_rulepress_codes_or_a_plugins(plugin, tmp_path):
     FAULT["model validator after"] = Problem("too shiny", ("name",), code=Code.OUT_OF_RANGE)
     findings = validate(compendium(tmp_path)).findings
     assert [(f.code, f.line, f.col, f.message) for f in findings] == [
         ("RP104", 3, 7, "name: too shiny")
     ]
-    with pytest.raises(TypeError, match="one of rulepress's codes"):
-        Problem("mine", code="TRK001")
+    # a code of a prefix this plugin's game does not declare (it declares none): RP105
+    FAULT["model validator after"] = Problem("too shiny", ("name",), code="TRK001")
+    findings = validate(compendium(tmp_path)).findings
+    assert [(f.code, f.message) for f in findings] == [
+        ("RP105", "name: too shiny (code TRK001 is not of this game's prefix)")
+    ]
+    for refused in ("RP999", "trk001", "TRK1"):  # RP is rulepress's, the rest no codes
+        with pytest.raises(TypeError, match="one of rulepress's codes"):
+            Problem("mine", code=refused)
     with pytest.raises(TypeError, match="tuple of keys and indices"):
         Problem("mine", ["rows", 1])
 

@@ -11,12 +11,8 @@ import jinja2
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.exporters.site.calculators import (
-    DATA_ID,
-    MAX_CALCULATOR_RANK,
-    Calculator,
-    calculator_page,
-)
+from rulepress.exporters.site.calculators import DATA_ID, Calculator, calculator_page
+from rulepress.exporters.site.calculators_iris import MAX_CALCULATOR_RANK
 from rulepress.exporters.site.pages import generate, nav_folders
 from rulepress.models import SkillTest
 from rulepress.validation import validate

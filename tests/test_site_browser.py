@@ -17,8 +17,8 @@ import pytest
 
 from rulepress import dice
 from rulepress.commands.roll import T2k4eRoll, cool_roll, cuf_check, t2k4e_roll
-from rulepress.kinds.builtin import weapons_by_section
 from rulepress.models import SkillTest, StepDice
+from rulepress.models.weapon import weapons_by_section
 from tests.helpers import ARTIFACTS
 
 

@@ -20,10 +20,8 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.commands.watch import Watch
 from rulepress.exporters import ExportOptions
-from rulepress.exporters.foundry.leveldb import read_entries
-from rulepress.exporters.output import LOCK_NAME
 from rulepress.live import LiveCompendium
-from tests.helpers import COMPENDIUM, run
+from tests.helpers import COMPENDIUM, assert_equal_outputs, contents, edit, run
 
 TARGETS = ("foundry", "markdown", "json")
 PISTOLS = "iris/weapons/pistols"
@@ -110,41 +108,6 @@ def fresh_build(work: Path, name: str) -> Path:
     result = run("build", "compendium", "--out", str(out), "--no-cache", *targets, cwd=work)
     assert result.returncode == 0, result.stderr
     return out
-
-
-def contents(out: Path, *, packs_as_entries: bool, zips: bool) -> dict[str, object]:
-    """Every file under `out` by relative path: its bytes, or for a LevelDB pack folder
-    (with `packs_as_entries`) its keys and values; zips only with `zips`."""
-    found: dict[str, object] = {}
-    packs = {lock.parent for lock in out.glob("foundry/*/packs/*/CURRENT")}
-    for path in sorted(out.rglob("*")):
-        if packs_as_entries and path.parent in packs:
-            continue
-        if path.name == LOCK_NAME:  # not an output: it names the build that holds it
-            continue
-        if path.is_file() and (zips or path.suffix != ".zip"):
-            found[path.relative_to(out).as_posix()] = path.read_bytes()
-    if packs_as_entries:
-        for pack in packs:
-            found[pack.relative_to(out).as_posix()] = read_entries(pack)
-    return found
-
-
-def assert_equal_outputs(live: Path, fresh: Path, *, exact: bool = False) -> None:
-    """The watched outputs hold what the fresh build wrote: files byte for byte, packs by
-    key and value (`exact`: packs and release zips byte for byte too)."""
-    mine = contents(live, packs_as_entries=not exact, zips=exact)
-    theirs = contents(fresh, packs_as_entries=not exact, zips=exact)
-    assert mine.keys() == theirs.keys()
-    differing = [name for name in mine if mine[name] != theirs[name]]
-    assert not differing
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    """Save `path` with `old` replaced by `new` (which must be there)."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_each_saved_file_updates_the_outputs_as_a_fresh_build(

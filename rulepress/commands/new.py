@@ -156,7 +156,7 @@ def new_tc_source(compendium: Path, ruleset_id: str | None, name: str, tc: int) 
     return _create(ruleset, ("tc-sources", f"{source_id}.yaml"), data)
 
 
-# The kinds' `new` commands (rulepress.kinds.builtin names them; cli.py loads them).
+# The kinds' `new` commands (rulepress.kinds.builtin names them; rulepress.cli loads them).
 
 
 NAME = Text("cannot make an id from ''")

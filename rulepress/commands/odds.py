@@ -155,7 +155,7 @@ def format_distribution(rows: list[tuple[str, dict]], title: str, outcome: str) 
     return "\n".join([title, *table])
 
 
-# The kinds' `odds` commands (rulepress.kinds.builtin names them; cli.py loads them).
+# The kinds' `odds` commands (rulepress.kinds.builtin names them; rulepress.cli loads them).
 
 
 @click.command("iris")

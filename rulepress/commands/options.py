@@ -1,6 +1,6 @@
-"""The command line's shared option types and decorators, for `cli.py` and for the
-kinds' own `roll` and `odds` commands (which the registry names and `cli.py` loads only
-when they are used). Nothing heavy is imported here: `--help` stays quick."""
+"""The command line's shared option types and decorators, for `rulepress.cli` and for
+the kinds' own `roll` and `odds` commands (which the registry names and `rulepress.cli`
+loads only when they are used). Nothing heavy is imported here: `--help` stays quick."""
 
 from __future__ import annotations
 

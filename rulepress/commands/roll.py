@@ -277,7 +277,7 @@ def cool_summary(kind: str, data: dict) -> str:
     )
 
 
-# The kinds' `roll` commands (rulepress.kinds.builtin names them; cli.py loads them).
+# The kinds' `roll` commands (rulepress.kinds.builtin names them; rulepress.cli loads them).
 
 
 @click.command("iris")

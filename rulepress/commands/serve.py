@@ -143,7 +143,7 @@ class Preview:
         self._whole = False  # a failed rebuild leaves pages behind: the next one does all
         self.environments = site_environments()
         self.page_inputs = PageInputs()  # what the overview, rulings... were rendered from
-        self._written_config: tuple[list, object] | None = None  # navigation, site settings
+        self._written_config: tuple | None = None  # navigation, site settings, game scripts
 
     def first_build(self) -> bool:
         """Build the whole site; False (the findings printed) if the compendium has errors."""
@@ -255,10 +255,10 @@ class Preview:
         return project, nav
 
     def write_config(self, project: SiteProject, nav: list, compendium: Compendium) -> Path:
-        """Write mkdocs.yml unless its navigation and site settings are those last written
-        (dumping a thousand pages' navigation as YAML costs more than the rest of an
-        update); return its path."""
-        wanted = (nav, compendium.settings.settings.site)
+        """Write mkdocs.yml unless its navigation, site settings and game scripts are those
+        last written (dumping a thousand pages' navigation as YAML costs more than the rest
+        of an update); return its path."""
+        wanted = (nav, compendium.settings.settings.site, [where for where, _ in project.scripts])
         path = project.folder / "mkdocs.yml"
         if wanted != self._written_config:
             path = write_config(project, nav, (), compendium.settings.settings.site)

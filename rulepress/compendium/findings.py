@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from rulepress import kinds
 from rulepress.compendium.yaml_source import Position, SourceMap
-from rulepress.errors import Code, Finding, Level, Problem, raised_text
+from rulepress.errors import Code, Finding, Level, Problem, code_prefix, raised_text
 from rulepress.models.base import Document
 
 FILE_START = Position(1, 1)
@@ -40,7 +40,7 @@ def schema_findings(
     findings = []
     for path, errors in grouped.items():
         problem = _problem(errors[0])
-        code = _code_for(errors[0]["type"]) if problem is None else problem.code
+        code = _code_for(errors[0]["type"]) if problem is None else _problem_code(problem, model)
         code = code or Code.INVALID_VALUE
         loc = errors[0]["loc"]
         key = code == Code.UNKNOWN_FIELD or (bool(loc) and loc[-1] == "[key]")  # a key's fault
@@ -58,6 +58,23 @@ def schema_findings(
             )
         )
     return findings
+
+
+def _problem_code(problem: Problem, model: type[BaseModel] | None) -> str | None:
+    """A Problem's code: rulepress's, or one of the prefix of the game whose model raised
+    it; a code of another game's prefix is no code (RP105, its message naming it)."""
+    if problem.code is None or problem.code in Code._value2member_map_:
+        return problem.code
+    return problem.code if code_prefix(problem.code) in _prefixes_of(model) else None
+
+
+def _prefixes_of(model: type[BaseModel] | None) -> set[str]:
+    """The code prefixes of the games that register `model` as a kind's."""
+    return {
+        game.code_prefix
+        for game in kinds.games()
+        if game.code_prefix and any(kind.model is model for kind in game.kinds)
+    }
 
 
 def _problem(error: dict) -> Problem | None:
@@ -126,6 +143,8 @@ def _message(error: dict, path: tuple, model: type[BaseModel] | None = None) -> 
     value = error.get("input")
     problem = _problem(error)
     if problem is not None:  # the plugin's own words
+        if problem.code is not None and _problem_code(problem, model) is None:
+            return f"{problem.message} (code {problem.code} is not of this game's prefix)"
         return problem.message
     if kind in UNKNOWN_FIELD_ERRORS:
         word = str(path[-1]) if path else ""

@@ -2,7 +2,7 @@
 
 The file is read like a document (a regular file of at most 2 MiB, safe YAML, strict
 model), so its problems are findings at `path:line:col`. The files it names (logo,
-favicon, stylesheets) are read here, once, as regular files inside the content
+favicon, stylesheets, scripts) are read here, once, as regular files inside the content
 repository: exporters write these bytes and never open a path the settings name.
 The settings file and every file it names are found through `rulepress.files.inside`,
 below the settings file's folder (the repository): a link out of it, or into `.git`,
@@ -24,12 +24,14 @@ from rulepress.compendium.findings import file_problem, finding_at, schema_findi
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level
 from rulepress.files import OutsideRepository, read_inside
+from rulepress.kinds.systems import item_systems, unknown_system
 from rulepress.models.settings import SETTINGS_FILE, Settings
 
 ASSET_SUFFIXES = {
     "logo": (".svg", ".png", ".jpg", ".jpeg", ".webp", ".gif"),
     "favicon": (".ico", ".png", ".svg"),
     "extra_css": (".css",),
+    "extra_javascript": (".js",),
 }
 
 
@@ -95,7 +97,7 @@ def load_settings(path: Path, *, required: bool = False) -> tuple[PublisherSetti
         settings = Settings.model_validate(data)
     except ValidationError as exc:
         return PublisherSettings(), schema_findings(exc, source, Settings)
-    findings = _language_findings(settings, source)
+    findings = _language_findings(settings, source) + _system_findings(settings, source)
     assets = _read_assets(settings, path.parent, source, findings)
     return PublisherSettings(settings, path, MappingProxyType(assets)), findings
 
@@ -105,6 +107,10 @@ def _named_files(settings: Settings) -> list[tuple[tuple, str, str]]:
     site = settings.site
     named = [(("site", "logo"), site.logo, "logo"), (("site", "favicon"), site.favicon, "favicon")]
     named += [(("site", "extra_css", i), css, "extra_css") for i, css in enumerate(site.extra_css)]
+    named += [
+        (("site", "extra_javascript", i), js, "extra_javascript")
+        for i, js in enumerate(site.extra_javascript)
+    ]
     return [(where, name, setting) for where, name, setting in named if name]
 
 
@@ -148,3 +154,12 @@ def _language_findings(settings: Settings, source: SourceMap) -> list[Finding]:
     known = ", ".join(sorted(p.stem for p in languages.glob("*.html") if p.stem != "custom"))
     message = f"site.language: the Material theme has no language {language!r}; known: {known}"
     return [finding_at(source, Code.INVALID_VALUE, Level.ERROR, message, ("site", "language"))]
+
+
+def _system_findings(settings: Settings, source: SourceMap) -> list[Finding]:
+    """A Foundry system no installed game registers could not be built for."""
+    systems = item_systems()
+    if settings.foundry.system in systems:
+        return []
+    message = f"foundry.system: {unknown_system(settings.foundry.system, list(systems))}"
+    return [finding_at(source, Code.INVALID_VALUE, Level.ERROR, message, ("foundry", "system"))]

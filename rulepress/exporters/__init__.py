@@ -27,8 +27,6 @@ class ExportOptions:
 
     foundry_version: int = 13
     """The Foundry VTT version the module targets (it picks the TableResult shape)."""
-    foundry_system: str = "worldbuilding"
-    """The Foundry game system whose item fields the weapons fill."""
     templates: Path | None = None
     """A folder of templates that override the shipped ones by name (rendered sandboxed)."""
 

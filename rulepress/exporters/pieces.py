@@ -9,7 +9,8 @@ the same objects is the same text; the others are rendered again.
 
 What a piece reads beyond its key (the ruleset's info, the other documents' names and
 places, the settings) must not have changed: the caller keeps the pieces only for an
-update that left it alone (`clear` otherwise; `steady` below says which).
+update that left it alone (`clear` otherwise; `steady` below says which, from each
+changed document's kind's `steady` hook).
 Each piece holds the documents it was keyed by, so their ids are never reused while it
 is kept; `sweep` after each whole render drops the pieces it did not ask for, so an edit
 never leaves the old version behind (memory stays flat over a long watch).
@@ -20,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
+from rulepress import kinds
 from rulepress.compendium.model import Ruleset
-from rulepress.models import WeaponProfile
 
 T = TypeVar("T")
 
@@ -63,35 +64,20 @@ class Pieces:
         self.made = 0
 
 
-STEADY_KINDS = (WeaponProfile,)
-"""Kinds whose documents no other piece reads beyond the fields `_placing` compares (a
-weapon's section page and its Item are keyed by the weapon itself; the skill test
-macro, which shows every weapon's table, is never kept). A changed skill or trait is
-read by other documents' pieces (a weapon's Item shows its skill): not steady."""
-
-
 def steady(previous: Ruleset, current: Ruleset, changed: Iterable[str]) -> bool:
     """Whether the pieces of `current` rendered from unchanged documents are those of
-    `previous`: the `changed` document ids are all in both, of a steady kind, in the same
-    place (file, section, order), with the same names and draft status."""
+    `previous`: the `changed` document ids are all in both, of a kind with a `steady`
+    hook (what other pieces read of its documents: no other piece reads more), which
+    gives the same before and after, in the same file."""
+    placings = {kind.model: kind for kind in kinds.registry().values() if kind.steady}
     for document_id in changed:
         before, after = previous.get(document_id), current.get(document_id)
-        if not isinstance(before, STEADY_KINDS) or type(before) is not type(after):
+        kind = placings.get(type(before))
+        if kind is None or type(before) is not type(after):
             return False
-        if _placing(before) != _placing(after):
+        placing = kinds.kind_hook(kind, kind.steady, "steady")
+        if placing(before) != placing(after):
             return False
         if previous.entry(document_id).file != current.entry(document_id).file:
             return False  # another file: its place among the files may differ
     return True
-
-
-def _placing(document: WeaponProfile) -> tuple:
-    """What other pieces read of a weapon: where it is shown and under which name."""
-    return (
-        document.id,
-        document.name,
-        document.display_name,
-        document.section,
-        document.order,
-        document.is_draft,
-    )

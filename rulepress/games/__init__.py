@@ -5,7 +5,12 @@ The core never imports this package: it finds the games through their entry poin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rulepress.plugin import Kind
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "exporters/site/assets/javascripts/games"
+"""The bundled games' calculator scripts, one per game (they move into each game's package)."""
 
 
 def bundled_kinds(*names: str) -> tuple[Kind, ...]:
@@ -15,3 +20,8 @@ def bundled_kinds(*names: str) -> tuple[Kind, ...]:
 
     by_name = {kind.name: kind for kind in KINDS}
     return tuple(by_name[name] for name in names)
+
+
+def bundled_scripts(game: str) -> tuple[Path, ...]:
+    """The calculator script of one of rulepress's own games (`SCRIPTS/<game>.js`)."""
+    return (SCRIPTS / f"{game}.js",)

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
-import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rulepress.errors import PluginError, Problem, RulepressError, raised_text
+from rulepress.errors import PluginError, Problem, RulepressError
 from rulepress.models.base import Document
 
 __all__ = [
@@ -33,6 +32,7 @@ __all__ = [
     "GROUP",
     "HOOKS",
     "Attribute",
+    "DiffWording",
     "FoundryItems",
     "FoundryTable",
     "Game",
@@ -44,6 +44,8 @@ __all__ = [
     "Problem",
     "TableRow",
     "games",
+    "hook",
+    "kind_hook",
     "load_hook",
     "models",
     "one_part_per_document",
@@ -103,7 +105,7 @@ class Guide:
     """`"module:function"`: function(ruleset, env) -> names the section template
     may call besides the usual ones (figures the rules compute, never typed by hand)."""
     journal: str | None = None
-    """`"module:function"`: function(section, ruleset, links, tables) -> the HTML
+    """`"module:function"`: function(section, ruleset, links, shared) -> the HTML
     of the section's Foundry journal page, where it is not its Markdown made HTML."""
 
 
@@ -133,6 +135,9 @@ class FoundryItems:
     macro: str | None = None
     """The template of the Macro (a kind's `Macro.template`) that rolls with this Item:
     the description ends with a link that runs it with the Item chosen."""
+    description_context: str | Callable[[Document, Any, Any], dict] | None = None
+    """`"module:function"` or function(document, ruleset, shared) -> what the `description`
+    template sees besides `document`, `ruleset` and `links` (`shared` caches HTML)."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +194,21 @@ class Macro:
 
 
 @dataclass(frozen=True)
+class DiffWording:
+    """How `rulepress diff` and the site's Changes page word the changes to a kind's documents."""
+
+    label: str | None = None
+    """The kind in words (`TC source`); None: its name, dashes as spaces."""
+    summary: Callable[[Document], str] | None = None
+    """summary(document): a new document's line (`Pistol (tier 2)`); None: its name."""
+    name_alone: bool = False
+    """A changed value reads `Pistol: damage ...`, not `weapon Pistol: damage ...`."""
+    row_keys: tuple[str, ...] = ("id",)
+    """The fields a list's rows are matched by between two versions, so a changed cell
+    reads `damage at AP 12`: the first that every row has and no two rows share."""
+
+
+@dataclass(frozen=True)
 class Kind:
     """Everything rulepress does with one document kind."""
 
@@ -217,6 +237,22 @@ class Kind:
     kinds from other packages; rulepress's own are in its templates folder."""
     package: str = field(default="rulepress", compare=False)
     """The distribution that registered the kind (filled in by the registry)."""
+    steady: Callable[[Document], tuple] | None = None
+    """steady(document): what other pieces read of a document (its place, its names); an
+    edit that keeps it equal lets a watch keep their pieces. None: never kept."""
+    group: Callable[[Document], str | None] | None = None
+    """group(document): the id of the group a check of scope "group" compares it within
+    (an IRIS weapon's section); None, or no hook: in no group."""
+    example: str | Callable[[Document, Any, Any], Mapping[str, object]] | None = None
+    """`"module:function"` or function(document, example, ruleset) -> {name: value} the rule
+    computes for a worked example, which RP302 compares with its `expect` (rules.examples)."""
+    example_reads: tuple[str, ...] = ()
+    """The kinds whose documents `example` reads too: a live update replays on their change."""
+    figures: str | Callable[[Document, Any], Mapping[str, Fraction]] | None = None
+    """`"module:function"` or function(document, ruleset) -> {label: exact chance} the rules
+    compute from the ruleset's one published document of the kind, which `diff` compares."""
+    changes: DiffWording = DiffWording()
+    """How `diff` words the changes to its documents."""
 
     @property
     def name(self) -> str:
@@ -239,71 +275,22 @@ class Game:
     kinds: tuple[Kind, ...] = ()
     """Its document kinds, in the order their sections and packs appear."""
     checks: tuple[Any, ...] = ()
-    """Its cross-document checks (reserved: checks still register with `check` on import)."""
+    """Its cross-document checks: functions decorated with `check`, each coded
+    `<code_prefix>` and three digits."""
     code_prefix: str = ""
-    """The capitals its checks' finding codes start with (reserved: not yet enforced)."""
+    """The 2-5 capitals its finding codes start with (`ORC`), its own: `RP` is rulepress's,
+    and a prefix another game declares is refused. Needed when it has checks."""
     foundry_systems: tuple[Any, ...] = ()
-    """The Foundry game systems its Items can be made for (reserved: not yet read)."""
+    """The Foundry game systems (`rulepress.plugin.foundry.ItemSystem`) a build may target."""
     scripts: tuple[Path, ...] = ()
-    """JavaScript files the site loads for its calculators (reserved: not yet read)."""
+    """Its calculators' JavaScript files (`.js`, each calling `rulepress.calculators.register`),
+    loaded after the site's calculator.js when the site shows one of its calculators."""
     samples: Path | None = None
     """A folder of sample documents `rulepress init` can copy (reserved: not yet read)."""
     commands: tuple[str, ...] = ()
     """`"module:command"` click commands it adds to the CLI (reserved: not yet read)."""
     package: str = field(default="rulepress", compare=False)
     """The distribution that registered the game (filled in by the registry)."""
-
-
-HOOKS = ("chart", "calculator", "roll", "odds", "new")
-"""The `"module:attribute"` hooks of a Kind (its Guide has `helpers` and `journal`)."""
-
-
-def load_hook(reference: str) -> Any:
-    """The object a `"module:attribute"` hook names. A plugin's hook that cannot be
-    imported is a PluginError naming the plugin; a plugin's function is returned
-    wrapped, so what it raises when called is one too (see `plugin_call`)."""
-    owner = _hook_owner(reference)
-    module, _, attribute = reference.partition(":")
-    try:
-        hooked = getattr(importlib.import_module(module), attribute)
-    except Exception as exc:
-        if owner is None or owner.package == "rulepress":
-            raise  # rulepress's own hooks failing is a bug to report
-        raise PluginError(
-            f"hook {reference!r} of kind {owner.name!r} from plugin {owner.package} "
-            f"cannot be imported: {raised_text(exc)}"
-        ) from None
-    if owner is None or owner.package == "rulepress" or not inspect.isfunction(hooked):
-        return hooked
-    return plugin_call(hooked, f"hook {reference!r} of kind {owner.name!r}", owner.package)
-
-
-def plugin_call(function: Callable, what: str, package: str) -> Callable:
-    """`function`, a plugin's, with any Exception it raises made a PluginError naming
-    `what` and the package (exit 2, not an internal error). Ctrl-C and sys.exit, which
-    are no Exception, still stop rulepress."""
-
-    @functools.wraps(function)
-    def called(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except RulepressError:
-            raise
-        except Exception as exc:
-            raise PluginError(f"{what} from plugin {package} failed: {raised_text(exc)}") from exc
-
-    return called
-
-
-def _hook_owner(reference: str) -> Kind | None:
-    """The kind whose hook `reference` is, to name its package when the hook fails."""
-    for kind in registry().values():
-        named = [getattr(kind, hook) for hook in HOOKS]
-        if kind.guide is not None:
-            named += [kind.guide.helpers, kind.guide.journal]
-        if reference in named:
-            return kind
-    return None
 
 
 @functools.cache
@@ -350,3 +337,13 @@ def models() -> dict[str, type[Document]]:
 def template_folders() -> list[Path]:
     """The plugins' template folders, searched after rulepress's own."""
     return [kind.templates for kind in registry().values() if kind.templates is not None]
+
+
+# The hooks' machinery, after the records it reads (it imports them from here).
+from rulepress.kinds.hooks import (  # noqa: E402
+    HOOKS,
+    hook,
+    kind_hook,
+    load_hook,
+    plugin_call,
+)

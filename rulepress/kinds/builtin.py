@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulepress.kinds import FoundryItems, FoundryTable, Guide, Kind, Macro, Part, TableRow
+from rulepress.kinds import (
+    DiffWording,
+    FoundryItems,
+    FoundryTable,
+    Guide,
+    Kind,
+    Macro,
+    Part,
+    TableRow,
+)
+from rulepress.kinds.bundled_figures import skill_test_figures, step_dice_figures, weapon_summary
 from rulepress.kinds.roll_table import ROLL_TABLE
 from rulepress.models import (
     CorruptionRules,
@@ -40,13 +50,15 @@ from rulepress.models import (
 )
 from rulepress.models.cuf import DIFFICULTY
 from rulepress.models.step_dice import STEPS, push_reading
+from rulepress.models.weapon import weapons_by_section
 from rulepress.output_names import slug
 
 # Hooks in higher layers, named here and imported only where used.
 ROLL, ODDS, NEW = "rulepress.commands.roll", "rulepress.commands.odds", "rulepress.commands.new"
 CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
-CALCULATORS = "rulepress.exporters.site.calculators"
+CALCULATORS = "rulepress.exporters.site.calculators_"  # + the game: calculators_iris
 WEAPON_PAGES = "rulepress.exporters.foundry.packs.weapon_pages"
+EXAMPLES = "rulepress.rules.bundled_examples"
 
 
 def _rule_texts(rules: Sequence[RuleText], ruleset) -> list[Part]:
@@ -76,19 +88,6 @@ def _skills_by_category(skills: Sequence[Skill], ruleset) -> list[Part]:
         if chosen:
             parts.append(Part(slug(title), title, chosen, position))
     return parts
-
-
-def weapons_by_section(ruleset) -> list[tuple[WeaponSection, list[WeaponProfile]]]:
-    """Published sections with their published weapons, in order (one pass over the
-    weapons: a large ruleset has many sections)."""
-    by_section: dict[str, list[WeaponProfile]] = {}
-    for weapon in ruleset.all(WeaponProfile):
-        by_section.setdefault(weapon.section, []).append(weapon)
-    return [
-        (section, by_section[section.id])
-        for section in ruleset.all(WeaponSection)
-        if section.id in by_section
-    ]
 
 
 def _weapon_sections(sections: Sequence[WeaponSection], ruleset) -> list[Part]:
@@ -173,6 +172,21 @@ WEAPON_ICONS = {
 """A section the list does not name (a publisher's own) keeps Foundry's sword."""
 
 
+def _weapon_placing(weapon: WeaponProfile) -> tuple:
+    """What other pieces read of a weapon: where it is shown and under which name. Its
+    section's page and its Item are keyed by the weapon itself; the skill test macro,
+    which shows every weapon's table, is never kept. A skill or trait is read by other
+    documents' pieces (a weapon's Item shows its skill): no `steady` hook."""
+    return (
+        weapon.id,
+        weapon.name,
+        weapon.display_name,
+        weapon.section,
+        weapon.order,
+        weapon.is_draft,
+    )
+
+
 def _weapon_icon(weapon: WeaponProfile, ruleset) -> str:
     return WEAPON_ICONS.get(weapon.section, "icons/svg/sword.svg")
 
@@ -236,6 +250,10 @@ def _threat_check_rules(ruleset) -> dict:
     }
 
 
+AP_ROWS = ("ap", "id")
+LEVEL_ROWS = ("level", "id")
+"""Weapon tables' rows are matched by their AP, level tables' by their level, in `diff`."""
+
 KINDS = (
     Kind(RulesetInfo),
     Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
@@ -259,9 +277,12 @@ KINDS = (
         guide=Guide("Skill Test", "skill-test", 100),
         macro=Macro("iris-skill-test", "Skill Test", _skill_test_rules),
         chart=f"{CHARTS}:skill_test_charts",
-        calculator=f"{CALCULATORS}:skill_test_calculator",
+        calculator=f"{CALCULATORS}iris:skill_test_calculator",
         roll=f"{ROLL}:roll_iris",
         odds=f"{ODDS}:odds_iris",
+        example=f"{EXAMPLES}:skill_test_example",
+        example_reads=("trait",),
+        figures=skill_test_figures,
     ),
     Kind(
         WeaponSection,
@@ -274,6 +295,7 @@ KINDS = (
             helpers=f"{HELPERS}:weapon_blocks",
             journal=f"{WEAPON_PAGES}:weapon_section_journal",
         ),
+        changes=DiffWording("weapon section"),
     ),
     Kind(
         WeaponProfile,
@@ -287,7 +309,11 @@ KINDS = (
             description="weapon-item",
             weight="weight",
             macro="iris-skill-test",
+            description_context=f"{WEAPON_PAGES}:weapon_description",
         ),
+        steady=_weapon_placing,
+        group=lambda weapon: weapon.section,  # the tier checks compare a section's weapons
+        changes=DiffWording(summary=weapon_summary, name_alone=True, row_keys=AP_ROWS),
     ),
     Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
     Kind(
@@ -302,6 +328,7 @@ KINDS = (
             icon="icons/svg/terror.svg",
         ),
         macro=Macro("corruption-lookup", "Corruption lookup", _corruption_lookup_rules),
+        changes=DiffWording(row_keys=LEVEL_ROWS),
     ),
     Kind(
         ObedienceConsequences,
@@ -314,32 +341,56 @@ KINDS = (
             lookup="level",
             icon="icons/svg/skull.svg",
         ),
+        changes=DiffWording(row_keys=LEVEL_ROWS),
     ),
-    Kind(CpSpending, guide=Guide("Character Points", "cp-spending", 260)),
-    Kind(CpEarning, guide=Guide("Character Points", "cp-earning", 270)),
+    Kind(
+        CpSpending,
+        guide=Guide("Character Points", "cp-spending", 260),
+        changes=DiffWording("CP table", row_keys=("id", "benefit")),
+    ),
+    Kind(
+        CpEarning,
+        guide=Guide("Character Points", "cp-earning", 270),
+        changes=DiffWording("CP table", row_keys=("id", "source")),
+    ),
     Kind(
         StepDice,
         guide=Guide("Dice", "step-dice", 110),
         macro=Macro("t2k4e-roll", "Roll with Modifiers and Push", _step_dice_rules),
         chart=f"{CHARTS}:step_dice_charts",
-        calculator=f"{CALCULATORS}:step_dice_calculator",
+        calculator=f"{CALCULATORS}t2k4e:step_dice_calculator",
         roll=f"{ROLL}:roll_t2k4e",
         odds=f"{ODDS}:odds_t2k4e",
+        figures=step_dice_figures,
+        changes=DiffWording(row_keys=LEVEL_ROWS),
     ),
     Kind(PushRule, guide=Guide("Dice", "push-rule", 120)),
     Kind(ModifierRule, guide=Guide("Dice", "modifier-rule", 130)),
     Kind(GroupRoll, guide=Guide("Dice", "group-roll", 140)),
     Kind(OpposedRoll, guide=Guide("Dice", "opposed-roll", 150)),
-    Kind(OddsTable, guide=Guide("Dice", "odds-table", 160, helpers=f"{HELPERS}:odds_cells")),
-    Kind(TimeUnits, guide=Guide("Time", "time-units", 170)),
+    Kind(
+        OddsTable,
+        guide=Guide("Dice", "odds-table", 160, helpers=f"{HELPERS}:odds_cells"),
+        changes=DiffWording(row_keys=("id", "skill")),
+    ),
+    Kind(
+        TimeUnits,
+        guide=Guide("Time", "time-units", 170),
+        changes=DiffWording(row_keys=("id", "unit")),
+    ),
     Kind(
         CufRating,
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
         macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
         roll=f"{ROLL}:roll_cuf",
-        calculator=f"{CALCULATORS}:cuf_calculator",
+        calculator=f"{CALCULATORS}cuf:cuf_calculator",
     ),
-    Kind(ThreatThreshold, guide=Guide("Coolness Under Fire", "threat-threshold", 190)),
+    Kind(
+        ThreatThreshold,
+        guide=Guide("Coolness Under Fire", "threat-threshold", 190),
+        example=f"{EXAMPLES}:threat_threshold_example",
+        example_reads=("threat-threshold",),
+    ),
     Kind(
         TcSource,
         new=f"{NEW}:new_tc_source_command",
@@ -349,6 +400,7 @@ KINDS = (
             parts=_tc_sources_by_effect,
             helpers=f"{HELPERS}:tc_amounts",
         ),
+        changes=DiffWording("TC source"),
     ),
     Kind(
         TcLadder,
@@ -359,13 +411,20 @@ KINDS = (
             parts=_all_in_one("includes-above-ladders", '"Includes Above" Ladders'),
             helpers=f"{HELPERS}:tc_amounts",
         ),
+        changes=DiffWording("TC ladder"),
     ),
     Kind(
         ShockRoll,
         guide=Guide("Cool", "shock-roll", 200),
         roll=f"{ROLL}:roll_cool",
-        calculator=f"{CALCULATORS}:cool_calculator",
+        calculator=f"{CALCULATORS}cool:cool_calculator",
+        example=f"{EXAMPLES}:shock_roll_example",
     ),
-    Kind(FearRoll, guide=Guide("Cool", "fear-roll", 210)),
+    Kind(
+        FearRoll,
+        guide=Guide("Cool", "fear-roll", 210),
+        example=f"{EXAMPLES}:fear_roll_example",
+        example_reads=("critical-failure",),
+    ),
     Kind(CriticalFailure, guide=Guide("Cool", "critical-failure", 220)),
 )

@@ -13,7 +13,7 @@ import re
 from importlib.metadata import EntryPoint
 
 from rulepress.environment import entry_points
-from rulepress.errors import RulepressError
+from rulepress.errors import CODE_PREFIX, OWN_PREFIX, RulepressError, code_prefix
 from rulepress.kinds import GAMES_GROUP, GROUP, Game, Kind
 from rulepress.models.base import Document
 
@@ -55,7 +55,28 @@ def installed_games() -> tuple[Game, ...]:
                 f"and by {game.package}"
             )
         by_id[game.id] = game
+    _refuse_shared_codes(found)
     return (CORE, *found)
+
+
+def _refuse_shared_codes(found: list[Game]) -> None:
+    """A code prefix is one package's (its games may share it), and a code one check's."""
+    prefixes: dict[str, Game] = {}
+    codes: dict[str, Game] = {}
+    for game in found:
+        first = prefixes.setdefault(game.code_prefix, game) if game.code_prefix else game
+        if _normalized(first.package) != _normalized(game.package):
+            raise RulepressError(
+                f"code prefix {game.code_prefix!r} is declared twice: by {first.package} "
+                f"(game {first.id!r}) and by {game.package} (game {game.id!r})"
+            )
+        for declared in game.checks:
+            if declared.code in codes:
+                raise RulepressError(
+                    f"check code {declared.code} is registered twice: by game "
+                    f"{codes[declared.code].id!r} and by game {game.id!r} of {game.package}"
+                )
+            codes[declared.code] = game
 
 
 def _package(point: EntryPoint) -> str:
@@ -93,7 +114,38 @@ def _game(point: EntryPoint) -> Game:
     if not isinstance(game.order, int) or isinstance(game.order, bool):
         raise RulepressError(f"{source}: the game's order must be a whole number")
     kinds = _kinds(game.kinds, f"{source}: the game's kinds")
-    return dataclasses.replace(game, kinds=kinds, package=_package(point))
+    _codes(game, _package(point), source)
+    return dataclasses.replace(
+        game, kinds=kinds, checks=tuple(game.checks), package=_package(point)
+    )
+
+
+def _codes(game: Game, package: str, source: str) -> None:
+    """The game's code prefix and its checks' codes, checked: each check coded with it."""
+    prefix = game.code_prefix
+    if not isinstance(prefix, str) or (
+        (prefix or game.checks) and not CODE_PREFIX.fullmatch(prefix)
+    ):
+        raise RulepressError(
+            f"{source}: the game's code_prefix {prefix!r} must be 2 to 5 capitals (`ORC`); "
+            "a game with checks needs one"
+        )
+    if prefix == OWN_PREFIX and _normalized(package) != OWN_DISTRIBUTION:
+        raise RulepressError(f"{source}: the code prefix {OWN_PREFIX!r} is rulepress's own")
+    if not isinstance(game.checks, list | tuple):
+        raise RulepressError(f"{source}: the game's checks must be a tuple of checks")
+    for declared in game.checks:
+        code = getattr(declared, "code", None)  # what `check` made of a function
+        if not callable(getattr(declared, "reports", None)) or not isinstance(code, str):
+            raise RulepressError(
+                f"{source}: the game's checks must be functions decorated with "
+                f"rulepress.plugin.check, not {declared!r}"
+            )
+        if code_prefix(code) != prefix:
+            raise RulepressError(
+                f"{source}: check {code} ({declared.name}) must have a code of the game's "
+                f"prefix {prefix!r} and three digits ({prefix}001)"
+            )
 
 
 def _legacy_game(point: EntryPoint) -> Game:

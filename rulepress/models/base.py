@@ -201,8 +201,8 @@ class Acknowledgement(Model):
     when given); the finding is then listed apart and never fails `--strict`. One that
     matches no finding is itself a finding (RP011), so a fixed problem loses its excuse."""
 
-    code: Annotated[str, StringConstraints(pattern=r"^RP[0-9]{3}$")]
-    """The finding's code (`RP301`)."""
+    code: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2,5}[0-9]{3}$")]
+    """The finding's code (`RP301`, or a plugin's `ORC001`)."""
     at: Annotated[str, StringConstraints(max_length=200, pattern=r"^[A-Za-z0-9_.\[\]-]*$")] = ""
     """The data path the finding points at (`table[3].damage`, `rows[0].percent[2]`,
     `header`), which stays true when unrelated lines are edited; empty for a finding about

@@ -119,6 +119,8 @@ class SiteSettings(Model):
     """The line at the foot of every page (shown as text, not HTML)."""
     extra_css: list[RepositoryPath] = Field(default=[], max_length=20)
     """Stylesheets added to every page, after the site's own."""
+    extra_javascript: list[RepositoryPath] = Field(default=[], max_length=20)
+    """Scripts added to every page, after the site's own and the games' calculator scripts."""
 
 
 class Author(Model):
@@ -150,6 +152,11 @@ class FoundrySettings(Model):
     name the module with `{module}`."""
     download: UrlPattern | None = None
     """Where this release's zip is downloaded from (`download`)."""
+    system: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$", max_length=100)] = (
+        "worldbuilding"
+    )
+    """The Foundry game system the modules' Items and macros are made for: Simple
+    Worldbuilding (`worldbuilding`), or one an installed game registers."""
 
     def module_id(self, ruleset_id: str) -> str:
         """The id (and folder name) of a ruleset's module."""

@@ -139,3 +139,16 @@ class WeaponProfile(Document):
         if not self.table or ap < self.table[0].ap:
             return None
         return self.row_at(min(ap, self.table[-1].ap))
+
+
+def weapons_by_section(ruleset) -> list[tuple[WeaponSection, list[WeaponProfile]]]:
+    """Published sections with their published weapons, in order (one pass over the
+    weapons: a large ruleset has many sections)."""
+    by_section: dict[str, list[WeaponProfile]] = {}
+    for weapon in ruleset.all(WeaponProfile):
+        by_section.setdefault(weapon.section, []).append(weapon)
+    return [
+        (section, by_section[section.id])
+        for section in ruleset.all(WeaponSection)
+        if section.id in by_section
+    ]

@@ -19,6 +19,7 @@ from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level, PluginError, Problem
 from rulepress.kinds import (
     Attribute,
+    DiffWording,
     FoundryItems,
     FoundryTable,
     Game,
@@ -58,6 +59,7 @@ __all__ = [
     "Check",
     "Comparison",
     "Die",
+    "DiffWording",
     "Document",
     "Entry",
     "Example",

@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
-from rulepress.exporters.site.calculators import Calculator, chance_cells
+from rulepress.exporters.site.calculators import (
+    Calculator,
+    calculator_form,
+    chance_cells,
+    number_input,
+    select,
+)
 from rulepress.exporters.site.charts import Chart
 
-__all__ = ["Calculator", "Chart", "chance_cells"]
+__all__ = ["Calculator", "Chart", "calculator_form", "chance_cells", "number_input", "select"]

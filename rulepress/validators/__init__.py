@@ -1,4 +1,5 @@
-"""Cross-document checks. Importing this package registers every check."""
+"""Cross-document checks. Importing this package registers rulepress's own checks; the
+games' are read from the registry (`registered_checks`)."""
 
 from rulepress.validators import (  # noqa: F401
     computed,
@@ -11,6 +12,21 @@ from rulepress.validators import (  # noqa: F401
     thresholds,
 )
 from rulepress.validators.acknowledgements import apply_acknowledgements
-from rulepress.validators.registry import CHECKS, Check, Report, check, run_checks
+from rulepress.validators.registry import (
+    CHECKS,
+    Check,
+    Report,
+    check,
+    registered_checks,
+    run_checks,
+)
 
-__all__ = ["CHECKS", "Check", "Report", "apply_acknowledgements", "check", "run_checks"]
+__all__ = [
+    "CHECKS",
+    "Check",
+    "Report",
+    "apply_acknowledgements",
+    "check",
+    "registered_checks",
+    "run_checks",
+]

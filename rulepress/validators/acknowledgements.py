@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.errors import Code, Finding, Level, data_path_text
+from rulepress.validators.registry import registered_checks
 
 
 def apply_acknowledgements(compendium: Compendium, findings: list[Finding]) -> list[Finding]:
@@ -46,9 +47,13 @@ def apply_acknowledgements(compendium: Compendium, findings: list[Finding]) -> l
 
 
 def _files_not_loaded(findings: list[Finding]) -> set[Path]:
-    """The files whose reading or model validation failed (RP0xx and RP1xx errors)."""
+    """The files whose reading or model validation failed: errors of no check (RP0xx,
+    RP1xx, or a plugin's code its model's validator gave)."""
+    checked = {c.code for c in registered_checks()}
     return {
-        f.file for f in findings if f.file is not None and f.level == Level.ERROR and f.code < "RP2"
+        f.file
+        for f in findings
+        if f.file is not None and f.level == Level.ERROR and f.code not in checked
     }
 
 

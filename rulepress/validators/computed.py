@@ -5,18 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rulepress.compendium.model import Entry, Ruleset
-from rulepress.errors import Level
-from rulepress.models import (
-    CriticalFailure,
-    OddsTable,
-    PushRule,
-    StepDice,
-    ThreatThreshold,
-    Trait,
-)
+from rulepress.errors import Level, PluginError
+from rulepress.models import OddsTable, PushRule, StepDice
 from rulepress.models.odds_table import OddsRow
 from rulepress.models.step_dice import Reading, push_reading
-from rulepress.rules.examples import replay
+from rulepress.rules.examples import UNREPLAYABLE, examples_index, replay
 from rulepress.rules.odds import (
     ROUNDINGS,
     ReadingFit,
@@ -168,16 +161,7 @@ def pushed_odds_under_text_reading(ruleset: Ruleset):
             )
 
 
-def _examples_index(document) -> object:
-    """What example-disagrees reads of a document: one with examples whole, and what a
-    replay looks up (traits, threat thresholds, the critical failure)."""
-    read = hasattr(document, "examples") or isinstance(
-        document, Trait | ThreatThreshold | CriticalFailure
-    )
-    return document if read else None
-
-
-@check("RP302", "example-disagrees", Level.WARNING, index=_examples_index)
+@check("RP302", "example-disagrees", Level.WARNING, index=examples_index)
 def example_disagrees(ruleset: Ruleset):
     """A worked example printed in the source does not come out as the source says when
     replayed through its own rule.
@@ -187,7 +171,10 @@ def example_disagrees(ruleset: Ruleset):
         for index, example in enumerate(getattr(entry.document, "examples", ())):
             try:
                 computed = replay(entry.document, example, ruleset)
-            except (KeyError, ValueError, TypeError) as problem:
+            except PluginError as failed:  # the plugin's fault, not the example's
+                yield Report(entry, str(failed), ("examples", index), level=Level.ERROR)
+                continue
+            except UNREPLAYABLE as problem:
                 yield Report(
                     entry,
                     f"example '{example.id}' cannot be replayed: {problem}",

@@ -200,7 +200,7 @@ def conflicting_figures(ruleset: Ruleset):
             yield Report(entry, f"{subject}: {value!r} here, but {others}", path)
 
 
-@check("RP217", "tier-order", Level.WARNING, reads="section")
+@check("RP217", "tier-order", Level.WARNING, reads="group")
 def tier_order(ruleset: Ruleset):
     """Within a weapon section, a higher tier is cheaper or less rare than a lower one.
 
@@ -240,7 +240,7 @@ TIER_COLUMNS = ("damage", "defense", "range")
 """The table columns a higher tier is expected to match or beat at every AP."""
 
 
-@check("RP225", "tier-weaker-table", Level.INFO, reads="section")
+@check("RP225", "tier-weaker-table", Level.INFO, reads="group")
 def tier_weaker_table(ruleset: Ruleset):
     """Within a weapon section, a higher tier's table gives a lower damage, defense or
     range than a lower tier's at the same AP. It may be intended (a trade-off for another
@@ -293,7 +293,7 @@ def _rows_by_ap(profile: WeaponProfile) -> dict[int, object]:
     return rows
 
 
-@check("RP221", "tier-repeated", Level.WARNING, reads="section")
+@check("RP221", "tier-repeated", Level.WARNING, reads="group")
 def tier_repeated(ruleset: Ruleset):
     """A profile has the same tier as a published profile of its section. Each section
     offers one weapon per tier, so a repeat is usually a placeholder copied unchanged.

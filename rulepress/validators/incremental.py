@@ -2,8 +2,8 @@
 
 Each check declares what its findings depend on (`reads` and `index`, see
 registry.READS). After an edit, `recheck` keeps a check's reports about unchanged
-documents and runs it on the changed ones only ("document"), on the weapons of the
-sections an edited weapon was or is in ("section"), or not at all when no changed
+documents and runs it on the changed ones only ("document"), on the documents of the
+groups an edited document was or is in ("group"), or not at all when no changed
 document's index changed ("ruleset" with an index); otherwise it runs the check whole.
 The reports come out in the order a whole run gives them file by file, so grouping,
 acknowledgements and sorting give what `validate` gives.
@@ -17,9 +17,8 @@ from pathlib import Path
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Finding
-from rulepress.models import WeaponProfile
 from rulepress.validators.grouping import group_placeholder_findings
-from rulepress.validators.registry import CHECKS, Check, Report
+from rulepress.validators.registry import Check, Report, group_of, registered_checks
 
 Reported = dict[Path, tuple[tuple[Report, Finding], ...]]
 """A check's reports in one ruleset by file, each with the finding it makes, in the
@@ -50,7 +49,7 @@ class RulesetChecks:
 
 def check_whole(ruleset: Ruleset) -> RulesetChecks:
     """Every check run over the whole ruleset."""
-    reports = {c.code: _run(c, ruleset) for c in CHECKS}
+    reports = {c.code: _run(c, ruleset) for c in registered_checks()}
     return RulesetChecks(ruleset, reports, dict.fromkeys(reports, "whole"))
 
 
@@ -71,7 +70,7 @@ def recheck(previous: RulesetChecks, ruleset: Ruleset) -> RulesetChecks:
     if not edit.changed:  # the same bytes saved again: the reports' positions hold
         return RulesetChecks(ruleset, previous.reports, dict.fromkeys(previous.reports, "kept"))
     reports, rerun = {}, {}
-    for registered in CHECKS:
+    for registered in registered_checks():
         code = registered.code
         reports[code], rerun[code] = edit.recheck(registered, previous.reports.get(code))
     return RulesetChecks(ruleset, reports, rerun)
@@ -140,8 +139,10 @@ class _Edit:
             subset = tuple(e for e in self.new_entries.values() if e.file in self.changed)
             if not self.same_files:  # in file order
                 subset = tuple(e for e in self.new.entries if e.file in self.changed)
-        else:  # "section"
-            subset = self._sections_weapons
+        else:  # "group"
+            subset = self._groups_documents
+            if subset is None:  # a plugin's group hook failed: run as `validate` runs it
+                return _run(registered, self.new), "whole"
         again = self.changed | {e.file for e in subset}
         reports = {file: pairs for file, pairs in before.items() if file not in again}
         reports.update(_run(registered, self.new.restricted(subset)))
@@ -163,21 +164,21 @@ class _Edit:
         return carried
 
     @functools.cached_property
-    def _sections_weapons(self) -> tuple[Entry, ...]:
-        """The weapons (drafts too) of every section a changed weapon was or is in."""
-        sections = {
-            entry.document.section
-            for file in self.changed
-            for entry in (self.old_entries.get(file), self.new_entries.get(file))
-            if entry is not None and isinstance(entry.document, WeaponProfile)
-        }
-        if not sections:
-            return ()
-        return tuple(
-            e
-            for e in self.new.entries
-            if isinstance(e.document, WeaponProfile) and e.document.section in sections
-        )
+    def _groups_documents(self) -> tuple[Entry, ...] | None:
+        """The documents (drafts too) of every group a changed document was or is in, in
+        file order; None when a plugin's `group` hook fails."""
+        try:
+            groups = {
+                group_of(entry.document)
+                for file in self.changed
+                for entry in (self.old_entries.get(file), self.new_entries.get(file))
+                if entry is not None
+            } - {None}
+            if not groups:
+                return ()
+            return tuple(e for e in self.new.entries if group_of(e.document) in groups)
+        except Exception:
+            return None
 
 
 def _digest(entry: Entry | None) -> str | None:

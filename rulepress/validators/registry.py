@@ -3,18 +3,29 @@
 Each check is a function over one ruleset, registered with a code, a readable name and
 a level; its docstring is what the contributors' page publishes. A check yields Reports
 (which document, which data path, what is wrong) and the registry turns them into
-findings at the YAML line and column.
+findings at the YAML line and column. rulepress's own checks (codes RP...) register when
+their module is imported; a plugin's are its game's `Game.checks`, coded with the game's
+`code_prefix` (see `registered_checks`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import packages_distributions
 
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.yaml_source import Position
-from rulepress.errors import Finding, Level, Problem, raised_text
+from rulepress.errors import (
+    OWN_PREFIX,
+    Finding,
+    Level,
+    Problem,
+    RulepressError,
+    code_prefix,
+    raised_text,
+)
+from rulepress.kinds import games, registry
 from rulepress.models import Document, WeaponProfile
 from rulepress.validators.grouping import group_placeholder_findings
 
@@ -39,13 +50,22 @@ Index = Callable[[Document], object]
 """What a check reads of each document (compared, never hashed), for a live update to
 tell whether a check must run again."""
 
-READS = ("document", "section", "ruleset")
+READS = ("document", "group", "ruleset")
 """What a check's findings about a document depend on (a check's declared scope):
 "document": that document alone, the ruleset's `ruleset.yaml`, and, when the check has
-an `index`, what its lookups see of the others (the index of each); "section": the
-weapons (drafts too) of the weapon's section; "ruleset": any document, or, when the
-check has an `index`, only the index of each document, in file order. A live update
-(rulepress.live) re-runs a check on the documents its scope says may have changed."""
+an `index`, what its lookups see of the others (the index of each); "group": the
+documents (drafts too) of the document's group, as its kind's `group` hook gives it (an
+IRIS weapon's section); "ruleset": any document, or, when the check has an `index`,
+only the index of each document, in file order. A live update (rulepress.live) re-runs
+a check on the documents its scope says may have changed."""
+READS_ALIASES = {"section": "group"}
+"""Older names of a scope, still accepted: "section" was the weapons of a section."""
+
+
+def group_of(document: Document) -> str | None:
+    """The id of the group `document` is in (its kind's `group` hook), None for none."""
+    kind = registry().get(document.KIND)
+    return None if kind is None or kind.group is None else kind.group(document)
 
 
 def weapon_entries(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
@@ -58,11 +78,19 @@ def weapon_entries(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
 
 
 def published_weapons_by_section(ruleset: Ruleset) -> dict[str, list[Entry]]:
-    """The published weapons of each section, for the checks that compare a section's weapons."""
-    by_section: dict[str, list[Entry]] = {}
-    for entry in weapon_entries(ruleset):
-        by_section.setdefault(entry.document.section, []).append(entry)
-    return by_section
+    """The published weapons of each section (their group), for the checks that compare
+    a section's weapons."""
+    return entries_by_group(weapon_entries(ruleset))
+
+
+def entries_by_group(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
+    """`entries` by the group each is in (see `group_of`), in order; those in none left out."""
+    by_group: dict[str, list[Entry]] = {}
+    for entry in entries:
+        group = group_of(entry.document)
+        if group is not None:
+            by_group.setdefault(group, []).append(entry)
+    return by_group
 
 
 @dataclass(frozen=True)
@@ -79,6 +107,10 @@ class Check:
     """What the check reads of each document, when not all of it (see READS)."""
     package: str = ""
     """The distribution the check comes from; "" for the one its function's module is in."""
+
+    def __call__(self, ruleset: Ruleset) -> Iterable[Report]:
+        """The function's reports, as the decorated function gave them."""
+        return self.function(ruleset)
 
     @property
     def doc(self) -> str:
@@ -157,20 +189,51 @@ CHECKS: list[Check] = []
 
 def check(
     code: str, name: str, level: Level, *, reads: str = "ruleset", index: Index | None = None
-) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check. Codes are unique; the site lists checks in code order. `reads`
-    and `index` declare what its findings depend on (see READS): a live update trusts
-    them, so a check reading more than it declares would keep stale findings."""
+) -> Callable[[CheckFunction], Check]:
+    """Make a function a check: a plugin lists it in its `Game.checks`, with a code of the
+    game's `code_prefix` (`ORC001`); rulepress's own (RP...) register when imported. Codes
+    are unique; the site lists checks in code order. `reads` and `index` declare what its
+    findings depend on (see READS): a live update trusts them, so a check reading more
+    than it declares would keep stale findings."""
+    reads = READS_ALIASES.get(reads, reads)
     if reads not in READS:
         raise ValueError(f"check {code}: reads must be one of {', '.join(READS)}")
+    if code_prefix(code) is None:
+        raise ValueError(f"check {code!r}: a code is 2 to 5 capitals and three digits (ORC001)")
 
-    def register(function: CheckFunction) -> CheckFunction:
-        if any(existing.code == code for existing in CHECKS):
-            raise ValueError(f"check code {code} registered twice")
-        CHECKS.append(Check(code, name, level, function, reads, index))
-        return function
+    def register(function: CheckFunction) -> Check:
+        made = Check(code, name, level, function, reads, index)
+        own = package_of(function) == "rulepress"
+        if own != (code_prefix(code) == OWN_PREFIX):
+            raise ValueError(
+                f"check {code} of {package_of(function)}: {OWN_PREFIX} codes are rulepress's "
+                "own; a plugin's check has a code of its game's code_prefix"
+            )
+        if own:
+            if any(existing.code == code for existing in CHECKS):
+                raise ValueError(f"check code {code} registered twice")
+            CHECKS.append(made)
+        return made
 
     return register
+
+
+def registered_checks() -> list[Check]:
+    """rulepress's own checks, then each game's `checks` in the games' order, each
+    naming the game's package."""
+    checks = list(CHECKS)
+    codes = {c.code for c in checks}
+    for game in games():
+        for declared in game.checks:
+            if declared in checks:  # one of rulepress's own, listed by its game too
+                continue
+            if declared.code in codes:
+                raise RulepressError(
+                    f"check code {declared.code} of game {game.id!r} is rulepress's own"
+                )
+            codes.add(declared.code)
+            checks.append(replace(declared, package=game.package))
+    return checks
 
 
 def run_checks(compendium: Compendium) -> list[Finding]:
@@ -178,6 +241,6 @@ def run_checks(compendium: Compendium) -> list[Finding]:
     placeholder's symptoms grouped into its draft finding (see validators.grouping)."""
     findings = []
     for ruleset in compendium:
-        for registered in sorted(CHECKS, key=lambda c: c.code):
+        for registered in sorted(registered_checks(), key=lambda c: c.code):
             findings.extend(registered.run(ruleset))
     return group_placeholder_findings(findings)

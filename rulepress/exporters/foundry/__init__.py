@@ -44,7 +44,7 @@ class FoundryExporter:
             settings = ModuleOptions(
                 publisher.foundry.module_id(ruleset.id),
                 options.foundry_version,
-                options.foundry_system,
+                publisher.foundry.system,
             )
             folder = safe_child(out, settings.module_id)
             open_pack = _pack_opener(output, folder)

@@ -85,7 +85,7 @@ class LiveFoundry:
             settings = ModuleOptions(
                 publisher.foundry.module_id(ruleset.id),
                 self.options.foundry_version,
-                self.options.foundry_system,
+                publisher.foundry.system,
             )
             folder = safe_child(self.out, settings.module_id)
             packs = []

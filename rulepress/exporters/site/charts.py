@@ -202,12 +202,21 @@ def step_dice_charts(ruleset) -> dict[str, Chart]:
     }
 
 
-def charts_for(ruleset) -> dict[str, Chart]:
-    """file name -> Chart (alt text, SVG, figures) for the charts of the kinds the ruleset has (each
-    kind's `chart` hook in the registry)."""
+def charts_by_kind(ruleset) -> dict[str, dict[str, Chart]]:
+    """kind name -> {file name: Chart} for the kinds the ruleset has with a `chart` hook,
+    in the registry's order."""
     return {
-        name: Chart(*chart)
+        kind.name: {
+            name: Chart(*chart) for name, chart in kinds.load_hook(kind.chart)(ruleset).items()
+        }
         for kind in kinds.registry().values()
         if kind.chart and ruleset.one(kind.model) is not None
-        for name, chart in kinds.load_hook(kind.chart)(ruleset).items()
+    }
+
+
+def charts_for(ruleset) -> dict[str, Chart]:
+    """file name -> Chart (alt text, SVG, figures) for the charts of the kinds the ruleset
+    has (each kind's `chart` hook in the registry)."""
+    return {
+        name: chart for charts in charts_by_kind(ruleset).values() for name, chart in charts.items()
     }

@@ -35,13 +35,13 @@ from rulepress.exporters.escaping import (
 )
 from rulepress.exporters.guide import Chapter, Section, chapters
 from rulepress.exporters.markdown_text import TEMPLATES, environment, render_section
-from rulepress.exporters.site.calculators import calculator_page, calculators_for
-from rulepress.exporters.site.charts import charts_for
+from rulepress.exporters.site.calculators import calculator_page, calculators_for, game_scripts
+from rulepress.exporters.site.charts import Chart, charts_by_kind
 from rulepress.history import Revision, history
 from rulepress.live import Changes
 from rulepress.models import Document
 from rulepress.models.settings import Settings, SiteSettings
-from rulepress.validators import CHECKS
+from rulepress.validators import registered_checks
 
 # The site's own files (mkdocs.yml, home-page text, stylesheet, script, theme overrides):
 # package data, so an installed rulepress builds a site without this repository.
@@ -69,7 +69,7 @@ ASIDE_BOOST = 0.5
 """Search weight of the pages about the rules rather than the rules themselves: rulings,
 known problems, sources, changes, contributing."""
 PUBLISHER_FILES = "_publisher"
-"""Where the files the settings name (logo, favicon, stylesheets) go: no ruleset's id,
+"""Where the files the settings name (logo, favicon, stylesheets, scripts) go: no ruleset's id,
 which is a slug, can be this name."""
 
 
@@ -268,6 +268,9 @@ class SiteProject:
         """The files this run created."""
         self.removed: set[Path] = set()
         """The files `remove_stale` deleted."""
+        self.scripts: list[tuple[str, bytes]] = []
+        """The games' calculator scripts the pages need, in load order (`write_pages`
+        writes them, `write_config` lists them)."""
 
     def write(self, relative: str, text: str, *, docs: bool = True) -> None:
         """Write a page (or, with `docs=False`, a project file) unless it already holds `text`."""
@@ -330,9 +333,14 @@ def heading_anchor(text: str) -> str:
 
 
 def finding_codes() -> dict:
-    """What `finding-codes.md.j2` shows: every reading and model code, every check."""
+    """What `finding-codes.md.j2` shows: every reading and model code, rulepress's checks,
+    then each plugin's checks under its package, by package name."""
+    by_package: dict[str, list] = {}
+    for registered in sorted(registered_checks(), key=lambda c: c.code):
+        by_package.setdefault(registered.origin, []).append(registered)
     return {
-        "checks": sorted(CHECKS, key=lambda c: c.code),
+        "checks": by_package.pop("rulepress", []),
+        "plugin_checks": sorted(by_package.items()),
         "codes": CODE_DOCS,
         "code_names": {code.value: code.slug for code in Code},
     }
@@ -411,6 +419,9 @@ def write_pages(
                 )
             }
         )
+    project.scripts = list(game_scripts(rulesets).items())
+    for where, script in project.scripts:
+        project.write_bytes(where, script)
     if revisions:
         titles = {ruleset.id: ruleset.info.title for ruleset in rulesets}
         if not inputs.unchanged("changes.md", (revisions, titles), consult=fixed):
@@ -454,7 +465,10 @@ def _ruleset_pages(
     inputs = inputs or PageInputs()
     fixed = only is not None
     parts, places = inputs.outline(ruleset)
-    charts = charts_for(ruleset)
+    by_kind = charts_by_kind(ruleset)
+    charts = {
+        name: chart for kind_charts in by_kind.values() for name, chart in kind_charts.items()
+    }
     for name, chart in charts.items():
         project.write(f"assets/{name}", chart.svg)
     base = ruleset.id
@@ -488,6 +502,7 @@ def _ruleset_pages(
                 if only is not None and only.isdisjoint(d.id for d in section.documents):
                     continue
                 body = render_section(env, section, ruleset, site_link(places, page), heading=1)
+                body += "".join(_chart_blocks(pages_env, by_kind, (section,), page))
                 front = edit.front_matter(_file_of(ruleset, section), RULE_BOOST)
                 project.write(page, f"{front}# {markdown_text(section.title)}\n\n{body}")
                 for old in section.document.previous_ids:  # links to a renamed page still land
@@ -516,6 +531,7 @@ def _ruleset_pages(
                 f'<a id="{html_attribute(section.id)}"></a>\n\n{heading}{own_link}'
                 f"{render_section(env, section, ruleset, link, heading=2)}"
             )
+        blocks += _chart_blocks(pages_env, by_kind, chapter.sections, page)
         project.write(page, "\n".join(blocks))
         nav.append({nav_title(chapter.title): page})
     calculators = calculators_for(ruleset)
@@ -543,6 +559,22 @@ def _ruleset_pages(
         )
     nav.append({"Sources": f"{base}/sources.md"})
     return nav
+
+
+def _chart_blocks(
+    pages_env, by_kind: dict[str, dict[str, Chart]], sections: tuple[Section, ...], page: str
+) -> list[str]:
+    """The charts of the kinds whose documents `sections` show, for their page `page`
+    (the overview shows them too)."""
+    shown = {document.KIND for section in sections for document in section.documents}
+    template = pages_env.get_template("chart.md.j2")
+    assets = posixpath.relpath("assets", posixpath.dirname(page))
+    return [
+        template.render(name=name, chart=chart, level="##", assets=assets)
+        for kind, charts in by_kind.items()
+        if kind in shown
+        for name, chart in charts.items()
+    ]
 
 
 def _file_of(ruleset: Ruleset, section: Section) -> Path:
@@ -615,6 +647,7 @@ def _apply_settings(config: dict, site: SiteSettings) -> None:
     if site.favicon:
         theme["favicon"] = f"{PUBLISHER_FILES}/{quote(site.favicon)}"
     config["extra_css"] += [f"{PUBLISHER_FILES}/{quote(css)}" for css in site.extra_css]
+    config["extra_javascript"] += [f"{PUBLISHER_FILES}/{quote(js)}" for js in site.extra_javascript]
 
 
 def _glossary(rulesets: list[Ruleset]) -> str:
@@ -641,6 +674,7 @@ def write_config(
     config["theme"]["custom_dir"] = str(SITE / config["theme"]["custom_dir"])
     config["nav"] = nav
     config["hooks"] = [str(HOOKS), *hooks]
+    config["extra_javascript"] += [quote(where) for where, _ in project.scripts]
     _apply_settings(config, site)
     for extension in config["markdown_extensions"]:
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:

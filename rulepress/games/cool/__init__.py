@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds
+from rulepress.games import bundled_kinds, bundled_scripts
 from rulepress.plugin import Game
 
 GAME = Game(
@@ -10,5 +10,6 @@ GAME = Game(
     "Cool",
     order=40,
     kinds=bundled_kinds("shock-roll", "fear-roll", "critical-failure"),
+    scripts=bundled_scripts("cool"),
 )
 """The game rulepress's pyproject.toml registers as `cool` (group `rulepress.games`)."""

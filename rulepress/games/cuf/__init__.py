@@ -3,7 +3,7 @@ conditions."""
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds
+from rulepress.games import bundled_kinds, bundled_scripts
 from rulepress.plugin import Game
 
 GAME = Game(
@@ -11,5 +11,6 @@ GAME = Game(
     "Coolness Under Fire",
     order=30,
     kinds=bundled_kinds("cuf-rating", "threat-threshold", "tc-source", "tc-ladder"),
+    scripts=bundled_scripts("cuf"),
 )
 """The game rulepress's pyproject.toml registers as `cuf` (group `rulepress.games`)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds
+from rulepress.games import bundled_kinds, bundled_scripts
 from rulepress.plugin import Game
 
 GAME = Game(
@@ -21,5 +21,6 @@ GAME = Game(
         "cp-spending",
         "cp-earning",
     ),
+    scripts=bundled_scripts("iris"),
 )
 """The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""

@@ -3,7 +3,7 @@ odds, time."""
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds
+from rulepress.games import bundled_kinds, bundled_scripts
 from rulepress.plugin import Game
 
 GAME = Game(
@@ -19,5 +19,6 @@ GAME = Game(
         "odds-table",
         "time-units",
     ),
+    scripts=bundled_scripts("t2k4e"),
 )
 """The game rulepress's pyproject.toml registers as `t2k4e` (group `rulepress.games`)."""

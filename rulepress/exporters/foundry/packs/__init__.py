@@ -14,7 +14,7 @@ import jinja2
 
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.pack import Pack
-from rulepress.exporters.foundry.packs.common import Module, ModuleOptions, OpenPack, WeaponTables
+from rulepress.exporters.foundry.packs.common import Module, ModuleOptions, OpenPack, Shared
 from rulepress.exporters.foundry.packs.items import item_packs
 from rulepress.exporters.foundry.packs.journal import rules_pack
 from rulepress.exporters.foundry.packs.macros import macros_pack
@@ -34,12 +34,11 @@ def build_packs(
 ) -> Iterator[Pack]:
     """The module's packs, one at a time (a large ruleset's packs need not all be held at
     once), empty ones left out. `env` renders the Markdown section templates, `html` the
-    HTML ones; each weapon's tables are rendered once, for its item and its journal page.
+    HTML ones; what an Item and a journal page both show is rendered once (`Shared`).
     `open_pack` makes each empty pack (one with a SourceFolder writes its documents'
     source files as they come). A watch run's `pieces` keep what an unchanged document
     renders to from one render to the next (rulepress.exporters.pieces)."""
-    tables = WeaponTables(html, ruleset.info.currency or "", pieces)
-    module = Module(ruleset, options, env, tables, open_pack, pieces)
+    module = Module(ruleset, options, env, Shared(html, pieces), open_pack, pieces)
 
     def every_pack() -> Iterator[Pack]:
         yield rules_pack(module)

@@ -1,5 +1,5 @@
 """What every pack module shares: the module's options, ids and keys, escaping for
-Foundry, and the weapon tables that a weapon's Item and its journal page both show."""
+Foundry, and the HTML pieces that an Item and a journal page both show (`Shared`)."""
 
 from __future__ import annotations
 
@@ -17,11 +17,10 @@ from rulepress.exporters.escaping import URL_FILTERS, html_attribute
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.foundry.pack import Pack
-from rulepress.exporters.foundry.systems import ItemSystem
 from rulepress.exporters.markdown_text import TEMPLATES
 from rulepress.exporters.pieces import Pieces
 from rulepress.exporters.rich_text import html_filter
-from rulepress.models import WeaponProfile
+from rulepress.kinds.systems import ItemSystem
 
 T = TypeVar("T")
 
@@ -47,6 +46,7 @@ class ModuleOptions:
     module_id: str
     foundry_version: int
     system: str
+    """The id of the Foundry system its Items and macros are made for (`foundry.system`)."""
 
     def stats(self, system: ItemSystem | None = None) -> Stats:
         """The `_stats` of the module's documents; `system` for those of a system's pack."""
@@ -95,8 +95,8 @@ class Module:
     options: ModuleOptions
     env: jinja2.Environment
     """The Markdown section templates."""
-    tables: WeaponTables
-    """The HTML templates' weapon tables, shared by the weapons' Items and journal pages."""
+    shared: Shared
+    """The HTML pieces the Items' descriptions and the journal pages share."""
     open_pack: OpenPack
     pieces: Pieces | None = None
     """What a watch run kept of the last render (a build keeps nothing)."""
@@ -144,24 +144,20 @@ def _inert_text(value: object) -> object:
     return inert(value) if isinstance(value, str) and not isinstance(value, Markup) else value
 
 
-class WeaponTables:
-    """Each weapon's stats and AP tables as HTML, rendered on first use (for its item or
-    its journal page) and then shared by both."""
+class Shared:
+    """The module's HTML templates, and the HTML pieces several documents show (a weapon's
+    tables, in its Item and on its section's journal page): each rendered on first use,
+    then the same markup for every document that shows it. A kind's `description_context`
+    and `journal` hooks get it."""
 
-    def __init__(
-        self, html: jinja2.Environment, currency: str, pieces: Pieces | None = None
-    ) -> None:
-        """Nothing is rendered yet: a weapon's tables are rendered when first asked for.
-        A watch run's `pieces` keep them from one render to the next."""
-        self.html, self.currency = html, currency
-        self.template = html.get_template("weapon-tables.html.j2")
+    def __init__(self, html: jinja2.Environment, pieces: Pieces | None = None) -> None:
+        """Nothing is rendered yet. A watch run's `pieces` keep what was rendered from one
+        render to the next."""
+        self.html = html
+        """The HTML templates (`foundry/*.html.j2`, a plugin's included)."""
         self.pieces = Pieces() if pieces is None else pieces
 
-    def __getitem__(self, weapon: WeaponProfile) -> Markup:
-        """The weapon's tables, rendered the first time and the same markup after (keyed by the
-        object, which the pieces hold while they keep its tables)."""
-        return self.pieces.get(
-            ("weapon-tables", self.currency),
-            (weapon,),
-            lambda: Markup(self.template.render(weapon=weapon, currency=self.currency)),
-        )
+    def get(self, name: Hashable, reads: tuple, make: Callable[[], T]) -> T:
+        """The piece `name` made from `reads` (compared by identity, see `Pieces.get`):
+        `make()` the first time, the same piece after."""
+        return self.pieces.get(name, reads, make)

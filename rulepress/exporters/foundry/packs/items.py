@@ -1,16 +1,17 @@
 """Item packs: each kind whose registry entry maps it to Foundry Items (the weapons)
-becomes Items with the kind's attributes, in folders where the entry names one."""
+becomes Items with the kind's attributes, in folders where the entry names one, each
+described by the kind's HTML template or its guide section."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from functools import partial
+from collections.abc import Callable, Iterator, Mapping
+from functools import cached_property, partial
 
 import jinja2
 
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
-from rulepress.errors import RulepressError
+from rulepress.errors import PluginError, RulepressError
 from rulepress.exporters.escaping import markdown_text
 from rulepress.exporters.foundry.ids import document_slug
 from rulepress.exporters.foundry.pack import Pack, Ready, ready_document
@@ -18,14 +19,14 @@ from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
     Module,
     Stats,
-    WeaponTables,
     document_id,
     foundry_text,
     key,
 )
-from rulepress.exporters.foundry.systems import SYSTEMS, ItemSystem
-from rulepress.exporters.guide import Section
+from rulepress.exporters.foundry.packs.journal import Links
+from rulepress.exporters.guide import Section, chapters
 from rulepress.exporters.markdown_text import render_section, to_html
+from rulepress.kinds.systems import ItemSystem, item_system
 from rulepress.models import Document
 
 RESERVED_PACKS = ("rules", "macros")
@@ -39,7 +40,7 @@ def item_packs(module: Module) -> Iterator[Pack]:
             by_pack.setdefault(kind.foundry.pack, []).append(kind)
     if not by_pack:
         return
-    ruleset, system = module.ruleset, _system(module.options.system)
+    ruleset, system = module.ruleset, item_system(module.options.system)
     for name, members in by_pack.items():
         if name in RESERVED_PACKS:
             raise RulepressError(f"kind {members[0].name!r}: pack name {name!r} is rulepress's own")
@@ -50,20 +51,13 @@ def item_packs(module: Module) -> Iterator[Pack]:
         yield pack
 
 
-def _system(name: str) -> ItemSystem:
-    system = SYSTEMS.get(name)
-    if system is None:
-        raise RulepressError(f"unknown Foundry system {name!r}; known: {', '.join(SYSTEMS)}")
-    return system
-
-
 def _add_items(
     pack: Pack, kind: kinds.Kind, module: Module, system: ItemSystem, stats: Stats
 ) -> None:
     """The kind's Items, grouped by folder; folders in the order of their documents."""
     mapping: kinds.FoundryItems = kind.foundry
     ruleset = module.ruleset
-    link = roll_link(module, mapping)
+    link, describe = roll_link(module, mapping), describer(module, kind)
     by_folder: dict[str | None, tuple[Document | None, list[Document]]] = {}
     for document in ruleset.all(kind.model):
         folder = mapping.folder(document, ruleset) if mapping.folder else None
@@ -83,7 +77,9 @@ def _add_items(
                 module.piece(
                     ("item", kind.name, *where),
                     (document, folder),
-                    partial(_ready_item, module, kind, document, where, (link, system, stats)),
+                    partial(
+                        _ready_item, module, kind, document, where, (link, describe, system, stats)
+                    ),
                 )
             )
 
@@ -96,8 +92,8 @@ def _ready_folder(ruleset: Ruleset, folder: Document, sort: int, stats: Stats) -
 
 def _ready_item(module: Module, kind: kinds.Kind, document, where, made_by) -> Ready:
     """One document's Item, ready to write; `where` is (ruleset id, folder id, sort),
-    `made_by` (the link to its macro, the system, the _stats)."""
-    link, system, stats = made_by
+    `made_by` (the link to its macro, its description, the system, the _stats)."""
+    link, describe, system, stats = made_by
     mapping: kinds.FoundryItems = kind.foundry
     ruleset = module.ruleset
     ruleset_id, folder_id, sort = where
@@ -108,11 +104,15 @@ def _ready_item(module: Module, kind: kinds.Kind, document, where, made_by) -> R
     look = (icon, weight, link(document))
     made = (system, stats)
     placed = (ruleset_id, folder_id, item_id, sort)
-    if mapping.description:  # an HTML template; the weapons' shares their tables
-        description = Description(module.tables, mapping.description)
-        return ready_document(item(document, attributes, placed, look, made, description))
-    text = _section_html(module.env, kind, document, ruleset)
-    return ready_document(item(document, attributes, placed, look, made, text))
+    return ready_document(item(kind, document, attributes, placed, look, made, describe(document)))
+
+
+def describer(module: Module, kind: kinds.Kind) -> Callable[[Document], str]:
+    """describe(document): the HTML description of the kind's Items: its `description`
+    template rendered (`Description`), or else the document's guide section."""
+    if kind.foundry.description:
+        return Description(module, kind).render
+    return lambda document: _section_html(module.env, kind, document, module.ruleset)
 
 
 def roll_link(module: Module, mapping: kinds.FoundryItems) -> Callable[[Document], str]:
@@ -161,18 +161,48 @@ def _folder_order(ruleset: Ruleset):
 
 
 class Description:
-    """An Item's description from an HTML template that sees the document and its
-    weapon tables (rendered once, shared with the journal page)."""
+    """An Item's description from the kind's HTML template (`FoundryItems.description`).
+    The template sees `document` (the Item's), `ruleset`, `links` (`links.html(id,
+    label)`: a link to the journal page showing that document) and whatever the kind's
+    `description_context` hook adds (the weapon kind's: `weapon` and its `tables`)."""
 
-    def __init__(self, tables: WeaponTables, template: str) -> None:
-        """`template` names the HTML template for this kind's Items; `tables` is shared with the
-        journal, so each weapon's tables render once."""
-        self.tables, self.template = tables, template
+    def __init__(self, module: Module, kind: kinds.Kind) -> None:
+        """The hook is found once per kind, the links on first use."""
+        mapping: kinds.FoundryItems = kind.foundry
+        self.module, self.kind = module, kind
+        self.name = f"{mapping.description}.html.j2"
+        self.context = kinds.kind_hook(kind, mapping.description_context, "description_context")
+        self.links = ItemLinks(module)
 
     def render(self, document: Document) -> str:
         """The Item's description for `document`."""
-        template = self.tables.html.get_template(f"{self.template}.html.j2")
-        return template.render(weapon=document, document=document, tables=self.tables[document])
+        ruleset = self.module.ruleset
+        added = self.context(document, ruleset, self.module.shared) if self.context else {}
+        if not isinstance(added, Mapping):
+            raise PluginError(
+                f"description_context hook of kind {self.kind.name!r} from plugin "
+                f"{self.kind.package} gave {type(added).__name__}, not a dict"
+            )
+        context = {**added, "document": document, "ruleset": ruleset, "links": self.links}
+        return self.module.shared.html.get_template(self.name).render(context)
+
+
+class ItemLinks:
+    """The journal's links for an Item's description, worked out on its first link (the
+    guide's chapters are read only when a template links)."""
+
+    def __init__(self, module: Module) -> None:
+        """Nothing is worked out yet."""
+        self.module = module
+
+    @cached_property
+    def _links(self) -> Links:
+        ruleset = self.module.ruleset
+        return Links(ruleset, self.module.options, chapters(ruleset))
+
+    def html(self, target_id: str, label: str) -> str:
+        """A link, in HTML, to the journal page that shows the document `target_id`."""
+        return self._links.html(target_id, label)
 
 
 def _section_html(env: jinja2.Environment, kind: kinds.Kind, document, ruleset) -> str:
@@ -204,21 +234,22 @@ def item_folder(name: str, folder_id: str, sort: int, stats: Stats) -> dict:
 
 
 def item(
+    kind: kinds.Kind,
     document: Document,
     attributes: tuple,
     where: tuple[str, str | None, str, int],
     look: tuple[str, object],
     made: tuple[ItemSystem, Stats],
-    description: Description | str,
+    description: str,
 ) -> dict:
     """A document's Item; `where` is (ruleset id, folder id, item id, sort), `look` is
-    (icon, weight, the link to the macro that rolls with it), `made` is (system, _stats)."""
+    (icon, weight, the link to the macro that rolls with it), `made` is (system, _stats),
+    `description` its HTML."""
     ruleset_id, folder_id, item_id, sort = where
     icon, weight, link = look
     system, stats = made
-    html = description if isinstance(description, str) else description.render(document)
-    html = "\n".join(part for part in (html.strip(), link) if part)
-    item_type, data = system.item(attributes, weight, html)
+    html = "\n".join(part for part in (description.strip(), link) if part)
+    item_type, data = system.item(kind.name, attributes, weight, html)
     return {
         "_id": item_id,
         "_key": key("items", item_id),

@@ -121,7 +121,7 @@ def rules_pack(module: Module) -> Pack:
     def render_page(section: Section) -> str:
         if section.journal:
             hook = kinds.load_hook(section.journal)
-            return hook(section, ruleset, links, module.tables)
+            return hook(section, ruleset, links, module.shared)
         # The page's title is its h1: headings inside the page start at h2.
         return to_html(render_section(module.env, section, ruleset, links.markdown, heading=1))
 
@@ -139,7 +139,7 @@ def rules_pack(module: Module) -> Pack:
         pages = [page(entry_id, section, n) for n, section in enumerate(chapter.sections, 1)]
         entry = journal_entry(entry_id, chapter.title, pages, position, stats)
         pack.keep(ready_document(entry, module.pieces))
-    pack.add(_credits_entry(ruleset, module.tables.html, len(pack.documents) + 1, stats))
+    pack.add(_credits_entry(ruleset, module.shared.html, len(pack.documents) + 1, stats))
     return pack
 
 

@@ -12,6 +12,7 @@ from rulepress.exporters.escaping import script_json
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import SORT_STEP, Module, document_id, key
 from rulepress.exporters.markdown_text import TEMPLATES
+from rulepress.kinds.systems import item_system
 
 
 class JsLiteral(str):
@@ -19,15 +20,20 @@ class JsLiteral(str):
     template may write."""
 
 
+class JsSource(str):
+    """The target system's code (`ItemSystem.actor_reader`), which a macro template writes
+    as it is: only a registered system's, never a compendium's text."""
+
+
 def js_literal(value: object) -> JsLiteral:
     """`value` as JSON that is the same value in any JavaScript or HTML script context."""
     return JsLiteral(script_json(value, sort_keys=True, ensure_ascii=False))
 
 
-def _only_literals(value: object) -> JsLiteral:
-    """A macro template's every `{{ ... }}` is data: data reaches a script only as a
-    literal, never as its source text or inside a comment."""
-    if not isinstance(value, JsLiteral):
+def _only_literals(value: object) -> JsLiteral | JsSource:
+    """A macro template's every `{{ ... }}` is data, but for the system's own code: data
+    reaches a script only as a literal, never as its source text or inside a comment."""
+    if not isinstance(value, JsLiteral | JsSource):
         raise TypeError(f"a macro template wrote {value!r}, not a js_literal()")
     return value
 
@@ -56,6 +62,8 @@ def macros_pack(module: Module) -> Pack:
     pack = module.open_pack("macros", f"{ruleset.info.title}: Macros", "Macro")
     env = macro_environment()
     stats = module.options.stats()
+    # the system's reader, its last line break the template's own
+    reader = JsSource(item_system(module.options.system).actor_reader.rstrip("\n"))
     with_macros = [kind for kind in kinds.registry().values() if kind.macro is not None]
     for position, kind in enumerate(with_macros, 1):
         macro = kind.macro
@@ -68,6 +76,7 @@ def macros_pack(module: Module) -> Pack:
             module=js_literal(module.options.module_id),
             macro=js_literal(macro.template),
             dialog=js_literal(dialog_api(stats.foundry_version)),
+            actor_reader=reader,
         )
         pack.add(
             {

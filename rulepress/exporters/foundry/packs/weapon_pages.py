@@ -1,30 +1,52 @@
-"""A weapon section's Foundry journal page, written as HTML: its tables are the ones its
-weapons' Items show (rendered once, shared), and converting them from Markdown was
-nearly all of a large export's time. The weapon section kind's `journal` hook."""
+"""IRIS's weapons in Foundry, written as HTML: a weapon's stats and AP tables, shown by its
+Item (the weapon kind's `description_context` hook) and by its section's journal page
+(the weapon section kind's `journal` hook). They are rendered once and shared
+(`Shared`): converting them from Markdown was nearly all of a large export's time."""
 
 from __future__ import annotations
 
 from markupsafe import Markup
 
 from rulepress.compendium.model import Ruleset
-from rulepress.exporters.foundry.packs.common import WeaponTables
+from rulepress.exporters.foundry.packs.common import Shared
 from rulepress.exporters.guide import Section
 from rulepress.models import WeaponProfile
 
 
-def weapon_section_journal(section: Section, ruleset: Ruleset, links, tables: WeaponTables) -> str:
+def weapon_tables(weapon: WeaponProfile, currency: str, shared: Shared) -> Markup:
+    """The weapon's tables, rendered the first time and the same markup after (keyed by the
+    object, which the pieces hold while they keep its tables)."""
+    return shared.get(
+        ("weapon-tables", currency),
+        (weapon,),
+        lambda: Markup(
+            shared.html.get_template("weapon-tables.html.j2").render(
+                weapon=weapon, currency=currency
+            )
+        ),
+    )
+
+
+def weapon_description(weapon: WeaponProfile, ruleset: Ruleset, shared: Shared) -> dict:
+    """The weapon kind's `description_context` hook: `weapon-item.html.j2` sees the weapon
+    as `weapon` and its tables as `tables`."""
+    return {"weapon": weapon, "tables": weapon_tables(weapon, ruleset.info.currency or "", shared)}
+
+
+def weapon_section_journal(section: Section, ruleset: Ruleset, links, shared: Shared) -> str:
     """The weapon section kind's `journal` hook: its skill's link, then its weapons' tables."""
     weapons = section.documents[1:]
     skill = ruleset.get(section.document.skill)
     link = links.html(section.document.skill, skill.name)
-    return weapon_section_page(weapons, link, tables)
+    return weapon_section_page(weapons, link, ruleset.info.currency or "", shared)
 
 
 def weapon_section_page(
-    weapons: tuple[WeaponProfile, ...], skill_link: Markup, tables: WeaponTables
+    weapons: tuple[WeaponProfile, ...], skill_link: Markup, currency: str, shared: Shared
 ) -> str:
     """The journal page of a weapon section: its skill, then each weapon's tables."""
-    page = tables.html.get_template("weapon-section.html.j2").render(
-        skill_link=skill_link, weapons=[(weapon, tables[weapon]) for weapon in weapons]
+    page = shared.html.get_template("weapon-section.html.j2").render(
+        skill_link=skill_link,
+        weapons=[(weapon, weapon_tables(weapon, currency, shared)) for weapon in weapons],
     )
     return page.strip()

@@ -1,10 +1,24 @@
-// The site's calculators (rulepress/exporters/site/calculators.py): this script only
-// looks the form's inputs up in the figures the rules worked out at build time (the
-// page's JSON block) and shows what it finds. It computes no rule, makes no request,
-// and writes text only through textContent, so it works offline and from file://.
+// The site's calculators (rulepress/exporters/site/calculators.py): the scripts only look
+// the form's inputs up in the figures the rules worked out at build time (the page's JSON
+// block) and show what they find. They compute no rule, make no request, and write text
+// only through textContent, so they work offline and from file://.
+//
+// This script runs first and defines the API each game's script (Game.scripts, loaded
+// after it) uses:
+//   window.rulepress.calculators.register(name, render)
+//     name: the calculator's id (`Calculator.id`, the form's data-calculator);
+//     render(form, figures): the elements to show for the form's current inputs, where
+//     figures is the calculator's `data`. Called on every input; a name registered twice
+//     is an error.
+//   window.rulepress.calculators.helpers: readWhole(form, name) -> {value} or {error},
+//     table(caption, headers, rows), paragraph(text), yesNo(flag), CHANCE_HEADERS.
+// The forms start once the page has loaded (after every script), or at once for a
+// calculator registered later.
 (function () {
   "use strict";
 
+  // @helper readWhole(form, name): the input's whole number within its min and max, as
+  // {value}, or {error}: a sentence naming the input's label.
   function readWhole(form, name) {
     const input = form.elements[name];
     const text = input.value.trim();
@@ -17,6 +31,7 @@
     return { value: Number(text) };
   }
 
+  // @helper table(caption, headers, rows): a table, each row's first cell its header.
   function table(caption, headers, rows) {
     const element = document.createElement("table");
     element.createCaption().textContent = caption;
@@ -43,142 +58,52 @@
     return wrapper;
   }
 
+  // @helper paragraph(text): a paragraph of text.
   function paragraph(text) {
     const element = document.createElement("p");
     element.textContent = text;
     return element;
   }
 
-  const CHANCE_HEADERS = ["Chance", "Exactly"];
-
-  const renderers = {
-    cool(form, data) {
-      const cool = readWhole(form, "cool");
-      const damage = readWhole(form, "damage");
-      const error = cool.error || damage.error;
-      if (error) return [paragraph(error)];
-      return data.rolls.map((roll) => {
-        const target = roll.targets[cool.value][damage.value];
-        return table(
-          roll.name + ": target " + target,
-          ["Outcome", ...CHANCE_HEADERS],
-          roll.outcomes[String(target)],
-        );
-      });
-    },
-
-    "skill-test"(form, data) {
-      const rank = readWhole(form, "rank");
-      const bonus = readWhole(form, "bonus");
-      const ap = readWhole(form, "ap");
-      const error = rank.error || bonus.error || ap.error;
-      if (error) return [paragraph(error)];
-      const found = data.ranks[rank.value];
-      const totals = data.totals[bonus.value];
-      const distribution = found.ap.map((diceAp, index) => [
-        totals[diceAp],
-        ...found.exactly[index],
-        ...found.atLeast[index],
-      ]);
-      const weapons = data.weapons.map((weapon) => {
-        const index = weapon.at[ap.value];
-        if (index < 0) return [weapon.name, "none (below the table)", "-", "-", "-", "-"];
-        const row = weapon.rows[index];
-        const move = weapon.move === "Move" ? String(row[3]) : weapon.move + " " + row[3];
-        return [weapon.name, row[0], row[1], row[2], move, row[4]];
-      });
-      const shown = [
-        table(
-          "Total AP at rank " + rank.value + " with a trait bonus of " + bonus.value,
-          ["AP", "Chance of exactly this", "Exactly", "Chance of at least this", "At least, exactly"],
-          distribution,
-        ),
-      ];
-      if (weapons.length) {
-        shown.push(
-          table(
-            "Each weapon at " + ap.value + " AP",
-            ["Weapon", "Row (AP)", "Damage", "Defense", "Move", "Range"],
-            weapons,
-          ),
-        );
-      }
-      return shown;
-    },
-  };
-
+  // @helper yesNo(flag): "yes" or "no".
   function yesNo(flag) {
     return flag ? "yes" : "no";
   }
 
-  renderers.cuf = function (form, data) {
-    const cuf = readWhole(form, "cuf");
-    const willpower = readWhole(form, "willpower");
-    const tcs = readWhole(form, "tcs");
-    const error = cuf.error || willpower.error || tcs.error;
-    if (error) return [paragraph(error)];
-    const [index, threshold, failRounds, passRounds, penaltiesLast] =
-      data.situations[data.grid[cuf.value][tcs.value]];
-    if (index < 0) {
-      return [paragraph(tcs.value + " TCs against CUF " + cuf.value + ": no threat state, so no check.")];
-    }
-    const state = data.states[index];
-    const target = state.targets[cuf.value][willpower.value];
-    const chance = data.chances[state.chances[cuf.value][willpower.value]];
-    const rows = [
-      ["Effect", state.failure.text, state.success.text],
-      ["Rounds of suppression", failRounds, passRounds],
-      ["Skill roll penalty (added to the roll)", state.failure.skill, state.success.skill],
-      ["Initiative penalty", state.failure.initiative, state.success.initiative],
-      ["BANE", yesNo(state.failure.bane), yesNo(state.success.bane)],
-      ["Flee or surrender", yesNo(state.failure.flee), yesNo(state.success.flee)],
-      ["Penalties still apply at this TC total", "-", yesNo(penaltiesLast) + " (" + state.penaltiesEnd + ")"],
-    ];
-    return [
-      paragraph(
-        tcs.value + " TCs against CUF " + cuf.value + ": " + state.name + " (TCs over " +
-          threshold + "). " + state.difficulty + " check: " + target +
-          " or less on a d20, passed with a chance of " + chance[0] + " (" + chance[1] + ").",
-      ),
-      table(state.name + ": the check failed or passed", ["What it brings", "Failed", "Passed"], rows),
-    ];
-  };
+  const renderers = new Map();
+  let figures = null; // the page's figures, once it has loaded (null before, or none)
 
-  renderers.t2k4e = function (form, data) {
-    const helpers = readWhole(form, "helpers");
-    const text = form.elements.modifier.value.trim();
-    // the modifier may be negative: look it up by its text, as the table is keyed
-    const nets = /^[+-]?[0-9]+$/.test(text) ? data.nets[String(Number(text))] : undefined;
-    if (!nets) {
-      const label = form.querySelector('label[for="' + form.elements.modifier.id + '"]');
-      return [paragraph("Give a whole number for " + label.textContent + ".")];
-    }
-    if (helpers.error) return [paragraph(helpers.error)];
-    const net = nets[helpers.value];
-    const pool = data.shifted[form.elements.attribute.value][form.elements.skill.value][String(net)];
-    const odds = data.pools[pool][form.elements.reading.value];
-    const headers = ["Successes", "Chance", "Exactly", "Chance of at least this", "At least, exactly"];
-    return [
-      paragraph("Net modifier " + net + ": the dice rolled are " + pool + "."),
-      table(pool + " before a push", headers, odds.initial),
-      table(pool + " after a push", headers, odds.pushed),
-    ];
-  };
-
-  function start() {
-    const block = document.getElementById("rp-calculator-data");
-    if (!block) return;
-    const figures = JSON.parse(block.textContent);
+  function bind(name) {
+    if (!figures || !renderers.has(name) || !Object.hasOwn(figures, name)) return;
+    const render = renderers.get(name);
     for (const form of document.querySelectorAll("form.rp-calculator")) {
-      const name = form.dataset.calculator;
-      const render = renderers[name];
+      if (form.dataset.calculator !== name) continue;
       const output = form.querySelector(".rp-calculator-output");
-      if (!render || !(name in figures)) continue;
       const update = () => output.replaceChildren(...render(form, figures[name]));
       form.addEventListener("input", update);
       update();
     }
   }
+
+  function register(name, render) {
+    if (typeof render !== "function") throw new TypeError("calculator " + name + ": render must be a function");
+    if (renderers.has(name)) throw new Error("calculator " + name + " is registered twice");
+    renderers.set(name, render);
+    bind(name);
+  }
+
+  function start() {
+    const block = document.getElementById("rp-calculator-data");
+    if (!block) return;
+    figures = JSON.parse(block.textContent);
+    for (const name of renderers.keys()) bind(name);
+  }
+
+  window.rulepress = window.rulepress || {};
+  window.rulepress.calculators = Object.freeze({
+    register,
+    helpers: Object.freeze({ readWhole, table, paragraph, yesNo, CHANCE_HEADERS: ["Chance", "Exactly"] }),
+  });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

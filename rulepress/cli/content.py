@@ -1,0 +1,189 @@
+"""The commands that write the content repository's files: `fmt`, `init`, `schema`,
+`import`, and `diff`, which compares two versions of them."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rulepress.cli.options import EXIT_CLEAN, EXIT_FINDINGS
+from rulepress.commands.options import DEFAULT_COMPENDIUM, TEXT, FilePath, Text, format_options
+from rulepress.errors import printable
+
+
+@click.command("fmt")
+@click.argument("path", default=DEFAULT_COMPENDIUM, type=FilePath(path_type=Path))
+@click.option("--check", is_flag=True, help="Change nothing; exit 1 if a file is not canonical.")
+def fmt_command(path: Path, check: bool) -> None:
+    """Rewrite the YAML under PATH (default ./compendium) in canonical form, keeping
+    comments. With --check, list the files that would change and exit 1 if any would.
+    Never writes through a symbolic link: a link to a file inside PATH is skipped, one
+    leading out of it is refused."""
+    from rulepress.commands.fmt import format_paths
+    from rulepress.commands.validate import finding_line
+
+    result = format_paths(path, check=check)
+    for finding in result.refused:
+        click.echo(finding_line(finding, relative_to=Path.cwd()), err=True)
+    for file, reason in result.failed:
+        click.echo(f"{printable(str(file))}: cannot format: {printable(reason)}", err=True)
+    for file in result.changed:
+        click.echo(f"{'would reformat' if check else 'reformatted'} {printable(str(file))}")
+    for file, reason in result.skipped:
+        click.echo(f"{printable(str(file))}: skipped: {printable(reason)}")
+    click.echo(
+        f"{len(result.changed)} {'to reformat' if check else 'reformatted'}, "
+        f"{len(result.unchanged)} already canonical, "
+        f"{len(result.failed) + len(result.refused)} failed"
+    )
+    failed = result.failed or result.refused
+    sys.exit(EXIT_FINDINGS if failed or (check and result.changed) else EXIT_CLEAN)
+
+
+@click.command("init")
+@click.argument("directory", type=FilePath(path_type=Path))
+@click.option(
+    "--title",
+    type=TEXT,
+    help="The rules' title: the site's, the ruleset's. Default: from DIRECTORY's name.",
+)
+@click.option(
+    "--ruleset",
+    "ruleset_id",
+    type=TEXT,
+    default=None,
+    help="The ruleset's id (a slug): its folder under compendium/. Default: DIRECTORY's "
+    "name as a slug (Iron Oath gives iron-oath; a name with no ASCII letter or digit "
+    "needs --ruleset).",
+)
+@click.option(
+    "--samples",
+    "samples",
+    type=TEXT,
+    default=None,
+    metavar="GAME,...|all",
+    help="Also write one small document of each kind of these bundled games "
+    "(iris, t2k4e, cuf, cool; tables: a roll table), or of all of them; default: none.",
+)
+@click.option(
+    "--github",
+    type=TEXT,
+    metavar="OWNER/NAME",
+    help="The GitHub repository the content will live in: sets the site's address "
+    "(GitHub Pages), its edit links and the Foundry modules' release URLs.",
+)
+def init_command(
+    directory: Path,
+    title: str | None,
+    ruleset_id: str | None,
+    samples: str | None,
+    github: str | None,
+) -> None:
+    """Write a new content repository into DIRECTORY (new or empty): the settings
+    (rulepress.yaml), a ruleset named after DIRECTORY with one rule, pre-commit hooks,
+    GitHub workflows (checks on pull requests, the site on GitHub Pages, release files on
+    a tag), a .gitignore and a README for its contributors; with --samples, the bundled
+    games' sample documents too. It validates and builds as written. Refuses a folder
+    that is not empty; writes nothing on failure."""
+    from rulepress.commands.init import init_repository
+
+    written = init_repository(
+        directory,
+        title=title,
+        ruleset_id=ruleset_id,
+        github=github,
+        samples=samples.split(",") if samples else (),
+    )
+    for path in written:
+        click.echo(f"wrote {printable(str(path))}")
+    click.echo(
+        f"next: cd {printable(str(directory))} && rulepress validate && rulepress build"
+        " (then git init, and see README.md)"
+    )
+
+
+@click.command("schema")
+@click.option(
+    "--out",
+    type=FilePath(path_type=Path, file_okay=False),
+    default=Path("schemas"),
+    show_default=True,
+    help="Folder to write the schemas into.",
+)
+def schema_command(out: Path) -> None:
+    """Write a JSON Schema per document kind (and compendium.schema.json for any kind),
+    with the models' field descriptions, for editors and other tools."""
+    from rulepress.commands.schema import write_schemas
+
+    for path in write_schemas(out):
+        click.echo(f"wrote {path}")
+
+
+NO_EMPTY_SIDE = Text("an empty name is neither a compendium folder nor a git revision")
+
+
+@click.command("diff")
+@click.argument("old", type=NO_EMPTY_SIDE)
+@click.argument("new", type=NO_EMPTY_SIDE, default="compendium")
+@format_options(
+    ("text", "markdown", "json"),
+    "text",
+    "text for people, markdown for a pull-request comment, json for tools.",
+)
+@click.option(
+    "--path",
+    "compendium_path",
+    type=TEXT,
+    default=DEFAULT_COMPENDIUM,
+    show_default=True,
+    help="Where the compendium is inside the repository, for git revisions.",
+)
+def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
+    """Say what changed in the rules between OLD and NEW: compendium folders or git
+    revisions (HEAD~1, main). Changed cells, renames, new and removed documents, and the
+    computed figures (odds) a change moves."""
+    from rulepress.commands.diff import format_changes
+    from rulepress.history import compare, load_side
+
+    changes = compare(load_side(old, compendium_path), load_side(new, compendium_path))
+    click.echo(format_changes(changes, fmt, old, new))
+
+
+@click.group("import")
+def import_group() -> None:
+    """Turn other formats into canonical compendium YAML."""
+
+
+@import_group.command("wiki")
+@click.argument("page", type=FilePath(path_type=Path, dir_okay=False))
+@click.option(
+    "--into",
+    "ruleset_folder",
+    type=FilePath(path_type=Path, file_okay=False),
+    default=None,
+    help=f"The ruleset's folder to write the weapon files into. Default: "
+    f"{Path(DEFAULT_COMPENDIUM) / 'iris'}.",
+)
+@click.option(
+    "--ruleset",
+    "old_ruleset_folder",
+    type=FilePath(path_type=Path, file_okay=False),
+    default=None,
+    hidden=True,
+    help="The same as --into (its first name; --ruleset is a ruleset's id elsewhere).",
+)
+def import_wiki_command(
+    page: Path, ruleset_folder: Path | None, old_ruleset_folder: Path | None
+) -> None:
+    """Import weapon profiles from a quick-reference wiki PAGE (the IRIS text format:
+    section headings, "Weapon Profile - NAME (Tier N)" headers, a stats line and an AP
+    table) as one canonical YAML file per weapon, plus one per section."""
+    from rulepress.commands.import_wiki import import_wiki
+
+    if None not in (ruleset_folder, old_ruleset_folder) and ruleset_folder != old_ruleset_folder:
+        raise click.BadOptionUsage("--into", "--into and --ruleset name two folders; give one")
+    ruleset_folder = ruleset_folder or old_ruleset_folder or Path(DEFAULT_COMPENDIUM) / "iris"
+    for path in import_wiki(page, ruleset_folder):
+        click.echo(f"wrote {path}")
