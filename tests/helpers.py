@@ -658,3 +658,18 @@ def contents(out: Path, *, packs_as_entries: bool, zips: bool) -> dict[str, obje
         for pack in packs:
             found[pack.relative_to(out).as_posix()] = read_entries(pack)
     return found
+
+
+PACKAGE_SOURCES = ("pyproject.toml", "README.md", "rulepress")
+"""What an sdist of rulepress is built from."""
+
+
+def copy_package_sources(source: Path) -> None:
+    """Copy what rulepress's sdist is built from into the folder `source` (no caches)."""
+    for name in PACKAGE_SOURCES:
+        if (REPO / name).is_dir():
+            shutil.copytree(
+                REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
+        else:
+            shutil.copy2(REPO / name, source / name)

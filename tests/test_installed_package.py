@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 from helpers import COMPENDIUM, REPO
 
+from tests.helpers import copy_package_sources
+
 RULESETS = sorted(child.name for child in COMPENDIUM.iterdir() if child.is_dir())
 # What the package is built from: what the sdist holds, nothing else of the checkout.
-SOURCES = ("pyproject.toml", "README.md", "rulepress")
 GUARD = '''\
 """Logs every file or folder a process opens below $RULEPRESS_GUARDED_FOLDER."""
 import os
@@ -62,13 +63,7 @@ def installed(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("installed")
     source = root / "source"
     source.mkdir()
-    for name in SOURCES:
-        if (REPO / name).is_dir():
-            shutil.copytree(
-                REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        else:
-            shutil.copy2(REPO / name, source / name)
+    copy_package_sources(source)
     packages = root / "packages"
     # the sdist, then the wheel built from the unpacked sdist: both must carry everything
     built = _quiet_run(

@@ -23,11 +23,12 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from helpers import REPO, run_macro, unpack_with_cli
+from helpers import run_macro, unpack_with_cli
+
+from tests.helpers import copy_package_sources
 
 PLUGIN = Path(__file__).parent / "fixtures" / "oracle-plugin"
 PACKAGE = PLUGIN / "rulepress_oracle"
-SOURCES = ("pyproject.toml", "README.md", "rulepress")
 """What rulepress's wheel is built from (what its sdist holds)."""
 MOVES = "compendium/omens/moves"
 
@@ -45,13 +46,7 @@ def omens(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("omens")
     source = root / "rulepress-source"
     source.mkdir()
-    for name in SOURCES:
-        if (REPO / name).is_dir():
-            shutil.copytree(
-                REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        else:
-            shutil.copy2(REPO / name, source / name)
+    copy_package_sources(source)
     plugin = shutil.copytree(
         PLUGIN, root / "plugin-source", ignore=shutil.ignore_patterns("content")
     )
