@@ -77,7 +77,8 @@ class KindCommands(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The listed subcommands with their short help, or a line saying there is none."""
-        commands = [(name, self._kind_commands()[name][0]) for name in self.list_commands(ctx)]
+        every = self._kind_commands()  # once, not once per listed name
+        commands = [(name, every[name][0]) for name in self.list_commands(ctx)]
         width = formatter.width - 6 - max((len(name) for name, _ in commands), default=0)
         with formatter.section("Commands"):
             if commands:
