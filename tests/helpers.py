@@ -673,3 +673,20 @@ def copy_package_sources(source: Path) -> None:
             )
         else:
             shutil.copy2(REPO / name, source / name)
+
+
+def venv_environment(venv: Path, cache: Path) -> dict[str, str]:
+    """The environment of a user who runs the virtual environment `venv`'s commands: none
+    of this process's Python, venv or rulepress variables, no user site, its own cache."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("PYTHON", "VIRTUAL_ENV", "RULEPRESS_"))
+    }
+    env.update(
+        PATH=os.pathsep.join([str(venv / "bin"), env.get("PATH", "")]),
+        VIRTUAL_ENV=str(venv),
+        PYTHONNOUSERSITE="1",
+        RULEPRESS_CACHE_DIR=str(cache),
+    )
+    return env

@@ -11,7 +11,6 @@ run time can stay outside the package.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 from helpers import COMPENDIUM, REPO
 
-from tests.helpers import copy_package_sources
+from tests.helpers import copy_package_sources, venv_environment
 
 RULESETS = sorted(child.name for child in COMPENDIUM.iterdir() if child.is_dir())
 # What the package is built from: what the sdist holds, nothing else of the checkout.
@@ -87,16 +86,8 @@ def installed(tmp_path_factory) -> dict:
     (Path(purelib) / "repository_guard.py").write_text(GUARD, encoding="utf-8")
     (Path(purelib) / "repository_guard.pth").write_text("import repository_guard\n")
 
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if not name.startswith(("PYTHON", "VIRTUAL_ENV", "RULEPRESS_"))
-    }
+    env = venv_environment(venv, root / "cache")
     env.update(
-        PATH=os.pathsep.join([str(venv / "bin"), env.get("PATH", "")]),
-        VIRTUAL_ENV=str(venv),
-        PYTHONNOUSERSITE="1",
-        RULEPRESS_CACHE_DIR=str(root / "cache"),
         RULEPRESS_GUARDED_FOLDER=str(REPO),
         RULEPRESS_GUARD_LOG=str(root / "read-from-the-repository.log"),
     )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -25,7 +24,7 @@ from pathlib import Path
 import pytest
 from helpers import run_macro, unpack_with_cli
 
-from tests.helpers import copy_package_sources
+from tests.helpers import copy_package_sources, venv_environment
 
 PLUGIN = Path(__file__).parent / "fixtures" / "oracle-plugin"
 PACKAGE = PLUGIN / "rulepress_oracle"
@@ -66,17 +65,7 @@ def omens(tmp_path_factory) -> dict:
         ).stdout.strip()
     )
     (purelib / "rulepress-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if not name.startswith(("PYTHON", "VIRTUAL_ENV", "RULEPRESS_"))
-    }
-    env.update(
-        PATH=os.pathsep.join([str(venv / "bin"), env.get("PATH", "")]),
-        VIRTUAL_ENV=str(venv),
-        PYTHONNOUSERSITE="1",
-        RULEPRESS_CACHE_DIR=str(root / "cache"),
-    )
+    env = venv_environment(venv, root / "cache")
     return {"venv": venv, "env": env, "purelib": purelib}
 
 
