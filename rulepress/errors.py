@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,6 +166,15 @@ def _bytes_shown(name: str) -> str:
 # Not printable, but text rather than control: the no-break spaces, and the joiners that
 # emoji sequences and several scripts need.
 _KEPT = frozenset("\u00a0\u202f\u200c\u200d")
+
+
+def closest(word: str, choices: Iterable[str], cutoff: float = 0.75) -> str | None:
+    """The one of `choices` closest to `word` (difflib's ratio at least `cutoff`), or None:
+    the "did you mean" of every message that has one."""
+    import difflib  # only once a word is wrong: the launcher imports this module
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
+    return close[0] if close else None
 
 
 def printable(text: str) -> str:

@@ -3,7 +3,6 @@ model's validation errors. The loader and the settings' loader both report throu
 
 from __future__ import annotations
 
-import difflib
 import functools
 import typing
 from pathlib import Path
@@ -12,7 +11,15 @@ from pydantic import BaseModel, ValidationError
 
 from rulepress import kinds
 from rulepress.compendium.yaml_source import Position, SourceMap
-from rulepress.errors import Code, Finding, Level, Problem, code_prefix, raised_text
+from rulepress.errors import (
+    Code,
+    Finding,
+    Level,
+    Problem,
+    closest,
+    code_prefix,
+    raised_text,
+)
 from rulepress.models.base import Document
 
 FILE_START = Position(1, 1)
@@ -163,8 +170,8 @@ def _message(error: dict, path: tuple, model: type[BaseModel] | None = None) -> 
 
 def suggest(word: str, choices) -> str:
     """ " (did you mean 'x'?)" for the choice closest to `word`, or "" when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest(word, choices)
+    return f" (did you mean '{close}'?)" if close else ""
 
 
 def _dotted(path: tuple, *, ends_in_key: bool = False) -> str:

@@ -9,14 +9,13 @@ sits below the settings' loader, so an unknown `foundry.system` is a finding the
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from rulepress.errors import PluginError, RulepressError
+from rulepress.errors import PluginError, RulepressError, closest
 
 Attribute = tuple[str, str, object]
 """(key, label, value): one of an Item's attributes (rulepress.kinds.Attribute)."""
@@ -130,8 +129,8 @@ def _check_shape(system: object, where: str) -> None:
 
 def unknown_system(name: str, systems: Sequence[str]) -> str:
     """Why `name` is no system a build can target: the close ones, and every one known."""
-    close = difflib.get_close_matches(name, list(systems), n=1, cutoff=0.6)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest(name, systems, cutoff=0.6)
+    hint = f" (did you mean {close!r}?)" if close else ""
     return f"unknown Foundry system {name!r}{hint}; registered: {', '.join(systems)}"
 
 

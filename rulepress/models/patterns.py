@@ -9,12 +9,13 @@ reach Python objects. It is parsed here: `{name}` for a name the setting allows,
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator
+
+from rulepress.errors import closest
 
 _PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 """A brace's part of a pattern: an escaped brace, a placeholder, or a lone brace."""
@@ -56,8 +57,8 @@ def _placeholder(inside: str, allowed: tuple[str, ...]) -> str:
         wrong = _NOT_A_NAME[inside[len(name)]]
         raise ValueError(f"{{{inside}}}: a placeholder {wrong}; write {{{name}}}")
     if name not in allowed:
-        close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.75)
-        hint = f" (did you mean {{{close[0]}}}?)" if close else ""
+        close = closest(name, allowed)
+        hint = f" (did you mean {{{close}}}?)" if close else ""
         raise ValueError(f"unknown placeholder {{{name}}}{hint}; known: {known}")
     return name
 
