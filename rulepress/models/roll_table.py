@@ -26,6 +26,7 @@ from rulepress.models.rows import (
     RowProblem,
     RowRange,
     Span,
+    checked_by,
     gaps,
     invalid,
     overlaps,
@@ -111,17 +112,11 @@ def parse_formula(text: str) -> Formula:
     return Formula(text, count, sides, bonus)
 
 
-def _checked_formula(text: str) -> str:
-    try:
-        parse_formula(text)
-    except ValueError as error:
-        raise invalid(str(error)) from None
-    return text
-
-
 # The pattern is the JSON Schema's (an editor flags a typo); the validator says what is wrong.
 FormulaText = Annotated[
-    str, Field(json_schema_extra={"pattern": FORMULA_TEXT}), AfterValidator(_checked_formula)
+    str,
+    Field(json_schema_extra={"pattern": FORMULA_TEXT}),
+    AfterValidator(checked_by(parse_formula)),
 ]
 """A dice formula, as written (`2d6`, `d100`, `1d6+1`, `d66`)."""
 IMAGE_PATH = r"^[A-Za-z0-9_-]+(?:[./][A-Za-z0-9_-]+)*\.(?:webp|png|jpg|jpeg|svg|gif|avif)$"

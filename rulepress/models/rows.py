@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, Field, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
+
+T = TypeVar("T")
 
 HUNDRED = "00"
 """How d100 tables print 100 (`96-00`): read as 100 at either end of a range."""
@@ -66,18 +68,24 @@ def invalid(message: str, error_type: str = "value_error") -> PydanticCustomErro
     return PydanticCustomError(error_type, message.replace("{", "(").replace("}", ")"))
 
 
-def _checked_range(value: int | str) -> int | str:
-    try:
-        parse_range(value)
-    except ValueError as error:
-        raise invalid(str(error)) from None
-    return value
+def checked_by(parse: Callable[[Any], object]) -> Callable[[T], T]:
+    """A validator keeping a value as written once `parse` reads it; what `parse` refuses
+    (a ValueError) is the finding's message."""
+
+    def checked(value: T) -> T:
+        try:
+            parse(value)
+        except ValueError as error:
+            raise invalid(str(error)) from None
+        return value
+
+    return checked
 
 
 RowRange = Annotated[
     Annotated[int, Field(ge=-MOST, le=MOST)]
     | Annotated[str, Field(json_schema_extra={"pattern": RANGE_TEXT})],
-    AfterValidator(_checked_range),
+    AfterValidator(checked_by(parse_range)),
 ]
 """A row's range as written: `5`, `"5-9"`, `"96-00"` (kept as written; `parse_range` reads it)."""
 
