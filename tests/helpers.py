@@ -690,3 +690,12 @@ def venv_environment(venv: Path, cache: Path) -> dict[str, str]:
         RULEPRESS_CACHE_DIR=str(cache),
     )
     return env
+
+
+def register_kinds(monkeypatch, *added: kinds.Kind) -> dict[str, kinds.Kind]:
+    """The registry with `added` after rulepress's own kinds, for this test only (the
+    models by kind follow it)."""
+    extended = {**kinds.registry(), **{kind.name: kind for kind in added}}
+    monkeypatch.setattr(kinds, "registry", lambda: extended)
+    monkeypatch.setattr(kinds, "models", lambda: {n: k.model for n, k in extended.items()})
+    return extended

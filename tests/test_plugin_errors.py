@@ -28,6 +28,7 @@ from rulepress.models import Document
 from rulepress.models.base import Name
 from rulepress.validation import validate
 from rulepress.validators import registry as checks
+from tests.helpers import register_kinds
 
 PACKAGE = "rulepress-trinkets"
 FAULT: dict[str, BaseException | None] = {}
@@ -118,12 +119,9 @@ def plugin_installed(monkeypatch):
     hooks.roll = click.Command("trinket", callback=lambda: fault("command"))
     hooks.not_a_command = 42
     monkeypatch.setitem(sys.modules, "trinket_hooks", hooks)
-    extended = {
-        **kinds.registry(),
-        "trinket": kinds.Kind(Trinket, roll="trinket_hooks:roll", package=PACKAGE),
-    }
-    monkeypatch.setattr(kinds, "registry", lambda: extended)
-    monkeypatch.setattr(kinds, "models", lambda: {n: k.model for n, k in extended.items()})
+    extended = register_kinds(
+        monkeypatch, kinds.Kind(Trinket, roll="trinket_hooks:roll", package=PACKAGE)
+    )
     registered = checks.Check(
         "RP299", "trinket-polish", Level.WARNING, trinket_check, package=PACKAGE
     )

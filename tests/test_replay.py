@@ -22,7 +22,7 @@ from rulepress.models import Document
 from rulepress.models.base import Name
 from rulepress.models.common import Example
 from rulepress.validation import validate
-from tests.helpers import commit_all, git
+from tests.helpers import commit_all, git, register_kinds
 
 PACKAGE = "rulepress-dials"
 RULEPRESS = Path(__file__).resolve().parent.parent / "rulepress"
@@ -86,10 +86,7 @@ def plugin(monkeypatch):
         changes=kinds.DiffWording("brass dial"),
         package=PACKAGE,
     )
-    extended = {**kinds.registry(), "dial": dial}
-    monkeypatch.setattr(kinds, "registry", lambda: extended)
-    monkeypatch.setattr(kinds, "models", lambda: {n: k.model for n, k in extended.items()})
-    return extended
+    return register_kinds(monkeypatch, dial)
 
 
 def compendium(root: Path, base: int = 3, score: int = 6, extra: str = "") -> Path:

@@ -24,7 +24,7 @@ from rulepress.exporters import ExportOptions
 from rulepress.live import LiveCompendium
 from rulepress.models import Document
 from rulepress.models.base import Name, Text
-from tests.helpers import REPO, assert_equal_outputs, edit, unpack_with_cli
+from tests.helpers import REPO, assert_equal_outputs, edit, register_kinds, unpack_with_cli
 
 PACKAGE = "rulepress-talents"
 
@@ -96,9 +96,7 @@ def talent_kind(templates: Path, **changes) -> kinds.Kind:
 
 
 def register(monkeypatch, kind: kinds.Kind) -> None:
-    extended = {**kinds.registry(), "talent": kind}
-    monkeypatch.setattr(kinds, "registry", lambda: extended)
-    monkeypatch.setattr(kinds, "models", lambda: {n: k.model for n, k in extended.items()})
+    register_kinds(monkeypatch, kind)
 
 
 def compendium(root: Path) -> Path:
