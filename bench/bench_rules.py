@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 import rulepress
-from rulepress.models import SkillTest, StepDice
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.t2k4e.models.step_dice import StepDice
 
 REPEATS = 15
 

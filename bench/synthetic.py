@@ -7,7 +7,10 @@ import random
 from pathlib import Path
 
 from rulepress.compendium.writer import dump_document
-from rulepress.models import RulesetInfo, Skill, Trait, WeaponProfile, WeaponSection
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.trait import Trait
+from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
+from rulepress.models import RulesetInfo
 
 # A section offers one weapon per tier (tiers 1-10), as in the sources, so the corpus
 # is clean: every figure measures a build, not the reporting of thousands of warnings.

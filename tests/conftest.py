@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulepress.models import ModifierRule, OpposedRoll, SkillTest, StepDice
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.t2k4e.models.step_dice import ModifierRule, OpposedRoll, StepDice
 from rulepress.validation import Validation, validate
 from tests.helpers import (
     AXE,

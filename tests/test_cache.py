@@ -17,7 +17,7 @@ from rulepress import build_stamp, caching
 from rulepress.commands.build import build
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
-from rulepress.models import WeaponProfile
+from rulepress.games.iris.models.weapon import WeaponProfile
 from tests.helpers import REPO, WEAPON_FILE, base_tree, build_tree
 
 

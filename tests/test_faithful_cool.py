@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from rulepress.errors import Level
-from rulepress.models import CriticalFailure, FearRoll, RuleText, ShockRoll
+from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
+from rulepress.models import RuleText
 from rulepress.validation import validate
 
 COOL_FOLDER = Path(__file__).resolve().parents[1] / "compendium" / "cool"

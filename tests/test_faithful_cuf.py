@@ -13,7 +13,9 @@ import re
 import pytest
 
 from rulepress.errors import Level
-from rulepress.models import CufRating, RuleText, TcLadder, TcSource, ThreatThreshold
+from rulepress.games.cuf.models.cuf import CufRating, ThreatThreshold
+from rulepress.games.cuf.models.threat import TcLadder, TcSource
+from rulepress.models import RuleText
 from tests.helpers import normal
 
 SEED = "cuf.txt"

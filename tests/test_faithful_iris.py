@@ -5,18 +5,17 @@ from __future__ import annotations
 import re
 import shutil
 
-from rulepress.commands.import_wiki import import_wiki
-from rulepress.importers.wiki import parse_page
-from rulepress.models import (
+from rulepress.games.iris.import_command import import_wiki
+from rulepress.games.iris.importer import parse_page
+from rulepress.games.iris.models.character_points import CpEarning, CpSpending
+from rulepress.games.iris.models.corruption import (
     CorruptionRules,
     CorruptionTriggers,
-    CpEarning,
-    CpSpending,
     ObedienceConsequences,
-    Skill,
-    SkillTest,
-    WeaponProfile,
 )
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.iris.models.weapon import WeaponProfile
 from tests.helpers import COMPENDIUM, SEEDS
 
 PAGE = SEEDS / "iris-wiki.txt"

@@ -10,16 +10,16 @@ import re
 
 import pytest
 
-from rulepress.models import (
+from rulepress.games.t2k4e.models.odds_table import OddsTable
+from rulepress.games.t2k4e.models.step_dice import (
     GroupRoll,
     ModifierRule,
-    OddsTable,
     OpposedRoll,
     PushRule,
-    RuleText,
     StepDice,
-    TimeUnits,
 )
+from rulepress.games.t2k4e.models.time_units import TimeUnits
+from rulepress.models import RuleText
 from tests.helpers import COMPENDIUM, normal
 
 SEED = "t2k4e.txt"

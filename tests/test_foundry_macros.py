@@ -12,7 +12,8 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.commands.roll import T2k4eRoll, cuf_check, iris_skill_test, t2k4e_roll
 from rulepress.exporters import ExportOptions
-from rulepress.models import ObedienceConsequences, WeaponProfile
+from rulepress.games.iris.models.corruption import ObedienceConsequences
+from rulepress.games.iris.models.weapon import WeaponProfile
 from tests.helpers import COMPENDIUM, run_macro
 
 

@@ -20,7 +20,8 @@ from fractions import Fraction
 import pytest
 
 from rulepress.api import load
-from rulepress.models import ModifierRule, SkillTest
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.t2k4e.models.step_dice import ModifierRule
 from tests.helpers import (
     REPO,
     SKILL,
@@ -386,7 +387,7 @@ def test_careless_arguments_get_a_clear_outcome(tmp_path, case: Command):
 
 def test_the_command_line_takes_exactly_the_ranks_the_rules_are_worked_for():
     from rulepress.cli import cli
-    from rulepress.models.skill_test import MAX_RANK
+    from rulepress.games.iris.models.skill_test import MAX_RANK
 
     for group, option in (("roll", "rank"), ("odds", "rank"), ("odds", "max_rank")):
         params = cli.commands[group].get_command(None, "iris").params

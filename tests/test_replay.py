@@ -143,7 +143,8 @@ def test_a_plugin_example_hook_that_raises_is_an_error_naming_the_plugin(plugin,
 
 
 def test_the_examples_index_reads_what_the_kinds_declare(plugin):
-    from rulepress.models import Trait, WeaponSection
+    from rulepress.games.iris.models.trait import Trait
+    from rulepress.games.iris.models.weapon import WeaponSection
     from rulepress.rules.examples import examples_index
 
     trait = Trait.model_construct(kind="trait", id="vigor", name="Vigor")

@@ -12,9 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from rulepress.models import CriticalFailure, FearRoll, ShockRoll
-from rulepress.models.cool import Duration, FearResult
-from rulepress.rules.cool import Combatant, acting_order
+from rulepress.games.cool.models import CriticalFailure, Duration, FearResult, FearRoll, ShockRoll
+from rulepress.games.cool.rules import Combatant, acting_order
 from rulepress.rules.examples import replay
 
 

@@ -12,10 +12,10 @@ from fractions import Fraction
 
 import pytest
 
-from rulepress.models import CufRating, TcLadder, TcSource, ThreatThreshold
-from rulepress.models.cuf import Check
-from rulepress.rules import cuf
-from rulepress.rules.cuf import TcEvent
+from rulepress.games.cuf import rules as cuf
+from rulepress.games.cuf.models.cuf import Check, CufRating, ThreatThreshold
+from rulepress.games.cuf.models.threat import TcLadder, TcSource
+from rulepress.games.cuf.rules import TcEvent
 from rulepress.rules.examples import replay
 
 

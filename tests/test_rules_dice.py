@@ -19,9 +19,8 @@ from functools import reduce
 import pytest
 
 from rulepress import dice
-from rulepress.models import PushRule, StepDice
-from rulepress.models.step_dice import push_reading
-from rulepress.rules.odds import READINGS
+from rulepress.games.t2k4e.models.step_dice import PushRule, StepDice, push_reading
+from rulepress.games.t2k4e.odds import READINGS
 from tests.helpers import REPO
 
 STEP_SIDES = {"d6": 6, "d8": 8, "d10": 10, "d12": 12}

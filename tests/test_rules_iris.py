@@ -12,19 +12,21 @@ from fractions import Fraction
 
 import pytest
 
-from rulepress.models import (
-    CharacterState,
-    CorruptionRules,
-    CorruptionTriggers,
+from rulepress.games.iris import rules as iris_rules
+from rulepress.games.iris.models.character_points import (
     CpAward,
     CpCost,
     CpEarned,
     CpEarning,
     CpSpending,
-    ObedienceConsequences,
-    WeaponProfile,
 )
-from rulepress.rules import iris as iris_rules
+from rulepress.games.iris.models.corruption import (
+    CharacterState,
+    CorruptionRules,
+    CorruptionTriggers,
+    ObedienceConsequences,
+)
+from rulepress.games.iris.models.weapon import WeaponProfile
 from rulepress.rules.examples import replay
 
 

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulepress import dice
-from rulepress.models import CufRating
-from rulepress.models.cool import Duration
-from rulepress.models.step_dice import STEPS
-from rulepress.rules.odds import READINGS
+from rulepress.games.cool.models import Duration
+from rulepress.games.cuf.models.cuf import CufRating
+from rulepress.games.t2k4e.models.step_dice import STEPS
+from rulepress.games.t2k4e.odds import READINGS
 
 step_die = st.sampled_from(STEPS)
 pools = st.lists(step_die, min_size=1, max_size=3)

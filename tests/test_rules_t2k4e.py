@@ -12,13 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from rulepress.models import (
-    GroupRoll,
-    OddsTable,
-    OpposedResult,
-    PushPrice,
-    PushRule,
-)
+from rulepress.games.t2k4e.models.odds_table import OddsTable
+from rulepress.games.t2k4e.models.step_dice import GroupRoll, OpposedResult, PushPrice, PushRule
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.exporters.site.calculators import DATA_ID, Calculator, calculator_page
-from rulepress.exporters.site.calculators_iris import MAX_CALCULATOR_RANK
 from rulepress.exporters.site.pages import generate, nav_folders
-from rulepress.models import SkillTest
+from rulepress.games.iris.calculator import MAX_CALCULATOR_RANK
+from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.validation import validate
 from rulepress.validators import CHECKS
 from tests.golden import assert_golden

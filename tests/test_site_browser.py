@@ -17,8 +17,9 @@ import pytest
 
 from rulepress import dice
 from rulepress.commands.roll import T2k4eRoll, cool_roll, cuf_check, t2k4e_roll
-from rulepress.models import SkillTest, StepDice
-from rulepress.models.weapon import weapons_by_section
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.iris.models.weapon import weapons_by_section
+from rulepress.games.t2k4e.models.step_dice import StepDice
 from tests.helpers import ARTIFACTS
 
 

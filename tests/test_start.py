@@ -239,7 +239,7 @@ def test_a_two_word_glossary_term_is_defined_shown_on_the_site_and_not_reported(
 def test_the_kinds_a_document_refers_to_are_named_by_kind():
     """`new weapon` is listed once a compendium holds a weapon section: a weapon refers to
     that kind (a kind's name, whatever marks the field)."""
-    from rulepress.models import WeaponProfile
+    from rulepress.games.iris.models.weapon import WeaponProfile
     from rulepress.models.base import referenced_kinds
 
     assert referenced_kinds(WeaponProfile) == {"weapon-section"}

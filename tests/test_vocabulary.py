@@ -12,32 +12,35 @@ from fractions import Fraction
 
 import pytest
 
-import rulepress.models
-import rulepress.rules
-from rulepress.models import (
-    CheckRoll,
-    CpSpending,
-    CriticalFailure,
-    Document,
-    OpposedRoll,
-    ShockRoll,
-    Skill,
-    SkillTest,
-    WeaponProfile,
-    WeaponSection,
-)
-from rulepress.rules import cuf as cuf_rules
+import rulepress.games.cool.models
+import rulepress.games.cool.rules
+import rulepress.games.cuf.models.cuf
+import rulepress.games.cuf.rules
+import rulepress.games.iris.models.character_points
+import rulepress.games.iris.models.corruption
+import rulepress.games.iris.models.skill_test
+import rulepress.games.t2k4e.models.step_dice
+import rulepress.games.t2k4e.odds
+from rulepress.games.cool.models import CriticalFailure, ShockRoll
+from rulepress.games.cuf import rules as cuf_rules
+from rulepress.games.cuf.models.cuf import CheckRoll
+from rulepress.games.iris.models.character_points import CpSpending
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
+from rulepress.games.t2k4e.models.step_dice import OpposedRoll
+from rulepress.models import Document
 
 RULE_MODULES = [
-    rulepress.models.cool,
-    rulepress.models.cuf,
-    rulepress.models.character_points,
-    rulepress.models.corruption,
-    rulepress.models.skill_test,
-    rulepress.models.step_dice,
-    rulepress.rules.cuf,
-    rulepress.rules.cool,
-    rulepress.rules.odds,
+    rulepress.games.cool.models,
+    rulepress.games.cuf.models.cuf,
+    rulepress.games.iris.models.character_points,
+    rulepress.games.iris.models.corruption,
+    rulepress.games.iris.models.skill_test,
+    rulepress.games.t2k4e.models.step_dice,
+    rulepress.games.cuf.rules,
+    rulepress.games.cool.rules,
+    rulepress.games.t2k4e.odds,
 ]
 
 
@@ -103,9 +106,9 @@ def test_every_outcome_is_a_named_result_category():
     """`outcome`: the named category of a resolved roll, a field of its result."""
     assert not dict(_methods("outcome"))  # no method is called outcome any more
     for result in (
-        rulepress.models.ShockResult,
-        rulepress.models.FearResult,
-        rulepress.models.OpposedResult,
+        rulepress.games.cool.models.ShockResult,
+        rulepress.games.cool.models.FearResult,
+        rulepress.games.t2k4e.models.step_dice.OpposedResult,
     ):
         hint = typing.get_type_hints(result, vars(inspect.getmodule(result)))["outcome"]
         assert typing.get_origin(hint) is typing.Literal, result

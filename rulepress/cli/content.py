@@ -180,7 +180,7 @@ def import_wiki_command(
     """Import weapon profiles from a quick-reference wiki PAGE (the IRIS text format:
     section headings, "Weapon Profile - NAME (Tier N)" headers, a stats line and an AP
     table) as one canonical YAML file per weapon, plus one per section."""
-    from rulepress.commands.import_wiki import import_wiki
+    from rulepress.games.iris.import_command import import_wiki
 
     if None not in (ruleset_folder, old_ruleset_folder) and ruleset_folder != old_ruleset_folder:
         raise click.BadOptionUsage("--into", "--into and --ruleset name two folders; give one")

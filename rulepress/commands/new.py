@@ -26,8 +26,10 @@ from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
 from rulepress.compendium.yaml_source import parse_yaml
 from rulepress.errors import Level, RulepressError
+from rulepress.games.cuf.models.threat import TcSource
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
 from rulepress.kinds.builtin import SKILL_CATEGORIES
-from rulepress.models import Skill, TcSource, WeaponProfile, WeaponSection
 from rulepress.output_names import safe_child, slug
 from rulepress.validators import run_checks
 

@@ -20,9 +20,10 @@ from rulepress.commands.options import (
     table_lines,
 )
 from rulepress.compendium.model import Ruleset
-from rulepress.models import OddsTable, PushRule, SkillTest, StepDice
-from rulepress.models.skill_test import MAX_RANK
-from rulepress.rules.odds import exact_percent, within_rounding
+from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest
+from rulepress.games.t2k4e.models.odds_table import OddsTable
+from rulepress.games.t2k4e.models.step_dice import PushRule, StepDice
+from rulepress.games.t2k4e.odds import exact_percent, within_rounding
 
 
 def chance_json(chance: Fraction) -> dict:

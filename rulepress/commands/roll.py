@@ -25,21 +25,18 @@ from rulepress.commands.options import (
 )
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
-from rulepress.models import (
-    CriticalFailure,
-    CufRating,
-    FearRoll,
+from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
+from rulepress.games.cuf import rules as cuf_rules
+from rulepress.games.cuf.models.cuf import CufRating
+from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest
+from rulepress.games.t2k4e.models.step_dice import (
     GroupRoll,
     ModifierRule,
     PushRule,
-    ShockRoll,
-    SkillTest,
+    Reading,
     StepDice,
 )
 from rulepress.models.common import DIE_SIDES
-from rulepress.models.skill_test import MAX_RANK
-from rulepress.models.step_dice import Reading
-from rulepress.rules import cuf as cuf_rules
 
 
 def _check_faces(option: str, faces: Sequence[int], sides: Sequence[int], needs: str) -> None:

@@ -10,9 +10,12 @@ from fractions import Fraction
 import jinja2
 
 from rulepress.compendium.model import Ruleset
-from rulepress.models import OddsTable, PushRule, Skill, StepDice, TcSource, WeaponProfile
-from rulepress.models.step_dice import push_reading
-from rulepress.rules.odds import READINGS, exact_percent, within_rounding
+from rulepress.games.cuf.models.threat import TcSource
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.weapon import WeaponProfile
+from rulepress.games.t2k4e.models.odds_table import OddsTable
+from rulepress.games.t2k4e.models.step_dice import PushRule, StepDice, push_reading
+from rulepress.games.t2k4e.odds import READINGS, exact_percent, within_rounding
 
 
 def weapon_blocks(ruleset: Ruleset, env: jinja2.Environment) -> dict:

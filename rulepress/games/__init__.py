@@ -5,23 +5,27 @@ The core never imports this package: it finds the games through their entry poin
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulepress.plugin import Kind
+if TYPE_CHECKING:
+    from rulepress.plugin import Kind
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "exporters/site/assets/javascripts/games"
-"""The bundled games' calculator scripts, one per game (they move into each game's package)."""
+HERE = Path(__file__).resolve().parent
 
 
-def bundled_kinds(*names: str) -> tuple[Kind, ...]:
-    """rulepress's own Kind entries of these names, in this order (their code is still in
-    rulepress.kinds.builtin, from where it moves into each game's package)."""
+def bundled_kinds(game: str, *names: str) -> tuple[Kind, ...]:
+    """rulepress's own Kind entries of these names, in this order, with the templates of
+    the game's package (`<game>/templates`). Their entries are still in
+    rulepress.kinds.builtin, from where they move into each game's package."""
     from rulepress.kinds.builtin import KINDS
 
     by_name = {kind.name: kind for kind in KINDS}
-    return tuple(by_name[name] for name in names)
+    templates = HERE / game / "templates"
+    return tuple(dataclasses.replace(by_name[name], templates=templates) for name in names)
 
 
 def bundled_scripts(game: str) -> tuple[Path, ...]:
-    """The calculator script of one of rulepress's own games (`SCRIPTS/<game>.js`)."""
-    return (SCRIPTS / f"{game}.js",)
+    """The calculator script of one of rulepress's own games (`<game>/calculator.js`)."""
+    return (HERE / game / "calculator.js",)

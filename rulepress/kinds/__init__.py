@@ -336,7 +336,7 @@ def models() -> dict[str, type[Document]]:
 
 def template_folders() -> list[Path]:
     """The plugins' template folders, searched after rulepress's own."""
-    return [kind.templates for kind in registry().values() if kind.templates is not None]
+    return list(dict.fromkeys(k.templates for k in registry().values() if k.templates is not None))
 
 
 # The hooks' machinery, after the records it reads (it imports them from here).

@@ -8,6 +8,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
+from rulepress.games.cuf.models.cuf import DIFFICULTY, CufRating, ThreatThreshold
+from rulepress.games.cuf.models.threat import TcLadder, TcSource
+from rulepress.games.iris.models.character_points import CpEarning, CpSpending
+from rulepress.games.iris.models.corruption import (
+    CorruptionRules,
+    CorruptionTriggers,
+    ObedienceConsequences,
+)
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.iris.models.trait import Trait
+from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection, weapons_by_section
+from rulepress.games.t2k4e.models.odds_table import OddsTable
+from rulepress.games.t2k4e.models.step_dice import (
+    STEPS,
+    GroupRoll,
+    ModifierRule,
+    OpposedRoll,
+    PushRule,
+    StepDice,
+    push_reading,
+)
+from rulepress.games.t2k4e.models.time_units import TimeUnits
 from rulepress.kinds import (
     DiffWording,
     FoundryItems,
@@ -20,44 +44,13 @@ from rulepress.kinds import (
 )
 from rulepress.kinds.bundled_figures import skill_test_figures, step_dice_figures, weapon_summary
 from rulepress.kinds.roll_table import ROLL_TABLE
-from rulepress.models import (
-    CorruptionRules,
-    CorruptionTriggers,
-    CpEarning,
-    CpSpending,
-    CriticalFailure,
-    CufRating,
-    FearRoll,
-    GroupRoll,
-    ModifierRule,
-    ObedienceConsequences,
-    OddsTable,
-    OpposedRoll,
-    PushRule,
-    RulesetInfo,
-    RuleText,
-    ShockRoll,
-    Skill,
-    SkillTest,
-    StepDice,
-    TcLadder,
-    TcSource,
-    ThreatThreshold,
-    TimeUnits,
-    Trait,
-    WeaponProfile,
-    WeaponSection,
-)
-from rulepress.models.cuf import DIFFICULTY
-from rulepress.models.step_dice import STEPS, push_reading
-from rulepress.models.weapon import weapons_by_section
+from rulepress.models import RulesetInfo, RuleText
 from rulepress.output_names import slug
 
 # Hooks in higher layers, named here and imported only where used.
 ROLL, ODDS, NEW = "rulepress.commands.roll", "rulepress.commands.odds", "rulepress.commands.new"
 CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
-CALCULATORS = "rulepress.exporters.site.calculators_"  # + the game: calculators_iris
-WEAPON_PAGES = "rulepress.exporters.foundry.packs.weapon_pages"
+WEAPON_PAGES = "rulepress.games.iris.foundry"
 EXAMPLES = "rulepress.rules.bundled_examples"
 
 
@@ -277,7 +270,7 @@ KINDS = (
         guide=Guide("Skill Test", "skill-test", 100),
         macro=Macro("iris-skill-test", "Skill Test", _skill_test_rules),
         chart=f"{CHARTS}:skill_test_charts",
-        calculator=f"{CALCULATORS}iris:skill_test_calculator",
+        calculator="rulepress.games.iris.calculator:skill_test_calculator",
         roll=f"{ROLL}:roll_iris",
         odds=f"{ODDS}:odds_iris",
         example=f"{EXAMPLES}:skill_test_example",
@@ -358,7 +351,7 @@ KINDS = (
         guide=Guide("Dice", "step-dice", 110),
         macro=Macro("t2k4e-roll", "Roll with Modifiers and Push", _step_dice_rules),
         chart=f"{CHARTS}:step_dice_charts",
-        calculator=f"{CALCULATORS}t2k4e:step_dice_calculator",
+        calculator="rulepress.games.t2k4e.calculator:step_dice_calculator",
         roll=f"{ROLL}:roll_t2k4e",
         odds=f"{ODDS}:odds_t2k4e",
         figures=step_dice_figures,
@@ -383,7 +376,7 @@ KINDS = (
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
         macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
         roll=f"{ROLL}:roll_cuf",
-        calculator=f"{CALCULATORS}cuf:cuf_calculator",
+        calculator="rulepress.games.cuf.calculator:cuf_calculator",
     ),
     Kind(
         ThreatThreshold,
@@ -417,7 +410,7 @@ KINDS = (
         ShockRoll,
         guide=Guide("Cool", "shock-roll", 200),
         roll=f"{ROLL}:roll_cool",
-        calculator=f"{CALCULATORS}cool:cool_calculator",
+        calculator="rulepress.games.cool.calculator:cool_calculator",
         example=f"{EXAMPLES}:shock_roll_example",
     ),
     Kind(

@@ -6,8 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from rulepress.models import SkillTest, StepDice, WeaponProfile
-from rulepress.models.step_dice import STEPS
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.iris.models.weapon import WeaponProfile
+from rulepress.games.t2k4e.models.step_dice import STEPS, StepDice
 
 
 def skill_test_figures(skill_test: SkillTest, ruleset: Any) -> dict[str, Fraction]:

@@ -7,9 +7,12 @@ they move into their games' packages with the rest of the games' code.
 from __future__ import annotations
 
 from rulepress.compendium.model import Ruleset
-from rulepress.models import CriticalFailure, FearRoll, ShockRoll, SkillTest, ThreatThreshold, Trait
+from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
+from rulepress.games.cuf import rules as cuf
+from rulepress.games.cuf.models.cuf import ThreatThreshold
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.iris.models.trait import Trait
 from rulepress.models.common import Example
-from rulepress.rules import cuf
 
 Computed = dict[str, object]
 

@@ -6,11 +6,9 @@ from collections.abc import Iterator
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level, PluginError
-from rulepress.models import OddsTable, PushRule, StepDice
-from rulepress.models.odds_table import OddsRow
-from rulepress.models.step_dice import Reading, push_reading
-from rulepress.rules.examples import UNREPLAYABLE, examples_index, replay
-from rulepress.rules.odds import (
+from rulepress.games.t2k4e.models.odds_table import OddsRow, OddsTable
+from rulepress.games.t2k4e.models.step_dice import PushRule, Reading, StepDice, push_reading
+from rulepress.games.t2k4e.odds import (
     ROUNDINGS,
     ReadingFit,
     best_reading,
@@ -18,6 +16,7 @@ from rulepress.rules.odds import (
     roundings_explaining,
     within_rounding,
 )
+from rulepress.rules.examples import UNREPLAYABLE, examples_index, replay
 from rulepress.validators.registry import Report, check
 
 

@@ -7,13 +7,9 @@ from collections import Counter, defaultdict
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.models import (
-    CorruptionTriggers,
-    ObedienceConsequences,
-    TcLadder,
-    TcSource,
-    WeaponProfile,
-)
+from rulepress.games.cuf.models.threat import TcLadder, TcSource
+from rulepress.games.iris.models.corruption import CorruptionTriggers, ObedienceConsequences
+from rulepress.games.iris.models.weapon import WeaponProfile
 from rulepress.validators.registry import (
     Report,
     check,

@@ -25,8 +25,9 @@ from rulepress.errors import (
     code_prefix,
     raised_text,
 )
+from rulepress.games.iris.models.weapon import WeaponProfile
 from rulepress.kinds import games, registry
-from rulepress.models import Document, WeaponProfile
+from rulepress.models import Document
 from rulepress.validators.grouping import group_placeholder_findings
 
 

@@ -6,7 +6,8 @@ from collections import Counter
 
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
-from rulepress.models import ApRow, OddsTable, WeaponProfile
+from rulepress.games.iris.models.weapon import ApRow, WeaponProfile
+from rulepress.games.t2k4e.models.odds_table import OddsTable
 from rulepress.validators.registry import Report, check, weapon_entries
 
 AP_RANGE = range(1, 31)

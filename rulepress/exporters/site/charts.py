@@ -13,8 +13,8 @@ from typing import NamedTuple
 from rulepress import kinds
 from rulepress.exporters.escaping import html_attribute, html_text
 from rulepress.exporters.markdown_text import percent
-from rulepress.models import PushRule, SkillTest, StepDice
-from rulepress.models.step_dice import push_reading
+from rulepress.games.iris.models.skill_test import SkillTest
+from rulepress.games.t2k4e.models.step_dice import PushRule, StepDice, push_reading
 
 
 class Chart(NamedTuple):

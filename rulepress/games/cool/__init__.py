@@ -1,15 +1,13 @@
-"""Cool: shock and fear rolls, critical failures."""
+"""Cool: shock and fear rolls, critical failures.
 
-from __future__ import annotations
+The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
+that importing the game's models does not import the registry.
+"""
 
-from rulepress.games import bundled_kinds, bundled_scripts
-from rulepress.plugin import Game
 
-GAME = Game(
-    "cool",
-    "Cool",
-    order=40,
-    kinds=bundled_kinds("shock-roll", "fear-roll", "critical-failure"),
-    scripts=bundled_scripts("cool"),
-)
-"""The game rulepress's pyproject.toml registers as `cool` (group `rulepress.games`)."""
+def __getattr__(name: str):
+    if name == "GAME":
+        from rulepress.games.cool.game import GAME
+
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,16 +1,14 @@
 """Coolness Under Fire for Twilight: 2000 v2.2: the CUF rating, threat thresholds and
-conditions."""
+conditions.
 
-from __future__ import annotations
+The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
+that importing the game's models does not import the registry.
+"""
 
-from rulepress.games import bundled_kinds, bundled_scripts
-from rulepress.plugin import Game
 
-GAME = Game(
-    "cuf",
-    "Coolness Under Fire",
-    order=30,
-    kinds=bundled_kinds("cuf-rating", "threat-threshold", "tc-source", "tc-ladder"),
-    scripts=bundled_scripts("cuf"),
-)
-"""The game rulepress's pyproject.toml registers as `cuf` (group `rulepress.games`)."""
+def __getattr__(name: str):
+    if name == "GAME":
+        from rulepress.games.cuf.game import GAME
+
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,26 +1,13 @@
-"""IRIS: traits, skills and the skill test, weapons, corruption, character points."""
+"""IRIS: traits, skills and the skill test, weapons, corruption, character points.
 
-from __future__ import annotations
+The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
+that importing the game's models does not import the registry.
+"""
 
-from rulepress.games import bundled_kinds, bundled_scripts
-from rulepress.plugin import Game
 
-GAME = Game(
-    "iris",
-    "IRIS",
-    order=10,
-    kinds=bundled_kinds(
-        "trait",
-        "skill",
-        "skill-test",
-        "weapon-section",
-        "weapon",
-        "corruption-rules",
-        "corruption-triggers",
-        "obedience-consequences",
-        "cp-spending",
-        "cp-earning",
-    ),
-    scripts=bundled_scripts("iris"),
-)
-"""The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""
+def __getattr__(name: str):
+    if name == "GAME":
+        from rulepress.games.iris.game import GAME
+
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

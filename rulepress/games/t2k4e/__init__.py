@@ -1,24 +1,14 @@
 """Twilight: 2000 4th edition: step dice, pushing, modifiers, group and opposed rolls,
-odds, time."""
+odds, time.
 
-from __future__ import annotations
+The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
+that importing the game's models does not import the registry.
+"""
 
-from rulepress.games import bundled_kinds, bundled_scripts
-from rulepress.plugin import Game
 
-GAME = Game(
-    "t2k4e",
-    "Twilight: 2000 4th Edition",
-    order=20,
-    kinds=bundled_kinds(
-        "step-dice",
-        "push-rule",
-        "modifier-rule",
-        "group-roll",
-        "opposed-roll",
-        "odds-table",
-        "time-units",
-    ),
-    scripts=bundled_scripts("t2k4e"),
-)
-"""The game rulepress's pyproject.toml registers as `t2k4e` (group `rulepress.games`)."""
+def __getattr__(name: str):
+    if name == "GAME":
+        from rulepress.games.t2k4e.game import GAME
+
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """Twilight: 2000 4e's calculator: step dice with modifiers and a push (a kind's
-`calculator` hook; its script is `javascripts/games/t2k4e.js`)."""
+`calculator` hook; its script is `calculator.js, beside it`)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,15 @@ from rulepress.exporters.site.calculators import (
     number_input,
     select,
 )
-from rulepress.models import GroupRoll, ModifierRule, PushRule, StepDice
-from rulepress.models.step_dice import STEPS, push_reading
-from rulepress.rules.odds import READINGS
+from rulepress.games.t2k4e.models.step_dice import (
+    STEPS,
+    GroupRoll,
+    ModifierRule,
+    PushRule,
+    StepDice,
+    push_reading,
+)
+from rulepress.games.t2k4e.odds import READINGS
 
 T2K4E_MODIFIER = 10
 """The net modifier the T2K4e calculator takes, -10 to +10 (as `roll t2k4e --modifier`)."""

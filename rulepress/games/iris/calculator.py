@@ -1,5 +1,5 @@
 """IRIS's calculator: the skill test and each weapon's row (a kind's `calculator` hook;
-its script is `javascripts/games/iris.js`)."""
+its script is `calculator.js, beside it`)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from rulepress.exporters.site.calculators import (
     chance_cells,
     number_input,
 )
-from rulepress.models import SkillTest
-from rulepress.models.skill_test import MAX_RANK, SkillTestResult
-from rulepress.models.weapon import weapons_by_section
+from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest, SkillTestResult
+from rulepress.games.iris.models.weapon import weapons_by_section
 
 MAX_CALCULATOR_RANK = 20
 """The highest skill rank the IRIS calculator precomputes (the rules go to MAX_RANK)."""

@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from rulepress.models import OddsTable, StepDice
-from rulepress.models.step_dice import Reading
+from rulepress.games.t2k4e.models.odds_table import OddsTable
+from rulepress.games.t2k4e.models.step_dice import Reading, StepDice
+
+__all__ = ["ReadingFit"]
+"""The typed values its rules take and return, exported with the functions."""
 
 READINGS: tuple[Reading, ...] = ("neither-one-nor-success", "every-non-success")
 

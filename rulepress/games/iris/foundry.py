@@ -10,7 +10,7 @@ from markupsafe import Markup
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.packs.common import Shared
 from rulepress.exporters.guide import Section
-from rulepress.models import WeaponProfile
+from rulepress.games.iris.models.weapon import WeaponProfile
 
 
 def weapon_tables(weapon: WeaponProfile, currency: str, shared: Shared) -> Markup:

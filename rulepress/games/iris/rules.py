@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulepress.compendium.model import Ruleset
-from rulepress.models import CorruptionRules, Skill, SkillTest
-from rulepress.models.skill_test import SkillTestResult
+from rulepress.games.iris.models.corruption import CorruptionRules
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.skill_test import SkillTest, SkillTestResult
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulepress.compendium.model import Ruleset
-from rulepress.models import TcLadder, TcSource, ThreatThreshold
-from rulepress.models.cuf import CheckResult
+from rulepress.games.cuf.models.cuf import CheckResult, ThreatThreshold
+from rulepress.games.cuf.models.threat import TcLadder, TcSource
+
+__all__ = ["RoundEnd", "SkillRoll", "TcEvent", "ThreatState"]
+"""The typed values its rules take and return, exported with the functions."""
 
 
 @dataclass(frozen=True)

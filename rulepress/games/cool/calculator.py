@@ -1,5 +1,5 @@
 """Cool's calculator: shock and fear rolls (a kind's `calculator` hook; its script is
-`javascripts/games/cool.js`)."""
+`calculator.js, beside it`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from rulepress.exporters.site.calculators import (
     chance_cells,
     number_input,
 )
-from rulepress.models import CriticalFailure, FearRoll, ShockRoll
-from rulepress.models.cool import PERCENTILE
+from rulepress.games.cool.models import PERCENTILE, CriticalFailure, FearRoll, ShockRoll
 
 COOL_DAMAGE = 100
 """The damage taken the Cool calculator covers, 0 to 100 (as `roll cool --penalty`)."""

@@ -16,14 +16,15 @@ from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.writer import dump_document, write_all
 from rulepress.errors import RulepressError
 from rulepress.files import read_regular
-from rulepress.importers.wiki import (
+from rulepress.games.iris.importer import (
     ParsedProfile,
     ParsedSection,
     WikiFormatError,
     parse_page,
     whole_number,
 )
-from rulepress.models import Skill, WeaponProfile, WeaponSection
+from rulepress.games.iris.models.skill import Skill
+from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
 from rulepress.output_names import ascii_slug, safe_child
 
 COST = re.compile(r"^(?P<amount>[0-9]+)\s*(?P<unit>[A-Za-z]*)$")

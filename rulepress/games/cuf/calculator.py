@@ -1,5 +1,5 @@
 """Coolness Under Fire's calculator: the threat check (a kind's `calculator` hook; its
-script is `javascripts/games/cuf.js`)."""
+script is `calculator.js, beside it`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from rulepress.exporters.site.calculators import (
     chance_cells,
     number_input,
 )
-from rulepress.models import ThreatThreshold
-from rulepress.rules import cuf as cuf_rules
+from rulepress.games.cuf import rules as cuf_rules
+from rulepress.games.cuf.models.cuf import ThreatThreshold
 
 CUF_RATINGS = 40
 """The CUF and Willpower the CUF calculator takes, 0 to 40 each (as `roll cuf`)."""

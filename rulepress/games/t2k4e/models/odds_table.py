@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from rulepress.games.t2k4e.models.step_dice import StepDie
 from rulepress.models.base import Document, Model, Name
 from rulepress.models.common import Percent
-from rulepress.models.step_dice import StepDie
 
 
 class OddsRow(Model):

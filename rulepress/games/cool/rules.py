@@ -6,6 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+__all__ = ["Combatant"]
+"""The typed values its rules take and return, exported with the functions."""
+
 State = Literal["steady", "not-afraid", "frightened", "shock", "scared", "panicked", "unconscious"]
 # The outcomes of shock and fear rolls, in acting order. Frightened characters act after
 # the steady and before the scared; those in shock and the scared (panicked) act last

@@ -1,0 +1,15 @@
+"""Cool: shock and fear rolls, critical failures."""
+
+from __future__ import annotations
+
+from rulepress.games import bundled_kinds, bundled_scripts
+from rulepress.plugin import Game
+
+GAME = Game(
+    "cool",
+    "Cool",
+    order=40,
+    kinds=bundled_kinds("cool", "shock-roll", "fear-roll", "critical-failure"),
+    scripts=bundled_scripts("cool"),
+)
+"""The game rulepress's pyproject.toml registers as `cool` (group `rulepress.games`)."""

@@ -1,0 +1,16 @@
+"""Coolness Under Fire for Twilight: 2000 v2.2: the CUF rating, threat thresholds and
+conditions."""
+
+from __future__ import annotations
+
+from rulepress.games import bundled_kinds, bundled_scripts
+from rulepress.plugin import Game
+
+GAME = Game(
+    "cuf",
+    "Coolness Under Fire",
+    order=30,
+    kinds=bundled_kinds("cuf", "cuf-rating", "threat-threshold", "tc-source", "tc-ladder"),
+    scripts=bundled_scripts("cuf"),
+)
+"""The game rulepress's pyproject.toml registers as `cuf` (group `rulepress.games`)."""

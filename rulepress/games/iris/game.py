@@ -1,0 +1,27 @@
+"""IRIS: traits, skills and the skill test, weapons, corruption, character points."""
+
+from __future__ import annotations
+
+from rulepress.games import bundled_kinds, bundled_scripts
+from rulepress.plugin import Game
+
+GAME = Game(
+    "iris",
+    "IRIS",
+    order=10,
+    kinds=bundled_kinds(
+        "iris",
+        "trait",
+        "skill",
+        "skill-test",
+        "weapon-section",
+        "weapon",
+        "corruption-rules",
+        "corruption-triggers",
+        "obedience-consequences",
+        "cp-spending",
+        "cp-earning",
+    ),
+    scripts=bundled_scripts("iris"),
+)
+"""The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""
