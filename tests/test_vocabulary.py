@@ -43,6 +43,17 @@ RULE_MODULES = [
     rulepress.games.t2k4e.odds,
 ]
 
+PUBLIC_PACKAGES = [
+    rulepress.games.cool.models,
+    rulepress.games.cool.rules,
+    rulepress.games.cuf.models,
+    rulepress.games.cuf.rules,
+    rulepress.games.iris.models,
+    rulepress.games.t2k4e.models,
+    rulepress.games.t2k4e.odds,
+]
+"""Where each game exports the typed results its rules return."""
+
 
 def _methods(name: str):
     """Every method or function called `name` in the rule modules, with where it is."""
@@ -149,8 +160,9 @@ def test_results_are_frozen_dataclasses_never_tuples(t2k, iris):
 
 
 def test_every_result_type_a_rule_returns_is_exported():
-    public = {getattr(rulepress.models, n) for n in rulepress.models.__all__}
-    public |= {getattr(rulepress.rules, n) for n in rulepress.rules.__all__}
+    public = set()
+    for package in PUBLIC_PACKAGES:
+        public |= {getattr(package, n) for n in package.__all__}
     for module in RULE_MODULES:
         for name, owner in vars(module).items():
             if not (inspect.isclass(owner) and owner.__module__ == module.__name__):

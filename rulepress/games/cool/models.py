@@ -260,3 +260,7 @@ def _bounded(count: int, sides: int, bonus: int) -> bool:
 def _check_roll(roll: int) -> None:
     if not 1 <= roll <= PERCENTILE:
         raise ValueError(f"a percentile roll is 1-100, not {roll}")
+
+
+__all__ = ["CriticalFailure", "FearResult", "FearRoll", "ShockResult", "ShockRoll"]
+"""The kinds and the typed results their rules return."""
