@@ -14,8 +14,8 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The game's templates (`markdown/sections/...`, `foundry/macros/...`)."""
 
 # Hooks named as "module:attr", imported only where used (a command, a section, a page).
-HERE = "rulepress.games.cuf"
-COMMANDS, HELPERS, RULES = f"{HERE}.commands", f"{HERE}.helpers", f"{HERE}.rules"
+PACKAGE = "rulepress.games.cuf"
+COMMANDS, HELPERS, RULES = f"{PACKAGE}.commands", f"{PACKAGE}.helpers", f"{PACKAGE}.rules"
 
 EFFECTS = (
     ("adds", "sources-that-add-tcs", "Sources That Add TCs"),
@@ -65,7 +65,7 @@ KINDS = (
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
         macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
         roll=f"{COMMANDS}:roll_cuf",
-        calculator=f"{HERE}.calculator:cuf_calculator",
+        calculator=f"{PACKAGE}.calculator:cuf_calculator",
         templates=TEMPLATES,
     ),
     Kind(
