@@ -22,8 +22,7 @@ import rulepress.plugin.site
 from rulepress import caching, kinds
 from rulepress.cli import run
 from rulepress.errors import RulepressError
-from rulepress.kinds import builtin
-from tests.helpers import REPO, clear_registry, game_module
+from tests.helpers import KIND_ORDER, REPO, clear_registry, game_module
 
 ARMOUR = REPO / "tests" / "fixtures" / "armour-plugin"
 PLUGINS_PAGE = REPO / "docs" / "plugins.md"
@@ -32,7 +31,7 @@ HEAVY_MODULES = ("jinja2", "click", "mkdocs", "markdown", "rulepress.exporters",
 
 def test_the_registry_keeps_todays_kind_order_and_the_games_order():
     clear_registry()
-    assert list(kinds.registry()) == [kind.name for kind in builtin.KINDS]
+    assert list(kinds.registry()) == list(KIND_ORDER)
     assert [game.id for game in kinds.games()] == ["core", "iris", "t2k4e", "cuf", "cool"]
     assert [kind.name for kind in kinds.games()[0].kinds] == ["ruleset", "rule", "roll-table"]
     assert {kind.package for kind in kinds.registry().values()} == {"rulepress"}
@@ -84,7 +83,7 @@ def test_the_armour_fixture_still_registers_through_the_old_kinds_group(install,
     monkeypatch.syspath_prepend(str(ARMOUR))
     install("rulepress-armour", {"rulepress.kinds": {"armour": "rulepress_armour:KINDS"}})
     registry = kinds.registry()
-    assert list(registry)[:-1] == [kind.name for kind in builtin.KINDS]
+    assert list(registry)[:-1] == list(KIND_ORDER)
     assert list(registry)[-1] == "armour"
     assert registry["armour"].package == "rulepress-armour"
     assert kinds.games()[-1].id == "armour" and kinds.games()[-1].order == 1000

@@ -26,7 +26,6 @@ from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
 from rulepress.compendium.yaml_source import parse_yaml
 from rulepress.errors import Level, RulepressError
-from rulepress.games.cuf.models.threat import TcSource
 from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
 from rulepress.kinds.builtin import SKILL_CATEGORIES
@@ -142,22 +141,6 @@ def new_skill(
     return _create(ruleset, ("skills", f"{skill_id}.yaml"), data)
 
 
-def new_tc_source(compendium: Path, ruleset_id: str | None, name: str, tc: int) -> Path:
-    """Write a TC source, last in their order: the new file's path."""
-    ruleset = _ruleset(compendium, ruleset_id, TcSource)
-    order = 1 + max((s.order for s in ruleset.all(TcSource, drafts=True)), default=0)
-    source_id = _free_id(ruleset, name)
-    data = {
-        "kind": "tc-source",
-        "id": source_id,
-        "name": name,
-        "effect": "adds" if tc >= 0 else "reduces",
-        "order": order,
-        "tc": tc,
-    }
-    return _create(ruleset, ("tc-sources", f"{source_id}.yaml"), data)
-
-
 # The kinds' `new` commands (rulepress.kinds.builtin names them; rulepress.cli loads them).
 
 
@@ -192,18 +175,3 @@ def new_skill_command(name, category, traits, ruleset_id, compendium):
     """A skill NAME with its category and two traits."""
     trait_ids = [t.strip() for t in traits.split(",") if t.strip()]
     click.echo(f"wrote {new_skill(compendium, ruleset_id, name, category, trait_ids)}")
-
-
-@click.command("tc-source")
-@click.argument("name", type=NAME)
-@click.option(
-    "--tc",
-    type=click.IntRange(-100, 100),
-    required=True,
-    help="TCs it adds, -100 to 100 (negative: reduces).",
-)
-@ruleset_option(TcSource)
-@compendium_option
-def new_tc_source_command(name, tc, ruleset_id, compendium):
-    """A threat-condition source NAME that adds (or with a negative --tc reduces) TCs."""
-    click.echo(f"wrote {new_tc_source(compendium, ruleset_id, name, tc)}")

@@ -26,8 +26,6 @@ from rulepress.commands.options import (
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
-from rulepress.games.cuf import rules as cuf_rules
-from rulepress.games.cuf.models.cuf import CufRating
 from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest
 from rulepress.games.t2k4e.models.step_dice import (
     GroupRoll,
@@ -158,42 +156,6 @@ def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
     return data
 
 
-def cuf_check(
-    ruleset: Ruleset, cuf: int, willpower: int, tcs: int, d20: int | None, seed: int | None
-) -> dict:
-    """The state a number of TCs puts a CUF in, and the check it calls for: what `roll` prints."""
-    reached = cuf_rules.state(ruleset, tcs, cuf=cuf)
-    data: dict = {
-        "ruleset": ruleset.id,
-        "cuf": cuf,
-        "tcs": tcs,
-        "state": reached.id,
-    }
-    threshold = reached.threshold
-    if threshold is None:
-        return data
-    ratings = {"cuf": cuf, "willpower": willpower}
-    roll = d20 if d20 is not None else dice.roll(20, random.Random(seed))
-    _check_faces("--d20", [roll], [20], "the check rolls one d20")
-    passed = threshold.check.passes(roll, ratings)
-    result = threshold.result(passed)
-    data.update(
-        check={
-            "difficulty": threshold.check.difficulty,
-            "target": threshold.check.target(ratings),
-            "roll": roll,
-            "passed": passed,
-        },
-        suppression_rounds=threshold.suppression_rounds(tcs, cuf, passed),
-        bane=result.bane,
-        flee_or_surrender=result.flee_or_surrender,
-        skill_penalty=result.skill_penalty,
-        initiative_penalty=result.initiative_penalty,
-        effect=result.text.strip(),
-    )
-    return data
-
-
 def cool_roll(
     ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
 ) -> dict:
@@ -251,19 +213,6 @@ def t2k4e_summary(data: dict) -> str:
             f"{_faces(pushed['faces'])}, so {_successes(pushed['successes'])}."
         )
     return text
-
-
-def cuf_summary(data: dict) -> str:
-    """A CUF threat check's result in words."""
-    start = f"{data['tcs']} TC{'' if data['tcs'] == 1 else 's'} against CUF {data['cuf']}"
-    if "check" not in data:
-        return f"{start}: no threat state, so no check."
-    check = data["check"]
-    return (
-        f"{start}: {data['state'].replace('-', ' ').capitalize()}. The {check['difficulty']} "
-        f"check against {check['target']} rolls {check['roll']}: "
-        f"{'passed' if check['passed'] else 'failed'}."
-    )
 
 
 def cool_summary(kind: str, data: dict) -> str:
@@ -327,22 +276,6 @@ def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **requ
     pool = [attribute_die, *([skill_die] if skill_die else [])]
     data = t2k4e_roll(load_ruleset(compendium, ruleset_id, StepDice), T2k4eRoll(pool, **request))
     emit(data, as_json, summary=t2k4e_summary(data))
-
-
-@click.command("cuf")
-@click.option("--cuf", type=click.IntRange(0, 40), required=True, help="The character's CUF.")
-@click.option("--willpower", type=click.IntRange(0, 40), required=True, help="Willpower.")
-@click.option(
-    "--tcs", type=click.IntRange(0, 500), required=True, help="Threat conditions this round."
-)
-@click.option("--d20", type=click.IntRange(1, 20), default=None, help="The check's d20 roll.")
-@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options(CufRating)
-def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
-    """A CUF threat check: the state the TCs reach and the check it calls for."""
-    ruleset = load_ruleset(compendium, ruleset_id, CufRating)
-    data = cuf_check(ruleset, cuf, willpower, tcs, d20, seed)
-    emit(data, as_json, summary=cuf_summary(data))
 
 
 @click.command("cool")

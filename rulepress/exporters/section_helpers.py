@@ -10,7 +10,6 @@ from fractions import Fraction
 import jinja2
 
 from rulepress.compendium.model import Ruleset
-from rulepress.games.cuf.models.threat import TcSource
 from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.weapon import WeaponProfile
 from rulepress.games.t2k4e.models.odds_table import OddsTable
@@ -69,23 +68,3 @@ def skills_of_traits(ruleset: Ruleset, env: jinja2.Environment) -> dict:
         return [skill for skill in ruleset.all(Skill) if trait_id in skill.traits]
 
     return {"skills_using": skills_using}
-
-
-def tc_amounts(ruleset: Ruleset, env: jinja2.Environment) -> dict:
-    """TC sources' and ladders' `tc_amount(source)`."""
-    return {"tc_amount": tc_amount}
-
-
-def tc_amount(source: TcSource) -> str:
-    """A TC source's amount as a player reads it: `2 TC`, `1 to 4 TC`, `-1 TC per ally`."""
-    if source.tc == "referee":
-        text = "set by the referee"
-    elif isinstance(source.tc, int):
-        text = f"{source.tc} TC"
-    else:
-        text = f"{source.tc.min} to {source.tc.max} TC"
-    if source.per:
-        text += f" per {source.per.replace('-', ' ')}"
-    if source.outstanding_success_tc is not None:
-        text += f" ({source.outstanding_success_tc} TC on an Outstanding Success)"
-    return text

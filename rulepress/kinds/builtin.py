@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
-from rulepress.games.cuf.models.cuf import DIFFICULTY, CufRating, ThreatThreshold
-from rulepress.games.cuf.models.threat import TcLadder, TcSource
 from rulepress.games.iris.models.character_points import CpEarning, CpSpending
 from rulepress.games.iris.models.corruption import (
     CorruptionRules,
@@ -89,17 +87,6 @@ def _weapon_sections(sections: Sequence[WeaponSection], ruleset) -> list[Part]:
         Part(section.id, section.name, (section, *weapons), section.order)
         for section, weapons in weapons_by_section(ruleset)
     ]
-
-
-def _tc_sources_by_effect(sources: Sequence[TcSource], ruleset) -> list[Part]:
-    parts = []
-    for position, (effect, title) in enumerate(
-        (("adds", "Sources That Add TCs"), ("reduces", "Sources That Reduce TCs"))
-    ):
-        chosen = tuple(source for source in sources if source.effect == effect)
-        if chosen:
-            parts.append(Part(slug(title), title, chosen, 20 * position))
-    return parts
 
 
 def _weapon_attributes(weapon: WeaponProfile, ruleset) -> list[tuple[str, str, object]]:
@@ -221,25 +208,6 @@ def _step_dice_rules(ruleset) -> dict:
         "rerolls": push_reading(ruleset.one(PushRule)),
         "highest": modifiers.highest_pool[0],
         "lowest": modifiers.lowest_pool[0],
-    }
-
-
-def _threat_check_rules(ruleset) -> dict:
-    thresholds = sorted(ruleset.all(ThreatThreshold), key=lambda t: t.exceeds)
-    return {
-        "multipliers": {name: float(value) for name, value in DIFFICULTY.items()},
-        "thresholds": [
-            {
-                "id": t.id,
-                "name": t.name,
-                "exceeds": t.exceeds,
-                "difficulty": t.check.difficulty,
-                "asset": t.check.asset,
-                "onFailure": t.on_failure.model_dump(),
-                "onSuccess": t.on_success.model_dump(),
-            }
-            for t in thresholds
-        ],
     }
 
 
@@ -370,41 +338,6 @@ KINDS = (
         TimeUnits,
         guide=Guide("Time", "time-units", 170),
         changes=DiffWording(row_keys=("id", "unit")),
-    ),
-    Kind(
-        CufRating,
-        guide=Guide("Coolness Under Fire", "cuf-rating", 180),
-        macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
-        roll=f"{ROLL}:roll_cuf",
-        calculator="rulepress.games.cuf.calculator:cuf_calculator",
-    ),
-    Kind(
-        ThreatThreshold,
-        guide=Guide("Coolness Under Fire", "threat-threshold", 190),
-        example=f"{EXAMPLES}:threat_threshold_example",
-        example_reads=("threat-threshold",),
-    ),
-    Kind(
-        TcSource,
-        new=f"{NEW}:new_tc_source_command",
-        guide=Guide(
-            "Threat Conditions",
-            "tc-sources",
-            parts=_tc_sources_by_effect,
-            helpers=f"{HELPERS}:tc_amounts",
-        ),
-        changes=DiffWording("TC source"),
-    ),
-    Kind(
-        TcLadder,
-        guide=Guide(
-            "Threat Conditions",
-            "tc-ladders",
-            order=140,
-            parts=_all_in_one("includes-above-ladders", '"Includes Above" Ladders'),
-            helpers=f"{HELPERS}:tc_amounts",
-        ),
-        changes=DiffWording("TC ladder"),
     ),
     Kind(
         ShockRoll,

@@ -3,6 +3,30 @@ see rulepress.plugin). This module imports click; rulepress.plugin does not."""
 
 from __future__ import annotations
 
-from rulepress.commands.options import emit, load_ruleset, ruleset_options
+from rulepress.commands.new import NAME
+from rulepress.commands.new import _create as new_document
+from rulepress.commands.new import _free_id as free_id
+from rulepress.commands.new import _ruleset as ruleset_for_new
+from rulepress.commands.options import (
+    SEED,
+    compendium_option,
+    emit,
+    load_ruleset,
+    ruleset_option,
+    ruleset_options,
+)
+from rulepress.commands.roll import _check_faces as check_faces
 
-__all__ = ["emit", "load_ruleset", "ruleset_options"]
+__all__ = [
+    "NAME",
+    "SEED",
+    "check_faces",
+    "compendium_option",
+    "emit",
+    "free_id",
+    "load_ruleset",
+    "new_document",
+    "ruleset_for_new",
+    "ruleset_option",
+    "ruleset_options",
+]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from rulepress.compendium.model import Ruleset
 from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
-from rulepress.games.cuf import rules as cuf
-from rulepress.games.cuf.models.cuf import ThreatThreshold
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.trait import Trait
 from rulepress.models.common import Example
@@ -23,17 +21,6 @@ def skill_test_example(rule: SkillTest, example: Example, ruleset: Ruleset) -> C
     ranks = [v for k, v in example.given.items() if k in traits and isinstance(v, int)]
     result = rule.resolve(example.given["faces"], ranks)
     return {"dice-ap": result.dice_ap, "trait-bonus": result.trait_bonus, "total": result.total}
-
-
-def threat_threshold_example(rule: ThreatThreshold, example: Example, ruleset: Ruleset) -> Computed:
-    """The threat state the TCs reach, and the rounds of suppression."""
-    tcs, rating = example.given["tcs"], example.given["cuf"]
-    computed: Computed = {"state": cuf.state(ruleset, tcs, cuf=rating).id}
-    if "check-passed" in example.given:
-        computed["suppression-rounds"] = rule.suppression_rounds(
-            tcs, rating, bool(example.given["check-passed"])
-        )
-    return computed
 
 
 def shock_roll_example(rule: ShockRoll, example: Example, ruleset: Ruleset) -> Computed:

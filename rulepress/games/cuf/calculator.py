@@ -3,14 +3,9 @@ script is `calculator.js, beside it`)."""
 
 from __future__ import annotations
 
-from rulepress.exporters.site.calculators import (
-    Calculator,
-    calculator_form,
-    chance_cells,
-    number_input,
-)
 from rulepress.games.cuf import rules as cuf_rules
 from rulepress.games.cuf.models.cuf import ThreatThreshold
+from rulepress.plugin.site import Calculator, calculator_form, chance_cells, number_input
 
 CUF_RATINGS = 40
 """The CUF and Willpower the CUF calculator takes, 0 to 40 each (as `roll cuf`)."""

@@ -3,14 +3,19 @@ conditions."""
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds, bundled_scripts
+from pathlib import Path
+
+from rulepress.games.cuf.checks import CHECKS
+from rulepress.games.cuf.kinds import KINDS
 from rulepress.plugin import Game
 
 GAME = Game(
     "cuf",
     "Coolness Under Fire",
     order=30,
-    kinds=bundled_kinds("cuf", "cuf-rating", "threat-threshold", "tc-source", "tc-ladder"),
-    scripts=bundled_scripts("cuf"),
+    kinds=KINDS,
+    checks=CHECKS,
+    code_prefix="RP",  # rulepress's own distribution: its games share its codes
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `cuf` (group `rulepress.games`)."""

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulepress.compendium.model import Ruleset
 from rulepress.games.cuf.models.cuf import CheckResult, ThreatThreshold
 from rulepress.games.cuf.models.threat import TcLadder, TcSource
+from rulepress.plugin import Example, Ruleset
 
 __all__ = ["RoundEnd", "SkillRoll", "TcEvent", "ThreatState"]
 """The typed values its rules take and return, exported with the functions."""
@@ -176,3 +176,17 @@ def skill_roll_chance(target: int, effects: CheckResult | None = None) -> Fracti
     penalty = effects.skill_penalty if effects is not None else 0
     single = Fraction(max(0, min(target - penalty, 20)), 20)
     return single * single if bane else single
+
+
+def threat_threshold_example(
+    rule: ThreatThreshold, example: Example, ruleset: Ruleset
+) -> dict[str, object]:
+    """The threat state the TCs reach, and the rounds of suppression (the threshold's
+    `example` hook: RP302 compares it with the example's `expect`)."""
+    tcs, rating = example.given["tcs"], example.given["cuf"]
+    computed: dict[str, object] = {"state": state(ruleset, tcs, cuf=rating).id}
+    if "check-passed" in example.given:
+        computed["suppression-rounds"] = rule.suppression_rounds(
+            tcs, rating, bool(example.given["check-passed"])
+        )
+    return computed

@@ -10,10 +10,18 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rulepress import dice
-from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import DIE_SIDES, Boundary, Die, Example, StatesBoundaries
-from rulepress.models.figures import StatedFigure
+from rulepress.plugin import (
+    Boundary,
+    Die,
+    Document,
+    Example,
+    Model,
+    Name,
+    StatedFigure,
+    StatesBoundaries,
+    Text,
+    dice,
+)
 
 Multiple = Annotated[int, Field(ge=1, le=10)]
 
@@ -43,7 +51,7 @@ class CufRating(Document):
     def distribution(self, initiative_modifiers: int, willpower: int) -> dict[int, Fraction]:
         """Exact distribution of CUF for a character's modifiers and Willpower."""
         return dice.mapped(
-            dice.die(DIE_SIDES[self.die]),
+            dice.die(int(self.die.removeprefix("d"))),  # a "d10" has 10 sides
             lambda roll: self.rating(roll, initiative_modifiers, willpower),
         )
 

@@ -6,8 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rulepress.models.base import Document, Name, Text, ref
-from rulepress.models.common import IntRange
+from rulepress.plugin import Document, IntRange, Name, Text, ref
 
 Per = Literal["ally", "surplus-ally", "enemy-down", "enemy-fled"]
 
