@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.roll import T2k4eRoll, cuf_check, iris_skill_test, t2k4e_roll
+from rulepress.commands.roll import cuf_check, iris_skill_test
 from rulepress.exporters import ExportOptions
 from rulepress.games.iris.models.corruption import ObedienceConsequences
 from rulepress.games.iris.models.weapon import WeaponProfile
+from rulepress.games.t2k4e.commands import T2k4eRoll, t2k4e_roll
 from tests.helpers import COMPENDIUM, run_macro
 
 
