@@ -16,10 +16,11 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from rulepress import dice
-from rulepress.commands.roll import T2k4eRoll, cool_roll, t2k4e_roll
+from rulepress.commands.roll import cool_roll
 from rulepress.games.cuf.commands import cuf_check
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.weapon import weapons_by_section
+from rulepress.games.t2k4e.commands import T2k4eRoll, t2k4e_roll
 from rulepress.games.t2k4e.models.step_dice import StepDice
 from tests.helpers import ARTIFACTS
 

@@ -70,10 +70,6 @@ class IntList(click.ParamType):
         return [int(part) for part in parts]
 
 
-STEP_DIE = click.Choice(["d6", "d8", "d10", "d12"])
-READING = click.Choice(["neither-one-nor-success", "every-non-success"])
-
-
 def compendium_option(function):
     """`--compendium`, for the kinds' own subcommands (which have no COMPENDIUM argument)."""
     return click.option(

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import click
 
 from rulepress import dice
 from rulepress.commands.options import (
-    READING,
     SEED,
-    STEP_DIE,
     IntList,
     emit,
     load_ruleset,
@@ -27,13 +24,6 @@ from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest
-from rulepress.games.t2k4e.models.step_dice import (
-    GroupRoll,
-    ModifierRule,
-    PushRule,
-    Reading,
-    StepDice,
-)
 from rulepress.models.common import DIE_SIDES
 
 
@@ -91,71 +81,6 @@ def iris_skill_test(
     }
 
 
-@dataclass(frozen=True)
-class T2k4eRoll:
-    """What a Twilight: 2000 4e roll asks: the pool and everything that changes it."""
-
-    pool: list[str]
-    """The attribute die, then the skill die if any."""
-    modifiers: Sequence[int] = ()
-    helpers: int = 0
-    faces: Sequence[int] | None = None
-    """The faces rolled, attribute die first; None rolls them."""
-    push: bool = False
-    push_faces: Sequence[int] | None = None
-    """Faces of the re-rolled dice (implies a push); None rolls them."""
-    attribute: str | None = None
-    """The attribute rolled (STR, AGL...), to price the push."""
-    with_gear: bool = False
-    reading: Reading | None = None
-    """Which dice a push re-rolls; None: the push rule's."""
-    seed: int | None = None
-
-
-def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
-    """A roll of a dice pool, and its push if asked: what `roll` prints."""
-    pool, modifiers, helpers = request.pool, request.modifiers, request.helpers
-    faces, push_faces, reading = request.faces, request.push_faces, request.reading
-    step_dice: StepDice = ruleset.require(StepDice)
-    modifier_rule: ModifierRule = ruleset.require(ModifierRule)
-    bonus = ruleset.require(GroupRoll).bonus(helpers) if helpers else 0
-    net = modifier_rule.net([*modifiers, bonus])
-    shifted = modifier_rule.shift(pool, net)
-    rng = random.Random(request.seed)
-    if faces is None:
-        faces = step_dice.roll(shifted, rng)
-    else:
-        needs = f"the pool {'+'.join(shifted)} rolls {_dice(len(shifted))}"
-        _check_faces("--faces", faces, [DIE_SIDES[d] for d in shifted], needs)
-    data = {
-        "ruleset": ruleset.id,
-        "pool": pool,
-        "net_modifier": net,
-        "rolled_pool": shifted,
-        "faces": list(faces),
-        "successes": step_dice.count(faces),
-    }
-    if request.push or push_faces is not None:
-        rule: PushRule = ruleset.require(PushRule)
-        picked = rule.rerolled(faces, step_dice, reading)
-        sides = [DIE_SIDES[shifted[i]] for i in picked]
-        if push_faces is None:
-            push_faces = [dice.roll(size, rng) for size in sides]
-        else:
-            needs = f"the push re-rolls {_dice(len(picked))}"
-            _check_faces("--push-faces", push_faces, sides, needs)
-        pushed = rule.push(faces, push_faces, step_dice, reading)
-        data["pushed"] = {"rerolled": picked, "faces": pushed, "successes": step_dice.count(pushed)}
-        if request.attribute:
-            price = rule.price(request.attribute, request.with_gear)
-            data["pushed"]["price"] = {
-                "character": price.character,
-                "gear_damage": price.gear_damage,
-                "gear_reliability_loss": price.gear_reliability_loss,
-            }
-    return data
-
-
 def cool_roll(
     ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
 ) -> dict:
@@ -184,10 +109,6 @@ def cool_roll(
     }
 
 
-def _successes(count: int) -> str:
-    return "1 success" if count == 1 else f"{count} successes"
-
-
 def _faces(faces: Sequence[int]) -> str:
     return ", ".join(map(str, faces)) or "no dice"
 
@@ -199,20 +120,6 @@ def iris_summary(data: dict) -> str:
         f"{data['dice_ap']} AP from the dice and {data['trait_bonus']} from the higher trait, "
         f"{data['total']} AP in all."
     )
-
-
-def t2k4e_summary(data: dict) -> str:
-    """A T2K4e roll's result, and its push's, in words."""
-    pool, rolled = "+".join(data["pool"]), "+".join(data["rolled_pool"])
-    shifted = f", shifted by {data['net_modifier']:+d} to {rolled}," if data["net_modifier"] else ""
-    text = f"{pool}{shifted} rolls {_faces(data['faces'])}: {_successes(data['successes'])}."
-    if "pushed" in data:
-        pushed = data["pushed"]
-        text += (
-            f" Pushed, re-rolling {_dice(len(pushed['rerolled']))}: "
-            f"{_faces(pushed['faces'])}, so {_successes(pushed['successes'])}."
-        )
-    return text
 
 
 def cool_summary(kind: str, data: dict) -> str:
@@ -239,43 +146,6 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
     ruleset = load_ruleset(compendium, ruleset_id, SkillTest)
     data = iris_skill_test(ruleset, rank, traits, faces, seed)
     emit(data, as_json, summary=iris_summary(data))
-
-
-@click.command("t2k4e")
-@click.option("--attribute", "attribute_die", type=STEP_DIE, required=True, help="Attribute die.")
-@click.option("--skill", "skill_die", type=STEP_DIE, default=None, help="Skill die, if any.")
-@click.option(
-    "--modifier",
-    "modifiers",
-    type=click.IntRange(-10, 10),
-    multiple=True,
-    help="A bonus or penalty, -10 to +10 (repeatable; the net shifts the dice at most to "
-    "the rules' highest or lowest pool).",
-)
-@click.option(
-    "--helpers", type=click.IntRange(0, 20), default=0, help="Characters helping (group roll)."
-)
-@click.option(
-    "--faces", type=IntList(), default=None, help="The faces rolled, attribute die first."
-)
-@click.option("--push", is_flag=True, help="Push the roll.")
-@click.option("--push-faces", type=IntList(), default=None, help="Faces of the re-rolled dice.")
-@click.option(
-    "--for",
-    "attribute",
-    type=click.Choice(["STR", "AGL", "INT", "EMP"]),
-    default=None,
-    help="The attribute rolled, to price the push.",
-)
-@click.option("--gear", "with_gear", is_flag=True, help="The push uses a piece of gear.")
-@click.option("--reading", type=READING, default=None, help="Which dice a push re-rolls.")
-@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options(StepDice)
-def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **request):
-    """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
-    pool = [attribute_die, *([skill_die] if skill_die else [])]
-    data = t2k4e_roll(load_ruleset(compendium, ruleset_id, StepDice), T2k4eRoll(pool, **request))
-    emit(data, as_json, summary=t2k4e_summary(data))
 
 
 @click.command("cool")

@@ -19,17 +19,6 @@ from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.trait import Trait
 from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection, weapons_by_section
-from rulepress.games.t2k4e.models.odds_table import OddsTable
-from rulepress.games.t2k4e.models.step_dice import (
-    STEPS,
-    GroupRoll,
-    ModifierRule,
-    OpposedRoll,
-    PushRule,
-    StepDice,
-    push_reading,
-)
-from rulepress.games.t2k4e.models.time_units import TimeUnits
 from rulepress.kinds import (
     DiffWording,
     FoundryItems,
@@ -40,7 +29,7 @@ from rulepress.kinds import (
     Part,
     TableRow,
 )
-from rulepress.kinds.bundled_figures import skill_test_figures, step_dice_figures, weapon_summary
+from rulepress.kinds.bundled_figures import skill_test_figures, weapon_summary
 from rulepress.kinds.roll_table import ROLL_TABLE
 from rulepress.models import RulesetInfo, RuleText
 from rulepress.output_names import slug
@@ -194,23 +183,6 @@ def _skill_test_rules(ruleset) -> dict:
     }
 
 
-def _step_dice_rules(ruleset) -> dict:
-    step_dice, modifiers, group = (
-        ruleset.one(StepDice),
-        ruleset.one(ModifierRule),
-        ruleset.one(GroupRoll),
-    )
-    return {
-        "successes": [s.model_dump() for s in step_dice.successes],
-        "steps": list(STEPS),
-        "groupBonusPerHelper": group.bonus_per_helper if group else 0,
-        "groupMaxBonus": group.max_bonus if group else 0,
-        "rerolls": push_reading(ruleset.one(PushRule)),
-        "highest": modifiers.highest_pool[0],
-        "lowest": modifiers.lowest_pool[0],
-    }
-
-
 AP_ROWS = ("ap", "id")
 LEVEL_ROWS = ("level", "id")
 """Weapon tables' rows are matched by their AP, level tables' by their level, in `diff`."""
@@ -313,31 +285,6 @@ KINDS = (
         CpEarning,
         guide=Guide("Character Points", "cp-earning", 270),
         changes=DiffWording("CP table", row_keys=("id", "source")),
-    ),
-    Kind(
-        StepDice,
-        guide=Guide("Dice", "step-dice", 110),
-        macro=Macro("t2k4e-roll", "Roll with Modifiers and Push", _step_dice_rules),
-        chart=f"{CHARTS}:step_dice_charts",
-        calculator="rulepress.games.t2k4e.calculator:step_dice_calculator",
-        roll=f"{ROLL}:roll_t2k4e",
-        odds=f"{ODDS}:odds_t2k4e",
-        figures=step_dice_figures,
-        changes=DiffWording(row_keys=LEVEL_ROWS),
-    ),
-    Kind(PushRule, guide=Guide("Dice", "push-rule", 120)),
-    Kind(ModifierRule, guide=Guide("Dice", "modifier-rule", 130)),
-    Kind(GroupRoll, guide=Guide("Dice", "group-roll", 140)),
-    Kind(OpposedRoll, guide=Guide("Dice", "opposed-roll", 150)),
-    Kind(
-        OddsTable,
-        guide=Guide("Dice", "odds-table", 160, helpers=f"{HELPERS}:odds_cells"),
-        changes=DiffWording(row_keys=("id", "skill")),
-    ),
-    Kind(
-        TimeUnits,
-        guide=Guide("Time", "time-units", 170),
-        changes=DiffWording(row_keys=("id", "unit")),
     ),
     Kind(
         ShockRoll,

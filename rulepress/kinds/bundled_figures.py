@@ -8,7 +8,6 @@ from typing import Any
 
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.weapon import WeaponProfile
-from rulepress.games.t2k4e.models.step_dice import STEPS, StepDice
 
 
 def skill_test_figures(skill_test: SkillTest, ruleset: Any) -> dict[str, Fraction]:
@@ -19,18 +18,6 @@ def skill_test_figures(skill_test: SkillTest, ruleset: Any) -> dict[str, Fractio
         for ap in range(1, 2 * rank + 1):
             chance = sum((p for value, p in distribution.items() if value >= ap), Fraction(0))
             figures[f"chance of {ap} AP or more at rank {rank}"] = chance
-    return figures
-
-
-def step_dice_figures(step_dice: StepDice, ruleset: Any) -> dict[str, Fraction]:
-    """The chance of success of each attribute and skill die, pushed or not."""
-    figures: dict[str, Fraction] = {}
-    for attribute in STEPS:
-        for skill in (None, *STEPS):
-            pool = [attribute, *([skill] if skill else [])]
-            for pushed in (False, True):
-                label = f"chance of success with {'+'.join(pool)}{', pushed' if pushed else ''}"
-                figures[label] = Fraction(step_dice.chance(pool, pushed=pushed))
     return figures
 
 

@@ -43,6 +43,7 @@ from rulepress.models.base import (
     ref,
 )
 from rulepress.models.common import (
+    DIE_SIDES,
     Boundary,
     Comparison,
     Die,
@@ -55,6 +56,7 @@ from rulepress.models.figures import StatedFigure
 from rulepress.validators.registry import Check, Report, check
 
 __all__ = [
+    "DIE_SIDES",
     "Attribute",
     "Boundary",
     "Check",

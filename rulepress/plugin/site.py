@@ -1,8 +1,11 @@
 """The shapes a game's site hooks return (stable: see rulepress.plugin): a kind's
-`calculator` hook gives a `Calculator`, its `chart` hook charts by file name (`Chart`)."""
+`calculator` hook gives a `Calculator`, its `chart` hook charts by file name (`Chart`),
+drawn in the site's chart frame (`chart_frame`, `chart_y`, its geometry and `COLOURS`)."""
 
 from __future__ import annotations
 
+from rulepress.exporters.escaping import html_text
+from rulepress.exporters.markdown_text import percent
 from rulepress.exporters.site.calculators import (
     Calculator,
     calculator_form,
@@ -10,6 +13,28 @@ from rulepress.exporters.site.calculators import (
     number_input,
     select,
 )
-from rulepress.exporters.site.charts import Chart
+from rulepress.exporters.site.charts import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, Chart
+from rulepress.exporters.site.charts import _frame as chart_frame
+from rulepress.exporters.site.charts import _table as figures_table
+from rulepress.exporters.site.charts import _y as chart_y
 
-__all__ = ["Calculator", "Chart", "calculator_form", "chance_cells", "number_input", "select"]
+__all__ = [
+    "BOTTOM",
+    "COLOURS",
+    "HEIGHT",
+    "LEFT",
+    "RIGHT",
+    "TOP",
+    "WIDTH",
+    "Calculator",
+    "Chart",
+    "calculator_form",
+    "chance_cells",
+    "chart_frame",
+    "chart_y",
+    "figures_table",
+    "html_text",
+    "number_input",
+    "percent",
+    "select",
+]

@@ -7,7 +7,6 @@ from collections import Counter
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
 from rulepress.games.iris.models.weapon import ApRow, WeaponProfile
-from rulepress.games.t2k4e.models.odds_table import OddsTable
 from rulepress.validators.registry import Report, check, weapon_entries
 
 AP_RANGE = range(1, 31)
@@ -174,25 +173,6 @@ def incomplete_profile(ruleset: Ruleset):
             yield Report(entry, "give only one of `magazine` and `attacks`", ("attacks",), key=True)
         if not profile.table:
             yield Report(entry, "published weapon has no AP table", ())
-
-
-@check("RP222", "odds-row-length", Level.ERROR, reads="document")
-def odds_row_length(ruleset: Ruleset):
-    """An odds table row has more or fewer cells than the table has columns, so a cell
-    would be read under the wrong die (or not at all).
-
-    Example: `columns: [d6, d8]` and a row `percent: [31, 48, 99]`."""
-    for entry in ruleset.entries:
-        table = entry.document
-        if not isinstance(table, OddsTable):
-            continue
-        for index, row in enumerate(table.rows):
-            if len(row.percent) != len(table.columns):
-                yield Report(
-                    entry,
-                    f"row has {len(row.percent)} cells for {len(table.columns)} columns",
-                    ("rows", index, "percent"),
-                )
 
 
 def ap_spans(values: list[int]) -> str:

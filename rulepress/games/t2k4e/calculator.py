@@ -5,14 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulepress import dice
-from rulepress.exporters.site.calculators import (
-    Calculator,
-    calculator_form,
-    chance_cells,
-    number_input,
-    select,
-)
 from rulepress.games.t2k4e.models.step_dice import (
     STEPS,
     GroupRoll,
@@ -22,6 +14,8 @@ from rulepress.games.t2k4e.models.step_dice import (
     push_reading,
 )
 from rulepress.games.t2k4e.odds import READINGS
+from rulepress.plugin import dice
+from rulepress.plugin.site import Calculator, calculator_form, chance_cells, number_input, select
 
 T2K4E_MODIFIER = 10
 """The net modifier the T2K4e calculator takes, -10 to +10 (as `roll t2k4e --modifier`)."""

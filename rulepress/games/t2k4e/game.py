@@ -3,23 +3,19 @@ odds, time."""
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds, bundled_scripts
+from pathlib import Path
+
+from rulepress.games.t2k4e.checks import CHECKS
+from rulepress.games.t2k4e.kinds import KINDS
 from rulepress.plugin import Game
 
 GAME = Game(
     "t2k4e",
     "Twilight: 2000 4th Edition",
     order=20,
-    kinds=bundled_kinds(
-        "t2k4e",
-        "step-dice",
-        "push-rule",
-        "modifier-rule",
-        "group-roll",
-        "opposed-roll",
-        "odds-table",
-        "time-units",
-    ),
-    scripts=bundled_scripts("t2k4e"),
+    kinds=KINDS,
+    checks=CHECKS,
+    code_prefix="RP",
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `t2k4e` (group `rulepress.games`)."""

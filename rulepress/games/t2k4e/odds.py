@@ -1,16 +1,17 @@
 """The odds a step-dice pool gives against a printed odds table: exact figures, whether a
 printed whole percent agrees with one, and which reading of the push a table follows.
-The printed-odds check, the Markdown text and `rulepress odds` all use them."""
+The printed-odds check, the Markdown text and `rulepress odds` all use them; `diff`
+compares the step dice's chances (`step_dice_figures`)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from rulepress.games.t2k4e.models.odds_table import OddsTable
-from rulepress.games.t2k4e.models.step_dice import Reading, StepDice
+from rulepress.games.t2k4e.models.step_dice import STEPS, Reading, StepDice
 
 __all__ = ["ReadingFit"]
 """The typed values its rules take and return, exported with the functions."""
@@ -70,3 +71,16 @@ def best_reading(step_dice: StepDice, table: OddsTable) -> ReadingFit:
         )
     best = max(READINGS, key=lambda r: scores[r])
     return ReadingFit(best, scores[best])
+
+
+def step_dice_figures(step_dice: StepDice, ruleset: Any) -> dict[str, Fraction]:
+    """The chance of success of each attribute and skill die, pushed or not (the step
+    dice's `figures` hook, which `diff` compares)."""
+    figures: dict[str, Fraction] = {}
+    for attribute in STEPS:
+        for skill in (None, *STEPS):
+            pool = [attribute, *([skill] if skill else [])]
+            for pushed in (False, True):
+                label = f"chance of success with {'+'.join(pool)}{', pushed' if pushed else ''}"
+                figures[label] = Fraction(step_dice.chance(pool, pushed=pushed))
+    return figures

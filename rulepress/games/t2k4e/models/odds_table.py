@@ -7,8 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from rulepress.games.t2k4e.models.step_dice import StepDie
-from rulepress.models.base import Document, Model, Name
-from rulepress.models.common import Percent
+from rulepress.plugin import Document, Model, Name, Percent
 
 
 class OddsRow(Model):

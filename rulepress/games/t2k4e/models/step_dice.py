@@ -12,9 +12,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rulepress import dice
-from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import DIE_SIDES, Boundary, StatesBoundaries
+from rulepress.plugin import (
+    DIE_SIDES,
+    Boundary,
+    Document,
+    Model,
+    Name,
+    StatesBoundaries,
+    Text,
+    dice,
+)
 
 StepDie = Literal["d6", "d8", "d10", "d12"]
 Attribute = Literal["STR", "AGL", "INT", "EMP"]

@@ -6,8 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rulepress.models.base import Document, Model, Name, Text
-from rulepress.models.common import IntRange
+from rulepress.plugin import Document, IntRange, Model, Name, Text
 
 
 class TimeUnit(Model):
