@@ -16,7 +16,8 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from rulepress import dice
-from rulepress.commands.roll import T2k4eRoll, cool_roll, cuf_check, t2k4e_roll
+from rulepress.commands.roll import T2k4eRoll, cuf_check, t2k4e_roll
+from rulepress.games.cool.commands import cool_roll
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.weapon import weapons_by_section
 from rulepress.games.t2k4e.models.step_dice import StepDice

@@ -25,7 +25,6 @@ from rulepress.commands.options import (
 )
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
-from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.cuf import rules as cuf_rules
 from rulepress.games.cuf.models.cuf import CufRating
 from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest
@@ -194,34 +193,6 @@ def cuf_check(
     return data
 
 
-def cool_roll(
-    ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
-) -> dict:
-    """A shock or fear roll against Cool, and its outcome: what `roll` prints."""
-    critical: CriticalFailure = ruleset.require(CriticalFailure)
-    roll = roll if roll is not None else dice.roll(100, random.Random(seed))
-    _check_faces("--roll", [roll], [100], "a percentile roll is one roll")
-    if kind == "shock":
-        rule: ShockRoll = ruleset.require(ShockRoll)
-        target = rule.target(cool, damage)
-        return {
-            "ruleset": ruleset.id,
-            "roll": roll,
-            "target": target,
-            "outcome": rule.resolve(roll, target, critical).outcome,
-            "unconscious": rule.unconscious.dice + " " + rule.unconscious.unit,
-        }
-    fear: FearRoll = ruleset.require(FearRoll)
-    result = fear.resolve(roll, fear.target(cool, damage), critical)
-    return {
-        "ruleset": ruleset.id,
-        "roll": roll,
-        "target": result.target,
-        "outcome": result.outcome,
-        "penalty": result.penalty,
-    }
-
-
 def _successes(count: int) -> str:
     return "1 success" if count == 1 else f"{count} successes"
 
@@ -263,14 +234,6 @@ def cuf_summary(data: dict) -> str:
         f"{start}: {data['state'].replace('-', ' ').capitalize()}. The {check['difficulty']} "
         f"check against {check['target']} rolls {check['roll']}: "
         f"{'passed' if check['passed'] else 'failed'}."
-    )
-
-
-def cool_summary(kind: str, data: dict) -> str:
-    """A shock or fear roll's result in words."""
-    return (
-        f"{kind.capitalize()} roll of {data['roll']} against a target of {data['target']}: "
-        f"{data['outcome'].replace('-', ' ')}."
     )
 
 
@@ -343,21 +306,3 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
     ruleset = load_ruleset(compendium, ruleset_id, CufRating)
     data = cuf_check(ruleset, cuf, willpower, tcs, d20, seed)
     emit(data, as_json, summary=cuf_summary(data))
-
-
-@click.command("cool")
-@click.argument("kind", type=click.Choice(["shock", "fear"]), metavar="KIND")
-@click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
-@click.option(
-    "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
-)
-@click.option(
-    "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
-)
-@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options(ShockRoll)
-def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
-    """A Cool shock or fear roll."""
-    ruleset = load_ruleset(compendium, ruleset_id, ShockRoll)
-    data = cool_roll(ruleset, kind, cool, penalty, roll_, seed)
-    emit(data, as_json, summary=cool_summary(kind, data))

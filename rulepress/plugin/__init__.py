@@ -15,6 +15,7 @@ command-line helpers are in `rulepress.plugin.cli`, the site's shapes in
 
 from __future__ import annotations
 
+from rulepress import dice
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level, PluginError, Problem
 from rulepress.kinds import (
@@ -88,6 +89,7 @@ __all__ = [
     "TableRow",
     "Text",
     "check",
+    "dice",
     "one_part_per_document",
     "ref",
 ]

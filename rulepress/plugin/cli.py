@@ -3,6 +3,6 @@ see rulepress.plugin). This module imports click; rulepress.plugin does not."""
 
 from __future__ import annotations
 
-from rulepress.commands.options import emit, load_ruleset, ruleset_options
+from rulepress.commands.options import SEED, emit, load_ruleset, ruleset_options
 
-__all__ = ["emit", "load_ruleset", "ruleset_options"]
+__all__ = ["SEED", "emit", "load_ruleset", "ruleset_options"]

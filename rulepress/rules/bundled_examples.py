@@ -7,7 +7,6 @@ they move into their games' packages with the rest of the games' code.
 from __future__ import annotations
 
 from rulepress.compendium.model import Ruleset
-from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.cuf import rules as cuf
 from rulepress.games.cuf.models.cuf import ThreatThreshold
 from rulepress.games.iris.models.skill_test import SkillTest
@@ -33,25 +32,4 @@ def threat_threshold_example(rule: ThreatThreshold, example: Example, ruleset: R
         computed["suppression-rounds"] = rule.suppression_rounds(
             tcs, rating, bool(example.given["check-passed"])
         )
-    return computed
-
-
-def shock_roll_example(rule: ShockRoll, example: Example, ruleset: Ruleset) -> Computed:
-    """The penalty and the target of the shock roll."""
-    damage = example.given["damage"]
-    return {"penalty": -damage, "target": rule.target(example.given["cool"], damage)}
-
-
-def fear_roll_example(rule: FearRoll, example: Example, ruleset: Ruleset) -> Computed:
-    """Whether fear ends, and the fear roll's result."""
-    computed: Computed = {}
-    if "in-danger" in example.given:
-        computed["fear-ends"] = not example.given["in-danger"]
-    if "roll" in example.given:
-        critical = ruleset.one(CriticalFailure)
-        if critical is None:
-            raise ValueError("the ruleset has no critical-failure document to judge the roll")
-        target = rule.target(example.given["cool"])
-        result = rule.resolve(example.given["roll"], target, critical)
-        computed.update(result=result.outcome, margin=result.margin, penalty=result.penalty)
     return computed
