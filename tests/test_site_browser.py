@@ -16,7 +16,7 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from rulepress import dice
-from rulepress.commands.roll import cool_roll
+from rulepress.games.cool.commands import cool_roll
 from rulepress.games.cuf.commands import cuf_check
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.weapon import weapons_by_section

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 import click
 
-from rulepress import dice
 from rulepress.commands.options import (
     SEED,
     IntList,
@@ -22,7 +21,6 @@ from rulepress.commands.options import (
 )
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
-from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest
 from rulepress.models.common import DIE_SIDES
 
@@ -81,34 +79,6 @@ def iris_skill_test(
     }
 
 
-def cool_roll(
-    ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
-) -> dict:
-    """A shock or fear roll against Cool, and its outcome: what `roll` prints."""
-    critical: CriticalFailure = ruleset.require(CriticalFailure)
-    roll = roll if roll is not None else dice.roll(100, random.Random(seed))
-    _check_faces("--roll", [roll], [100], "a percentile roll is one roll")
-    if kind == "shock":
-        rule: ShockRoll = ruleset.require(ShockRoll)
-        target = rule.target(cool, damage)
-        return {
-            "ruleset": ruleset.id,
-            "roll": roll,
-            "target": target,
-            "outcome": rule.resolve(roll, target, critical).outcome,
-            "unconscious": rule.unconscious.dice + " " + rule.unconscious.unit,
-        }
-    fear: FearRoll = ruleset.require(FearRoll)
-    result = fear.resolve(roll, fear.target(cool, damage), critical)
-    return {
-        "ruleset": ruleset.id,
-        "roll": roll,
-        "target": result.target,
-        "outcome": result.outcome,
-        "penalty": result.penalty,
-    }
-
-
 def _faces(faces: Sequence[int]) -> str:
     return ", ".join(map(str, faces)) or "no dice"
 
@@ -119,14 +89,6 @@ def iris_summary(data: dict) -> str:
         f"Rank {data['rank']} rolls {_dice(len(data['faces']))} ({_faces(data['faces'])}): "
         f"{data['dice_ap']} AP from the dice and {data['trait_bonus']} from the higher trait, "
         f"{data['total']} AP in all."
-    )
-
-
-def cool_summary(kind: str, data: dict) -> str:
-    """A shock or fear roll's result in words."""
-    return (
-        f"{kind.capitalize()} roll of {data['roll']} against a target of {data['target']}: "
-        f"{data['outcome'].replace('-', ' ')}."
     )
 
 
@@ -146,21 +108,3 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
     ruleset = load_ruleset(compendium, ruleset_id, SkillTest)
     data = iris_skill_test(ruleset, rank, traits, faces, seed)
     emit(data, as_json, summary=iris_summary(data))
-
-
-@click.command("cool")
-@click.argument("kind", type=click.Choice(["shock", "fear"]), metavar="KIND")
-@click.option("--cool", type=click.IntRange(0, 100), required=True, help="The character's Cool.")
-@click.option(
-    "--penalty", type=click.IntRange(0, 100), default=0, help="Wound penalty (damage taken)."
-)
-@click.option(
-    "--roll", "roll_", type=click.IntRange(1, 100), default=None, help="The percentile roll."
-)
-@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options(ShockRoll)
-def roll_cool(kind, cool, penalty, roll_, seed, compendium, ruleset_id, as_json):
-    """A Cool shock or fear roll."""
-    ruleset = load_ruleset(compendium, ruleset_id, ShockRoll)
-    data = cool_roll(ruleset, kind, cool, penalty, roll_, seed)
-    emit(data, as_json, summary=cool_summary(kind, data))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.iris.models.character_points import CpEarning, CpSpending
 from rulepress.games.iris.models.corruption import (
     CorruptionRules,
@@ -286,18 +285,4 @@ KINDS = (
         guide=Guide("Character Points", "cp-earning", 270),
         changes=DiffWording("CP table", row_keys=("id", "source")),
     ),
-    Kind(
-        ShockRoll,
-        guide=Guide("Cool", "shock-roll", 200),
-        roll=f"{ROLL}:roll_cool",
-        calculator="rulepress.games.cool.calculator:cool_calculator",
-        example=f"{EXAMPLES}:shock_roll_example",
-    ),
-    Kind(
-        FearRoll,
-        guide=Guide("Cool", "fear-roll", 210),
-        example=f"{EXAMPLES}:fear_roll_example",
-        example_reads=("critical-failure",),
-    ),
-    Kind(CriticalFailure, guide=Guide("Cool", "critical-failure", 220)),
 )

@@ -7,7 +7,6 @@ they move into their games' packages with the rest of the games' code.
 from __future__ import annotations
 
 from rulepress.compendium.model import Ruleset
-from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.trait import Trait
 from rulepress.models.common import Example
@@ -21,24 +20,3 @@ def skill_test_example(rule: SkillTest, example: Example, ruleset: Ruleset) -> C
     ranks = [v for k, v in example.given.items() if k in traits and isinstance(v, int)]
     result = rule.resolve(example.given["faces"], ranks)
     return {"dice-ap": result.dice_ap, "trait-bonus": result.trait_bonus, "total": result.total}
-
-
-def shock_roll_example(rule: ShockRoll, example: Example, ruleset: Ruleset) -> Computed:
-    """The penalty and the target of the shock roll."""
-    damage = example.given["damage"]
-    return {"penalty": -damage, "target": rule.target(example.given["cool"], damage)}
-
-
-def fear_roll_example(rule: FearRoll, example: Example, ruleset: Ruleset) -> Computed:
-    """Whether fear ends, and the fear roll's result."""
-    computed: Computed = {}
-    if "in-danger" in example.given:
-        computed["fear-ends"] = not example.given["in-danger"]
-    if "roll" in example.given:
-        critical = ruleset.one(CriticalFailure)
-        if critical is None:
-            raise ValueError("the ruleset has no critical-failure document to judge the roll")
-        target = rule.target(example.given["cool"])
-        result = rule.resolve(example.given["roll"], target, critical)
-        computed.update(result=result.outcome, margin=result.margin, penalty=result.penalty)
-    return computed

@@ -5,13 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulepress.exporters.site.calculators import (
-    Calculator,
-    calculator_form,
-    chance_cells,
-    number_input,
-)
 from rulepress.games.cool.models import PERCENTILE, CriticalFailure, FearRoll, ShockRoll
+from rulepress.plugin.site import Calculator, calculator_form, chance_cells, number_input
 
 COOL_DAMAGE = 100
 """The damage taken the Cool calculator covers, 0 to 100 (as `roll cool --penalty`)."""

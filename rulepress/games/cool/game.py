@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds, bundled_scripts
+from pathlib import Path
+
+from rulepress.games.cool.kinds import KINDS
 from rulepress.plugin import Game
 
 GAME = Game(
     "cool",
     "Cool",
     order=40,
-    kinds=bundled_kinds("cool", "shock-roll", "fear-roll", "critical-failure"),
-    scripts=bundled_scripts("cool"),
+    kinds=KINDS,
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `cool` (group `rulepress.games`)."""

@@ -10,9 +10,17 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from rulepress import dice
-from rulepress.models.base import Document, Model, Name, Slug, Text
-from rulepress.models.common import Boundary, Example, StatesBoundaries
+from rulepress.plugin import (
+    Boundary,
+    Document,
+    Example,
+    Model,
+    Name,
+    Slug,
+    StatesBoundaries,
+    Text,
+    dice,
+)
 
 PERCENTILE = 100
 

@@ -1,10 +1,14 @@
-"""Acting order under the Cool rules (seed 002)."""
+"""Acting order under the Cool rules (seed 002), and the replay of the shock and fear
+rolls' worked examples (their kinds' `example` hook)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
+from rulepress.plugin import Example, Ruleset
 
 __all__ = ["Combatant"]
 """The typed values its rules take and return, exported with the functions."""
@@ -42,3 +46,27 @@ def acting_order(combatants: Sequence[Combatant]) -> list[Combatant]:
             raise ValueError(f"{combatant.name}: unknown state {combatant.state!r}")
     acting = [c for c in combatants if c.state != "unconscious"]
     return sorted(acting, key=lambda c: (_RANK[c.state], -c.initiative))
+
+
+Computed = dict[str, object]
+
+
+def shock_roll_example(rule: ShockRoll, example: Example, ruleset: Ruleset) -> Computed:
+    """The penalty and the target of the shock roll."""
+    damage = example.given["damage"]
+    return {"penalty": -damage, "target": rule.target(example.given["cool"], damage)}
+
+
+def fear_roll_example(rule: FearRoll, example: Example, ruleset: Ruleset) -> Computed:
+    """Whether fear ends, and the fear roll's result."""
+    computed: Computed = {}
+    if "in-danger" in example.given:
+        computed["fear-ends"] = not example.given["in-danger"]
+    if "roll" in example.given:
+        critical = ruleset.one(CriticalFailure)
+        if critical is None:
+            raise ValueError("the ruleset has no critical-failure document to judge the roll")
+        target = rule.target(example.given["cool"])
+        result = rule.resolve(example.given["roll"], target, critical)
+        computed.update(result=result.outcome, margin=result.margin, penalty=result.penalty)
+    return computed
