@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rulepress.games import bundled_kinds, bundled_scripts
 from rulepress.plugin import Game
 
 GAME = Game(
     "iris",
     "IRIS",
+    samples=Path(__file__).resolve().parent / "samples",
     order=10,
     kinds=bundled_kinds(
         "iris",

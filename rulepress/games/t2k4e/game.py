@@ -3,12 +3,15 @@ odds, time."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rulepress.games import bundled_kinds, bundled_scripts
 from rulepress.plugin import Game
 
 GAME = Game(
     "t2k4e",
     "Twilight: 2000 4th Edition",
+    samples=Path(__file__).resolve().parent / "samples",
     order=20,
     kinds=bundled_kinds(
         "t2k4e",
