@@ -3,6 +3,12 @@ see rulepress.plugin). This module imports click; rulepress.plugin does not."""
 
 from __future__ import annotations
 
-from rulepress.commands.options import emit, load_ruleset, ruleset_options
+from rulepress.commands.options import (
+    DEFAULT_COMPENDIUM,
+    FilePath,
+    emit,
+    load_ruleset,
+    ruleset_options,
+)
 
-__all__ = ["emit", "load_ruleset", "ruleset_options"]
+__all__ = ["DEFAULT_COMPENDIUM", "FilePath", "emit", "load_ruleset", "ruleset_options"]

@@ -11,6 +11,7 @@ GAME = Game(
     "iris",
     "IRIS",
     samples=Path(__file__).resolve().parent / "samples",
+    commands=("rulepress.games.iris.import_group:import_group",),
     order=10,
     kinds=bundled_kinds(
         "iris",
