@@ -14,9 +14,11 @@ import yaml
 from helpers import COMPENDIUM
 
 from rulepress.cli import run
-from rulepress.commands.init import BARE, SAMPLE_RULESET, SAMPLES, init_repository
+from rulepress.commands.init import BARE, SAMPLE_RULESET, every_sample, init_repository
 
 SKELETON = Path(str(files("rulepress") / "skeleton" / "compendium" / SAMPLE_RULESET))
+SAMPLE_SETS = ("tables", "iris", "t2k4e", "cuf", "cool")
+"""The sample sets `--samples` offers: the core's roll table, then the bundled games'."""
 
 
 def _documents(folder: Path) -> dict[str, bytes]:
@@ -77,34 +79,41 @@ def test_a_folder_name_with_no_slug_in_it_asks_for_the_ruleset_option(tmp_path, 
     assert (monkey_folder / "compendium" / "nihongo" / "ruleset.yaml").is_file()
 
 
-def test_samples_all_writes_the_skeleton_samples_byte_for_byte(tmp_path):
+def test_samples_all_writes_the_skeleton_and_the_games_samples_byte_for_byte(tmp_path):
     folder = tmp_path / "rules"
     init_repository(folder, ruleset_id=SAMPLE_RULESET, title="My Rules", samples=["all"])
     written = _documents(folder / "compendium" / SAMPLE_RULESET)
-    skeleton = _documents(SKELETON)
-    assert written.keys() == skeleton.keys() and len(written) == 30
-    for name in sorted(skeleton.keys() - {"ruleset.yaml"}):
-        assert written[name] == skeleton[name], name
-    # the ruleset keeps every chapter, glossary term and its summary
-    assert yaml.safe_load(written["ruleset.yaml"]) == yaml.safe_load(skeleton["ruleset.yaml"])
+    sources = _documents(SKELETON)
+    for samples in every_sample().values():
+        sources.update({name: text.encode() for name, text in samples.documents.items()})
+    assert written.keys() == sources.keys() and len(written) == 30
+    for name in sorted(sources.keys() - {"ruleset.yaml"}):
+        assert written[name] == sources[name], name
+    # the ruleset keeps every chapter and its summary, and has every game's glossary terms
+    skeleton = yaml.safe_load(sources["ruleset.yaml"])
+    glossary = yaml.safe_load(written["ruleset.yaml"]).pop("glossary")
+    assert yaml.safe_load(written["ruleset.yaml"]) == {**skeleton, "glossary": glossary}
+    assert list(glossary) == ["AP", "Average", "STR", "AGL", "INT", "EMP"]
 
 
-def test_every_skeleton_document_is_bare_or_one_games_sample():
+def test_every_ruleset_document_is_bare_or_one_sample_sets():
     owners: dict[str, list[str]] = {}
-    for game, samples in SAMPLES.items():
-        for name in samples.files:
+    available = every_sample()
+    assert tuple(available) == SAMPLE_SETS
+    for game, samples in available.items():
+        for name in samples.documents:
             owners.setdefault(name, []).append(game)
-    for name in _documents(SKELETON):
+    for name in {*_documents(SKELETON), *owners}:
         assert (name in BARE) != (name in owners), name
         assert len(owners.get(name, [])) <= 1, (name, owners[name])
 
 
-@pytest.mark.parametrize("game", sorted(SAMPLES))
+@pytest.mark.parametrize("game", sorted(SAMPLE_SETS))
 def test_one_games_samples_validate_strictly(tmp_path, game, capsys, monkeypatch):
     folder = tmp_path / game
     init_repository(folder, samples=[game])
     names = set(_documents(folder / "compendium" / game))
-    assert names == {*BARE, *SAMPLES[game].files}
+    assert names == {*BARE, *every_sample()[game].documents}
     code, out, _ = _cli(folder, ["validate", "--strict"], capsys, monkeypatch)
     assert (code, out.strip()) == (0, "0 errors, 0 warnings, 0 info")
 

@@ -2,7 +2,8 @@
 
 Each command is defined in the module of its concern (publish: validate, build, serve;
 content: fmt, init, schema, diff, import; kind_groups: roll, odds, new) and added to the
-`cli` group here; `main` and `run` turn its outcome into an exit code.
+`cli` group here, beside the commands the installed games add (game_commands);
+`main` and `run` turn its outcome into an exit code.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import click
 
 from rulepress import __version__
 from rulepress.cli import content, kind_groups, publish
+from rulepress.cli.game_commands import RulepressGroup
 from rulepress.cli.options import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE
 from rulepress.errors import RulepressError, printable
 
 __all__ = ["EXIT_CLEAN", "EXIT_FINDINGS", "EXIT_INTERNAL", "EXIT_USAGE", "cli", "main", "run"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RulepressGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulepress")
 def cli() -> None:
     """Turn tabletop rules into validated data and publish it.

@@ -1,5 +1,6 @@
 """The commands that write the content repository's files: `fmt`, `init`, `schema`,
-`import`, and `diff`, which compares two versions of them."""
+`import` (whose subcommands the games add, `Game.commands`), and `diff`, which compares
+two versions of them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from rulepress.cli.game_commands import GameGroup
 from rulepress.cli.options import EXIT_CLEAN, EXIT_FINDINGS
 from rulepress.commands.options import DEFAULT_COMPENDIUM, TEXT, FilePath, Text, format_options
 from rulepress.errors import printable
@@ -64,8 +66,9 @@ def fmt_command(path: Path, check: bool) -> None:
     type=TEXT,
     default=None,
     metavar="GAME,...|all",
-    help="Also write one small document of each kind of these bundled games "
-    "(iris, t2k4e, cuf, cool; tables: a roll table), or of all of them; default: none.",
+    help="Also write one small document of each kind of these games (the ids of the "
+    "installed games that have samples; tables: a roll table), or of all of them; "
+    "default: none.",
 )
 @click.option(
     "--github",
@@ -151,39 +154,6 @@ def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
     click.echo(format_changes(changes, fmt, old, new))
 
 
-@click.group("import")
+@click.group("import", cls=GameGroup)
 def import_group() -> None:
     """Turn other formats into canonical compendium YAML."""
-
-
-@import_group.command("wiki")
-@click.argument("page", type=FilePath(path_type=Path, dir_okay=False))
-@click.option(
-    "--into",
-    "ruleset_folder",
-    type=FilePath(path_type=Path, file_okay=False),
-    default=None,
-    help=f"The ruleset's folder to write the weapon files into. Default: "
-    f"{Path(DEFAULT_COMPENDIUM) / 'iris'}.",
-)
-@click.option(
-    "--ruleset",
-    "old_ruleset_folder",
-    type=FilePath(path_type=Path, file_okay=False),
-    default=None,
-    hidden=True,
-    help="The same as --into (its first name; --ruleset is a ruleset's id elsewhere).",
-)
-def import_wiki_command(
-    page: Path, ruleset_folder: Path | None, old_ruleset_folder: Path | None
-) -> None:
-    """Import weapon profiles from a quick-reference wiki PAGE (the IRIS text format:
-    section headings, "Weapon Profile - NAME (Tier N)" headers, a stats line and an AP
-    table) as one canonical YAML file per weapon, plus one per section."""
-    from rulepress.games.iris.import_command import import_wiki
-
-    if None not in (ruleset_folder, old_ruleset_folder) and ruleset_folder != old_ruleset_folder:
-        raise click.BadOptionUsage("--into", "--into and --ruleset name two folders; give one")
-    ruleset_folder = ruleset_folder or old_ruleset_folder or Path(DEFAULT_COMPENDIUM) / "iris"
-    for path in import_wiki(page, ruleset_folder):
-        click.echo(f"wrote {path}")

@@ -2,8 +2,9 @@
 
 The files come from the package's `skeleton/` folder: the publisher's settings, the checks
 and workflows a content repository needs, and a bare ruleset (its `ruleset.yaml`, named
-after the folder, and one rule). The bundled games' samples, one small document of each of
-their kinds, are written only when asked for (`SAMPLES`, by game id). Names that start
+after the folder, and one rule). Samples, one small document of each kind of a game, are
+written only when asked for: the core's roll table (`tables`, in the skeleton too) and each
+installed game's (`Game.samples`, read by rulepress.commands.samples). Names that start
 with a dot ship as `dot-...` (package data globs and tools that scan this repository would
 otherwise skip or read them) and get their dot back here. Everything is written into a new
 folder beside DIR, then renamed into place: on any failure nothing is left behind, and no
@@ -19,7 +20,6 @@ import shutil
 import string
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
 
@@ -27,6 +27,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from rulepress import __version__
+from rulepress.commands.samples import Samples, available_samples, chosen_samples
 from rulepress.compendium.writer import dump_data
 from rulepress.errors import RulepressError
 from rulepress.models.base import Name, Slug
@@ -36,72 +37,7 @@ from rulepress.output_names import ascii_slug
 SAMPLE_RULESET = "my-rules"
 """The skeleton's ruleset folder, renamed to the ruleset's id."""
 BARE = ("ruleset.yaml", "rules/welcome.yaml")
-"""The skeleton's ruleset files every repository gets; the others are samples."""
-
-
-@dataclass(frozen=True)
-class GameSamples:
-    """What `--samples GAME` adds to the bare ruleset."""
-
-    title: str
-    """The game's name, for the ruleset's summary."""
-    files: tuple[str, ...]
-    """Its sample documents, by path in the skeleton's ruleset folder."""
-    glossary: tuple[str, ...] = ()
-    """The skeleton glossary's terms its samples use."""
-
-
-SAMPLES = {
-    "tables": GameSamples("Tables", ("tables/oracle.yaml",)),
-    "iris": GameSamples(
-        "IRIS",
-        (
-            "character-points/cp-earning.yaml",
-            "character-points/cp-spending.yaml",
-            "corruption/corruption-rules.yaml",
-            "corruption/corruption-triggers.yaml",
-            "corruption/obedience-consequences.yaml",
-            "skill-test.yaml",
-            "skills/marksmanship.yaml",
-            "traits/grit.yaml",
-            "traits/wits.yaml",
-            "weapon-sections/sidearms.yaml",
-            "weapons/sidearms/service-pistol.yaml",
-        ),
-        ("AP",),
-    ),
-    "t2k4e": GameSamples(
-        "Twilight: 2000 4e",
-        (
-            "dice/group-roll.yaml",
-            "dice/modifiers.yaml",
-            "dice/odds-initial.yaml",
-            "dice/opposed-roll.yaml",
-            "dice/push.yaml",
-            "dice/step-dice.yaml",
-            "time-units.yaml",
-        ),
-        ("STR", "AGL", "INT", "EMP"),
-    ),
-    "cuf": GameSamples(
-        "Coolness Under Fire",
-        (
-            "cuf-rating.yaml",
-            "threat/better-armed.yaml",
-            "threat/far-better-armed.yaml",
-            "threat/fight-or-flight.yaml",
-            "threat/firepower-ladder.yaml",
-            "threat/wounded.yaml",
-        ),
-        ("Average",),
-    ),
-    "cool": GameSamples(
-        "Cool",
-        ("cool/critical-failure.yaml", "cool/fear-roll.yaml", "cool/shock-roll.yaml"),
-    ),
-}
-"""The bundled games' samples by game id, and the core's roll table (`tables`): the one
-table `--samples` reads."""
+"""The skeleton's ruleset files every repository gets; the others are the core's sample."""
 RENDERED = {SETTINGS_FILE, "README.md", "requirements.txt", "dot-pre-commit-config.yaml"}
 """Skeleton files with `$name` placeholders; the others are copied as they are."""
 GITHUB_REPOSITORY = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})$")
@@ -121,18 +57,6 @@ def default_ruleset_id(folder: Path) -> str:
     return ascii_slug(decomposed.encode("ascii", "ignore").decode("ascii"))
 
 
-def chosen_samples(names: Iterable[str]) -> tuple[str, ...]:
-    """The game ids `--samples` names (`iris,cool`, or `all`), in `SAMPLES`' order."""
-    wanted = {name.strip() for name in names if name.strip()}
-    if "all" in wanted:
-        return tuple(SAMPLES)
-    unknown = sorted(wanted - SAMPLES.keys())
-    if unknown:
-        known = ", ".join([*SAMPLES, "all"])
-        raise RulepressError(f"--samples: no samples of {', '.join(unknown)}; choose from {known}")
-    return tuple(game for game in SAMPLES if game in wanted)
-
-
 def _checked(adapter_type, value: str, what: str) -> str:
     try:
         return TypeAdapter(adapter_type).validate_python(value)
@@ -142,7 +66,7 @@ def _checked(adapter_type, value: str, what: str) -> str:
 
 
 def _placeholders(
-    title: str, ruleset_id: str, github: str | None, games: tuple[str, ...]
+    title: str, ruleset_id: str, github: str | None, chosen: tuple[str, ...]
 ) -> dict[str, str]:
     owner, repo = ("OWNER", "REPO")
     if github is not None:
@@ -162,7 +86,7 @@ def _placeholders(
         "repo": repo,
         "pages_host": pages_host,
         "pages_path": pages_path,
-        "samples_note": SAMPLES_NOTE if games else BARE_NOTE,
+        "samples_note": SAMPLES_NOTE if chosen else BARE_NOTE,
     }
 
 
@@ -180,26 +104,29 @@ def _target_name(relative: Path, ruleset_id: str) -> Path:
 
 
 def _ruleset_text(
-    text: str, ruleset_id: str, title: str, games: tuple[str, ...], kinds: set[str]
+    text: str, ruleset_id: str, title: str, chosen: list[Samples], every: bool, kinds: set[str]
 ) -> str:
     """The skeleton's ruleset.yaml named and titled for this repository, in canonical
-    form, with the chapters and glossary terms of the samples written (`kinds`, `games`)."""
+    form, with the chapters of the samples' `kinds` and the glossary of the `chosen`
+    samples (in the order of their first documents); `every`: all the samples there are,
+    so the skeleton's own summary."""
     data = yaml.safe_load(text)
     data.update(id=ruleset_id, title=title, game=title)
-    if games != tuple(SAMPLES):
-        data["summary"] = _summary(games)
-        data["chapters"] = [
-            {**chapter, "kinds": [k for k in chapter["kinds"] if k in kinds]}
-            if "kinds" in chapter
-            else chapter
-            for chapter in data["chapters"]
-            if not chapter.get("kinds") or kinds & set(chapter["kinds"])
-        ]
-        terms = {term for game in games for term in SAMPLES[game].glossary}
-        glossary = {t: d for t, d in data.get("glossary", {}).items() if t in terms}
-        data.pop("glossary", None)
-        if glossary:
-            data["glossary"] = glossary
+    if not every:
+        data["summary"] = _summary(chosen)
+    data["chapters"] = [
+        {**chapter, "kinds": [k for k in chapter["kinds"] if k in kinds]}
+        if "kinds" in chapter
+        else chapter
+        for chapter in data["chapters"]
+        if not chapter.get("kinds") or kinds & set(chapter["kinds"])
+    ]
+    first = {samples.name: min(samples.documents, key=_path_order) for samples in chosen}
+    in_order = sorted(chosen, key=lambda samples: _path_order(first[samples.name]))
+    glossary = {term: text for samples in in_order for term, text in samples.glossary.items()}
+    data.pop("glossary", None)
+    if glossary:
+        data["glossary"] = glossary
     for source in data["sources"]:
         source.update(
             title=title,
@@ -209,53 +136,79 @@ def _ruleset_text(
     return dump_data(data)
 
 
-def _summary(games: tuple[str, ...]) -> str:
-    if not games:
+def _path_order(relative: str) -> tuple[str, ...]:
+    """Where a document is written among the others: paths sort by their parts."""
+    return Path(relative).parts
+
+
+def _summary(chosen: list[Samples]) -> str:
+    if not chosen:
         return "A ruleset written by `rulepress init` with its first rule; add your own rules."
-    names = ", ".join(SAMPLES[game].title for game in games)
+    names = ", ".join(samples.title for samples in chosen)
     return (
         f"A ruleset written by `rulepress init`, with one small document of each kind of "
         f"{names}; replace them with your own rules."
     )
 
 
-def _wanted(relative: Path, games: tuple[str, ...]) -> bool:
-    """Whether the skeleton file `relative` is written with the samples of `games`."""
-    parts = relative.parts
-    if parts[:2] != ("compendium", SAMPLE_RULESET):
-        return True
-    inside = Path(*parts[2:]).as_posix()
-    return inside in BARE or any(inside in SAMPLES[game].files for game in games)
+def _skeleton_texts(skeleton: Path, values: dict[str, str]) -> dict[Path, str]:
+    """The skeleton's files by path in it, placeholders filled in: of its ruleset folder,
+    only the bare ruleset (the rest is the core's sample)."""
+    texts = {}
+    for path in sorted(skeleton.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        relative = path.relative_to(skeleton)
+        in_ruleset = relative.parts[:2] == ("compendium", SAMPLE_RULESET)
+        if in_ruleset and Path(*relative.parts[2:]).as_posix() not in BARE:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if relative.as_posix() in RENDERED:
+            text = string.Template(text).substitute(values)
+        texts[relative] = text
+    return texts
+
+
+def every_sample() -> dict[str, Samples]:
+    """Every sample set `--samples` can name: the core's roll table, then the games'."""
+    with as_file(files("rulepress") / "skeleton") as skeleton:
+        return available_samples(skeleton / "compendium" / SAMPLE_RULESET, BARE)
 
 
 def skeleton_files(
-    title: str, ruleset_id: str, github: str | None, games: tuple[str, ...] = ()
+    title: str,
+    ruleset_id: str,
+    github: str | None,
+    chosen: tuple[str, ...] = (),
+    available: dict[str, Samples] | None = None,
 ) -> dict[Path, str]:
     """Each file `init` writes, by its path in the new repository, with its text: the
-    bare repository, and the samples of `games` (ids of `SAMPLES`)."""
-    values = _placeholders(title, ruleset_id, github, games)
-    written: dict[Path, str] = {}
-    ruleset_file = None
+    bare repository, and the `chosen` samples (names of `available`, by default
+    `every_sample()`)."""
+    available = every_sample() if available is None else available
     with as_file(files("rulepress") / "skeleton") as skeleton:
-        for path in sorted(skeleton.rglob("*")):
-            if not path.is_file() or "__pycache__" in path.parts:
-                continue
-            relative = path.relative_to(skeleton)
-            if not _wanted(relative, games):
-                continue
-            text = path.read_text(encoding="utf-8")
-            if relative.as_posix() in RENDERED:
-                text = string.Template(text).substitute(values)
-            elif relative.name == "ruleset.yaml":
-                ruleset_file = relative
-            written[_target_name(relative, ruleset_id)] = text
-        target = _target_name(ruleset_file, ruleset_id)
-        kinds = {
-            yaml.safe_load(text)["kind"]
-            for name, text in written.items()
-            if name.parts[:2] == ("compendium", ruleset_id) and name != target
-        }
-        written[target] = _ruleset_text(written[target], ruleset_id, title, games, kinds)
+        texts = _skeleton_texts(skeleton, _placeholders(title, ruleset_id, github, chosen))
+    # each sample where it would be in the skeleton's ruleset folder, so that the files
+    # are written (and listed) in one order of paths whichever set they come from
+    ruleset_folder = Path("compendium", SAMPLE_RULESET)
+    samples = set()
+    for name in chosen:
+        for relative, text in available[name].documents.items():
+            texts[ruleset_folder / relative] = text
+            samples.add(ruleset_folder / relative)
+    written = {}
+    for relative in sorted(texts):
+        if relative in samples:  # a sample's name is its own: no `dot-` made a dot
+            written[Path("compendium", ruleset_id, *relative.parts[2:])] = texts[relative]
+        else:
+            written[_target_name(relative, ruleset_id)] = texts[relative]
+    sets = [available[name] for name in chosen]
+    kinds = {kind for samples in sets for kind in samples.kinds}
+    kinds |= {yaml.safe_load(texts[ruleset_folder / name])["kind"] for name in BARE[1:]}
+    ruleset_file = _target_name(ruleset_folder / BARE[0], ruleset_id)
+    written[ruleset_file] = _ruleset_text(
+        written[ruleset_file], ruleset_id, title, sets, chosen == tuple(available), kinds
+    )
     return written
 
 
@@ -292,9 +245,10 @@ def init_repository(
         ruleset_id = _checked(Slug, ruleset_id, "the ruleset id made from the folder's name")
     else:
         ruleset_id = _checked(Slug, ruleset_id, "the ruleset id")
-    games = chosen_samples(samples)
+    available = every_sample()
+    chosen = chosen_samples(samples, available)
     _refuse_unless_empty(folder)
-    texts = skeleton_files(title, ruleset_id, github, games)
+    texts = skeleton_files(title, ruleset_id, github, chosen, available)
     absolute = folder.absolute()
     staging = absolute.parent / f".{absolute.name}.rulepress-init-{secrets.token_hex(4)}"
     try:

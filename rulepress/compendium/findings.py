@@ -20,7 +20,7 @@ from rulepress.errors import (
     code_prefix,
     raised_text,
 )
-from rulepress.models.base import Document
+from rulepress.models.base import SLUG_PATTERN, Document
 
 FILE_START = Position(1, 1)
 
@@ -158,7 +158,8 @@ def _message(error: dict, path: tuple, model: type[BaseModel] | None = None) -> 
         return f"unknown field{suggest(word, _fields_at(model, path))}"
     if kind == "missing":
         return "required field is missing"
-    if kind == "string_pattern_mismatch" and path and path[-1] in {"id", "section", "skill"}:
+    if kind == "string_pattern_mismatch" and error.get("ctx", {}).get("pattern") == SLUG_PATTERN:
+        # any slug field's, whatever its name (an id, a reference to another document)
         return f"{value!r} is not a slug (lowercase letters and digits joined by single hyphens)"
     shown = f"{value!r}" if not isinstance(value, dict | list) else type_name(value)
     if kind.endswith("_type") or kind.endswith("_parsing"):

@@ -286,9 +286,18 @@ class Game:
     """Its calculators' JavaScript files (`.js`, each calling `rulepress.calculators.register`),
     loaded after the site's calculator.js when the site shows one of its calculators."""
     samples: Path | None = None
-    """A folder of sample documents `rulepress init` can copy (reserved: not yet read)."""
+    """A folder of sample documents, one small one of each of its kinds, laid out as inside
+    a ruleset's folder (`skills/grit.yaml`), that `rulepress init --samples <id>` (or
+    `all`) copies into the new ruleset; its `glossary.yaml`, if any, maps each glossary
+    term they use to its definition, for the ruleset's `ruleset.yaml`. Only regular
+    `.yaml` files are read: a link or a special file in it is refused. None: no samples,
+    and `--samples` does not offer the game."""
     commands: tuple[str, ...] = ()
-    """`"module:command"` click commands it adds to the CLI (reserved: not yet read)."""
+    """`"module:command"` click commands it adds to the CLI, imported only when used: a
+    command of a new name is `rulepress <name>` (which `rulepress --help`, importing no
+    game, does not list); a click Group named like one of rulepress's groups games extend
+    (`import`) adds its subcommands to it. A name rulepress or another package has too is
+    a PluginError naming the package."""
     package: str = field(default="rulepress", compare=False)
     """The distribution that registered the game (filled in by the registry)."""
 

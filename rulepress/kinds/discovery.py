@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import re
 from importlib.metadata import EntryPoint
 
@@ -115,6 +116,7 @@ def _game(point: EntryPoint) -> Game:
         raise RulepressError(f"{source}: the game's order must be a whole number")
     kinds = _kinds(game.kinds, f"{source}: the game's kinds")
     _codes(game, _package(point), source)
+    _samples_and_commands(game, source)
     return dataclasses.replace(
         game, kinds=kinds, checks=tuple(game.checks), package=_package(point)
     )
@@ -146,6 +148,18 @@ def _codes(game: Game, package: str, source: str) -> None:
                 f"{source}: check {code} ({declared.name}) must have a code of the game's "
                 f"prefix {prefix!r} and three digits ({prefix}001)"
             )
+
+
+def _samples_and_commands(game: Game, source: str) -> None:
+    """The game's samples folder is a path, its commands `"module:command"` names."""
+    if game.samples is not None and not isinstance(game.samples, os.PathLike):
+        raise RulepressError(f"{source}: the game's samples must be a folder's Path, or None")
+    if not isinstance(game.commands, list | tuple) or not all(
+        isinstance(command, str) and ":" in command for command in game.commands
+    ):
+        raise RulepressError(
+            f"{source}: the game's commands must be a tuple of `module:command` names"
+        )
 
 
 def _legacy_game(point: EntryPoint) -> Game:

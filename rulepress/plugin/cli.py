@@ -9,7 +9,9 @@ from rulepress.commands.new import _free_id as free_id
 from rulepress.commands.new import _ruleset as ruleset_for_new
 from rulepress.commands.odds import chance_json, format_distribution
 from rulepress.commands.options import (
+    DEFAULT_COMPENDIUM,
     SEED,
+    FilePath,
     IntList,
     compendium_option,
     emit,
@@ -23,8 +25,10 @@ from rulepress.commands.roll import _dice as dice_count
 from rulepress.commands.roll import _faces as faces_text
 
 __all__ = [
+    "DEFAULT_COMPENDIUM",
     "NAME",
     "SEED",
+    "FilePath",
     "IntList",
     "chance_json",
     "check_faces",

@@ -10,6 +10,7 @@ from rulepress.plugin import Game
 GAME = Game(
     "cool",
     "Cool",
+    samples=Path(__file__).resolve().parent / "samples",
     order=40,
     kinds=KINDS,
     scripts=(Path(__file__).resolve().parent / "calculator.js",),

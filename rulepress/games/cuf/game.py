@@ -12,6 +12,7 @@ from rulepress.plugin import Game
 GAME = Game(
     "cuf",
     "Coolness Under Fire",
+    samples=Path(__file__).resolve().parent / "samples",
     order=30,
     kinds=KINDS,
     checks=CHECKS,

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rulepress.games import bundled_kinds, bundled_scripts
 from rulepress.plugin import Game
 
 GAME = Game(
     "iris",
     "IRIS",
+    samples=Path(__file__).resolve().parent / "samples",
+    commands=("rulepress.games.iris.import_group:import_group",),
     order=10,
     kinds=bundled_kinds(
         "iris",

@@ -12,6 +12,7 @@ from rulepress.plugin import Game
 GAME = Game(
     "t2k4e",
     "Twilight: 2000 4th Edition",
+    samples=Path(__file__).resolve().parent / "samples",
     order=20,
     kinds=KINDS,
     checks=CHECKS,
