@@ -562,13 +562,14 @@ def test_data_cannot_add_elements_or_attributes_to_foundry_html(tmp_path):
 
 def test_the_manifest_description_is_escaped_for_foundrys_package_lists(tmp_path):
     """Foundry shows a package's description as HTML in its setup and module lists: the
-    ruleset's summary and credits are escaped there, and read the same."""
+    ruleset's summary and credits are escaped there, and read the same; the only elements
+    are the paragraphs and code spans rulepress writes, with no attribute."""
     tree = hostile_tree()
     module = build_module(tmp_path, tree)
     manifest = json.loads((module.folder / "module.json").read_text(encoding="utf-8"))
-    assert "<" not in manifest["description"]
-    assert markup(manifest["description"]) == []
+    assert markup(manifest["description"]) == [("p", []), ("code", [])] * 2
     shown = visible(manifest["description"])
-    assert payload(FIELDS["ruleset summary"]) in shown
-    assert payload(FIELDS["source credit"]) in shown
+    # the payload's `c` is a code span: shown as c, in <code>
+    assert payload(FIELDS["ruleset summary"]).replace("`c`", "c") in shown
+    assert payload(FIELDS["source credit"]).replace("`c`", "c") in shown
     assert manifest["title"] == payload(FIELDS["ruleset title"])  # a title is plain text

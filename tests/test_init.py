@@ -91,9 +91,9 @@ def test_the_settings_carry_the_title_and_the_github_addresses(content):
     assert settings.site.url == "https://me.github.io/iron-oath/"
     assert settings.site.repository == "https://github.com/Me/iron-oath"
     assert settings.foundry.url == "https://github.com/Me/iron-oath"
-    base = "https://github.com/Me/iron-oath/releases/latest/download/"
-    assert settings.foundry.manifest == base + "{module}.json"
-    assert settings.foundry.download == base + "{module}.zip"
+    releases = "https://github.com/Me/iron-oath/releases/"
+    assert settings.foundry.manifest == releases + "latest/download/{module}.json"
+    assert settings.foundry.download == releases + "download/v{version}/{module}.zip"
     ruleset = yaml.safe_load((content / "compendium/my-rules/ruleset.yaml").read_text())
     assert (ruleset["title"], ruleset["game"]) == ("Iron Oath", "Iron Oath")
     assert ruleset["sources"][0]["author"] == "The authors of Iron Oath"
@@ -177,7 +177,9 @@ def test_the_workflows_parse_and_run_real_rulepress_commands(content):
         "origin/$BASE",
     ] in commands
     assert ["diff", "origin/$BASE", "HEAD", "--format", "markdown"] in commands
-    assert ["build"] in commands and ["build", "--target", "site"] in commands
+    assert ["build", "--target", "site"] in commands
+    release = ["build", "--target", "foundry", "--target", "markdown", "--target", "json"]
+    assert release in commands  # what the release attaches
     hooks = yaml.safe_load((content / ".pre-commit-config.yaml").read_text())
     entries = [hook["entry"] for repo in hooks["repos"] for hook in repo["hooks"]]
     assert entries == ["rulepress fmt --check", "rulepress validate"]

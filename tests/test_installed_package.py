@@ -223,9 +223,9 @@ def test_init_then_validate_and_build_outside_the_repository(installed, tmp_path
         (dist / "foundry" / "rulepress-my-rules" / "module.json").read_text(encoding="utf-8")
     )
     assert module["title"] == title
-    releases = "https://github.com/me/my-rules/releases/latest/download"
-    assert module["manifest"] == f"{releases}/rulepress-my-rules.json"
-    assert module["download"] == f"{releases}/rulepress-my-rules.zip"
+    releases = "https://github.com/me/my-rules/releases"
+    assert module["manifest"] == f"{releases}/latest/download/rulepress-my-rules.json"
+    assert module["download"] == f"{releases}/download/v0.1.0/rulepress-my-rules.zip"
     # the site has the settings' title and address, and carries the downloads
     home = (dist / "site" / "index.html").read_text(encoding="utf-8")
     assert f"<title>{title}</title>" in home

@@ -58,7 +58,7 @@ def render_guide(
     Compendium.errata_of); `templates` overrides the shipped templates by name. A watch
     run's `pieces` keep each section's text while its documents stay the same objects."""
     settings = settings or Settings()
-    placeholders = settings.placeholders(ruleset.id, ruleset.info.title)
+    placeholders = settings.placeholders(ruleset.id, ruleset.info.title, ruleset.info.version)
     if pieces is None:
         env = environment(templates)
     else:

@@ -3,19 +3,23 @@
 A compendium is read from a folder or from a git revision (`checkout`); two are compared
 in words (`changes`). Each change's `text` is that sentence, the one wording
 `rulepress diff` prints and the site's Changes page shows (per commit, from `history`;
-commit messages are never shown).
+commit messages are never shown). When the history is missing (no git repository, no
+git) or cut short (a shallow clone), `history` says so in one line, with what it left out.
 """
 
 from __future__ import annotations
 
+import shutil
+import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache, DocumentsInMemory
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.model import Compendium
-from rulepress.errors import Level, RulepressError
+from rulepress.errors import Level, RulepressError, printable
 from rulepress.git import git_output
 from rulepress.history.changes import Change, compare, computed_figures, kind_label, percent
 from rulepress.history.checkout import RevisionCheckout, load_side, resolve_commit
@@ -47,7 +51,13 @@ class Revision:
     changes: tuple[Change, ...]
 
 
-def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
+def _on_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def history(
+    compendium: Compendium, limit: int = 3, say: Callable[[str], None] = _on_stderr
+) -> list[Revision]:
     """The rules changes of the last `limit` commits that changed a rule, newest first,
     looking back over at most `MAX_SCANNED_COMMITS` commits that touched the compendium
     (a commit that changed no rule, only formatting or notes, is skipped); empty outside
@@ -60,14 +70,33 @@ def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
     as is one git cannot give. Files load through the document cache the compendium was
     loaded through, so bytes it has seen are not parsed again; loaded without one
     (`--no-cache`), through a cache held in memory for this call, so bytes several
-    revisions share are parsed once."""
+    revisions share are parsed once.
+
+    `say` gets one line when the history is missing or shallow, saying what is left out
+    (by default, on stderr)."""
     root = compendium.root
     documents = compendium.document_cache or DocumentsInMemory()
     prefix = git_output(root, "rev-parse", "--show-prefix")
+    if prefix is None:
+        say(_missing(root))
+        return []
     log = git_output(
         root, "log", f"-{MAX_SCANNED_COMMITS}", "--format=%H%x09%ad", "--date=short", "--", "."
     )
-    if prefix is None or not log:
+    revisions = _revisions(compendium, prefix, log or "", limit, documents)
+    if len(revisions) < limit and len((log or "").splitlines()) < MAX_SCANNED_COMMITS:
+        left_out = _shallow(root, revisions, limit)  # the log ran out: where the clone stops?
+        if left_out:
+            say(left_out)
+    return revisions
+
+
+def _revisions(
+    compendium: Compendium, prefix: str, log: str, limit: int, documents: DocumentCache
+) -> list[Revision]:
+    """The rules changes of the last `limit` commits of `log` that changed a rule."""
+    root = compendium.root
+    if not log:
         return []
     path = prefix.rstrip("/") or "."
     loaded: dict[str, Compendium | None] = {}  # by commit: `<c>~1` is often the next one
@@ -99,6 +128,40 @@ def history(compendium: Compendium, limit: int = 3) -> list[Revision]:
             if changes:
                 revisions.append(Revision(commit[:10], date, changes))
     return revisions
+
+
+HOW_TO_FETCH = (
+    "fetch the whole history (`git fetch --unshallow`; in GitHub Actions, actions/checkout "
+    "with `fetch-depth: 0`) to show it"
+)
+
+
+def _missing(root: Path) -> str:
+    """The line that says the history cannot be read at all, and why."""
+    if shutil.which("git") is None:
+        return "history: git is not installed, so the site has no Changes page"
+    return (
+        f"history: {printable(str(root))} is in no git repository (or git cannot read "
+        "it), so the site has no Changes page; build from a clone of the repository to have it"
+    )
+
+
+def _shallow(root: Path, revisions: list[Revision], limit: int) -> str | None:
+    """The line that says what a shallow clone's history left out; None in a full clone."""
+    if git_output(root, "rev-parse", "--is-shallow-repository") != "true":
+        return None
+    # a shallow clone's oldest commits stand in it without their parents
+    stops = git_output(root, "log", "--max-parents=0", "--format=%ad %h", "--date=short", "HEAD")
+    newest_stop = max((stops or "").splitlines(), default="")
+    where = f" (it stops at {newest_stop.replace(' ', ', commit ')})" if newest_stop else ""
+    if not revisions:
+        shown = "the site's Changes page is left out"
+    else:
+        shown = (
+            f"the site's Changes page shows {len(revisions)} of the last {limit} commits "
+            "that changed a rule, and leaves out the older ones"
+        )
+    return f"history: this clone's git history is shallow{where}: {shown}; {HOW_TO_FETCH}"
 
 
 def _loaded(

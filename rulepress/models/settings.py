@@ -22,6 +22,7 @@ PLACEHOLDERS = {
     "ruleset": "the ruleset's title",
     "ruleset_id": "the ruleset's id",
     "module": "the Foundry module's id (`<id_prefix>-<ruleset id>`)",
+    "version": "the ruleset's version (`version` in its ruleset.yaml)",
 }
 """What a text setting marked as a pattern may name in braces, for each ruleset."""
 
@@ -149,9 +150,19 @@ class FoundrySettings(Model):
     """The modules' web page (`url` in module.json)."""
     manifest: UrlPattern | None = None
     """Where Foundry fetches the latest module.json to update a module (`manifest`):
-    name the module with `{module}`."""
+    name the module with `{module}`, and keep it at the latest release."""
     download: UrlPattern | None = None
-    """Where this release's zip is downloaded from (`download`)."""
+    """Where this release's zip is downloaded from (`download`): the release's own URL,
+    with `{version}` in it (`.../releases/download/v{version}/{module}.zip`), so that an
+    older release's manifest installs its own zip, never the newest one."""
+    license: UrlPattern | None = None
+    """The modules' license (`license`): the URL of its text."""
+    readme: UrlPattern | None = None
+    """The modules' read-me page (`readme`)."""
+    bugs: UrlPattern | None = None
+    """Where players report a problem (`bugs`): the repository's issues."""
+    changelog: UrlPattern | None = None
+    """What changed in each release (`changelog`): the repository's releases page."""
     system: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$", max_length=100)] = (
         "worldbuilding"
     )
@@ -214,18 +225,22 @@ class Settings(Model):
     guides: GuideSettings = GuideSettings()
     """The Markdown guides: their title and front matter."""
 
-    def placeholders(self, ruleset_id: str, ruleset_title: str) -> dict[str, str]:
+    def placeholders(self, ruleset_id: str, ruleset_title: str, version: str) -> dict[str, str]:
         """What each of PLACEHOLDERS stands for in a ruleset's outputs."""
         return {
             "ruleset": ruleset_title,
             "ruleset_id": ruleset_id,
             "module": self.foundry.module_id(ruleset_id),
+            "version": version,
         }
 
-    def release_links(self, ruleset_id: str, ruleset_title: str) -> dict[str, str]:
-        """A ruleset's module's `url`, `manifest` and `download` (module.json's names), those
-        the settings give, each pattern filled in for the ruleset."""
-        foundry = self.foundry
-        given = {"url": foundry.url, "manifest": foundry.manifest, "download": foundry.download}
-        values = self.placeholders(ruleset_id, ruleset_title)
+    def release_links(self, ruleset_id: str, ruleset_title: str, version: str) -> dict[str, str]:
+        """A ruleset's module's RELEASE_LINKS (module.json's names), those the settings
+        give, each pattern filled in for the ruleset."""
+        values = self.placeholders(ruleset_id, ruleset_title, version)
+        given = {name: getattr(self.foundry, name) for name in RELEASE_LINKS}
         return {name: fill(url, **values) for name, url in given.items() if url}
+
+
+RELEASE_LINKS = ("url", "manifest", "download", "license", "readme", "bugs", "changelog")
+"""The URLs of module.json that FoundrySettings sets, in the order module.json lists them."""

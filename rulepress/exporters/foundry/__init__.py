@@ -4,7 +4,8 @@
 settings say otherwise) holds `module.json`, `packs/<name>/` (LevelDB, the layout the
 official CLI writes) and `src/packs/<name>/*.json` (the same documents as source files
 with `_key`, which the official CLI packs into the identical pack); beside it,
-`<module-id>.zip` is the same folder as a release for Foundry's installer.
+`<module-id>.zip` is the folder as a release for Foundry's installer: what Foundry reads,
+without `src/` or the packs' LevelDB lock and log (rulepress.exporters.foundry.release).
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.escaping import html_text
 from rulepress.exporters.foundry.pack import Pack
@@ -9,6 +11,23 @@ from rulepress.exporters.foundry.packs.common import ModuleOptions
 from rulepress.models.settings import FoundrySettings, Settings, fill
 
 PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+"""A Markdown code span: a run of backticks, text, the same run again (CommonMark)."""
+
+
+def description_html(text: str) -> str:
+    """A summary or credit line as the HTML Foundry shows a package's description in:
+    its text escaped, each Markdown code span (`rulepress init`) a <code>, no backtick
+    left to show."""
+    parts, written = [], 0
+    text = " ".join(text.split())
+    for span in CODE_SPAN.finditer(text):
+        code = span.group(2)
+        if code.startswith(" ") and code.endswith(" ") and code.strip():
+            code = code[1:-1]  # CommonMark strips one space each side
+        parts += [html_text(text[written : span.start()]), f"<code>{html_text(code)}</code>"]
+        written = span.end()
+    return "".join([*parts, html_text(text[written:])])
 
 
 def authors(ruleset: Ruleset, foundry: FoundrySettings) -> list[dict]:
@@ -28,18 +47,22 @@ def manifest(
     """The module's manifest, with the publisher's title, authors and release URLs."""
     settings = settings or Settings()
     info = ruleset.info
-    credits = " ".join(source.credit for source in info.sources)
     version = str(options.foundry_version)
+    placeholders = settings.placeholders(ruleset.id, info.title, info.version)
     return {
         "id": options.module_id,
-        "title": fill(settings.foundry.title, **settings.placeholders(ruleset.id, info.title)),
+        "title": fill(settings.foundry.title, **placeholders),
         # Foundry shows a package's description as HTML (setup, module management).
-        "description": html_text(" ".join(f"{info.summary} {credits}".split())),
+        "description": "".join(
+            f"<p>{description_html(text)}</p>"
+            for text in (info.summary, *(source.credit for source in info.sources))
+        ),
         "version": info.version,
         "authors": authors(ruleset, settings.foundry),
         "compatibility": {"minimum": version, "verified": version},
-        # Foundry needs `manifest` to update a module and `download` to install it
-        **settings.release_links(ruleset.id, info.title),
+        # Foundry needs `manifest` to update a module and `download` to install it; the
+        # other links are shown on its page in Foundry's package list
+        **settings.release_links(ruleset.id, info.title, info.version),
         "packs": [
             {
                 "name": pack.name,

@@ -592,7 +592,9 @@ def downloads_of(ruleset: Ruleset, settings: Settings) -> dict[str, str | None]:
         "guide": f"{DOWNLOADS}/{ruleset.id}.md",
         "module": f"{DOWNLOADS}/{module}.zip",
         "json": f"{DOWNLOADS}/{ruleset.id}.json",
-        "manifest": settings.release_links(ruleset.id, ruleset.info.title).get("manifest"),
+        "manifest": settings.release_links(
+            ruleset.id, ruleset.info.title, ruleset.info.version
+        ).get("manifest"),
     }
 
 
