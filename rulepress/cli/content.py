@@ -114,11 +114,15 @@ def init_command(
 )
 def schema_command(out: Path) -> None:
     """Write a JSON Schema per document kind (and compendium.schema.json for any kind),
-    with the models' field descriptions, for editors and other tools."""
+    with the models' field descriptions, for editors and other tools; when the folder is
+    inside the current one, map them in .vscode/settings.json (yaml.schemas)."""
     from rulepress.commands.schema import write_schemas
 
-    for path in write_schemas(out):
-        click.echo(f"wrote {path}")
+    written, refused = write_schemas(out)
+    for path in written:
+        click.echo(f"wrote {printable(str(path))}")
+    if refused:
+        click.echo(f"warning: {printable(refused)}", err=True)
 
 
 NO_EMPTY_SIDE = Text("an empty name is neither a compendium folder nor a git revision")

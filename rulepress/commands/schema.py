@@ -1,47 +1,84 @@
 """`rulepress schema`: JSON Schema for every document kind, generated from the models.
 
 Field docstrings become `description`s, so an editor with yaml-language-server shows them
-on hover; `compendium.schema.json` picks the kind's schema by `kind`, and the repository's
-`.vscode/settings.json` associates it with every file under `compendium/`, and
-`settings.schema.json` with `rulepress.yaml`.
+on hover. `compendium.schema.json` checks any compendium file: `if` its `kind` is one
+kind's, `then` that kind's schema applies, so a wrong field is reported as that field
+(a `oneOf` would report every other kind's mismatch too). Every schema has an `$id` and
+only patterns in the regex syntax all validators share (ECMAScript's).
+
+The editor mapping is `.vscode/settings.json`'s `yaml.schemas` (what the YAML extension
+reads, and the setting every other yaml-language-server client takes too): one file maps
+every compendium file, old and new, with no line in the documents to keep. `init` writes
+it with the schemas, and `rulepress schema` keeps it in step with where they are.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Union
 
-from pydantic import Field, TypeAdapter
+from pydantic.json_schema import models_json_schema
 
 from rulepress import kinds
 from rulepress.errors import RulepressError
-from rulepress.models.settings import Settings
+from rulepress.models.settings import SETTINGS_FILE, Settings
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
+ID_PREFIX = "urn:rulepress:schema:"
+"""Each schema's `$id` is this and its file's name: a name, not an address to fetch
+(rulepress publishes no schema online; each repository keeps its copy in `schemas/`)."""
+COMPENDIUM_FILES = "compendium/**/*.yaml"
+"""The files the compendium schema is mapped onto, from the repository's root."""
+EDITOR_SETTINGS = Path(".vscode/settings.json")
+"""Where the editor mapping lives, from the repository's root."""
+
+
+def _identified(name: str, schema: dict, title: str | None = None) -> dict:
+    head = {"$schema": SCHEMA_URI, "$id": ID_PREFIX + name}
+    return {**head, **({"title": title} if title else {}), **schema}
 
 
 def kind_schema(kind: str) -> dict:
     """One kind's JSON Schema: editors check and complete a document of the kind with it."""
     schema = kinds.models()[kind].model_json_schema(mode="validation")
-    return {"$schema": SCHEMA_URI, **schema}
+    return _identified(f"{kind}.schema.json", schema)
 
 
 def compendium_schema() -> dict:
-    """One schema for any compendium file: the document kind chosen by `kind`."""
-    union = Annotated[Union[tuple(kinds.models().values())], Field(discriminator="kind")]  # noqa: UP007
-    schema = TypeAdapter(union).json_schema(mode="validation")
-    return {"$schema": SCHEMA_URI, "title": "rulepress compendium document", **schema}
+    """One schema for any compendium file: `kind` names one of the kinds, and `if` it is a
+    kind's, `then` that kind's schema applies."""
+    models = kinds.models()
+    refs, definitions = models_json_schema(
+        [(models[kind], "validation") for kind in sorted(models)],
+        ref_template="#/$defs/{model}",
+    )
+    branches = [
+        {
+            "if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+            "then": refs[(models[kind], "validation")],
+        }
+        for kind in sorted(models)
+    ]
+    schema = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {
+            "kind": {"description": "The document's kind.", "enum": sorted(models)},
+        },
+        "allOf": branches,
+        **definitions,
+    }
+    return _identified("compendium.schema.json", schema, "rulepress compendium document")
 
 
 def settings_schema() -> dict:
     """The schema of the publisher's settings file, rulepress.yaml."""
     schema = Settings.model_json_schema(mode="validation")
-    return {"$schema": SCHEMA_URI, "title": "rulepress settings (rulepress.yaml)", **schema}
+    return _identified("settings.schema.json", schema, "rulepress settings (rulepress.yaml)")
 
 
 def schemas() -> dict[str, dict]:
-    """File name -> schema, for every kind, the compendium-wide union and the settings."""
+    """File name -> schema, for every kind, the compendium-wide one and the settings."""
     files = {f"{kind}.schema.json": kind_schema(kind) for kind in sorted(kinds.models())}
     files["compendium.schema.json"] = compendium_schema()
     files["settings.schema.json"] = settings_schema()
@@ -53,15 +90,91 @@ def render(schema: dict) -> str:
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_schemas(out: Path) -> list[Path]:
-    """Write every schema into `out`: the paths written."""
+def render_settings(settings: dict) -> str:
+    """Editor settings as their file holds them: in their own order, which is the user's."""
+    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+
+
+def editor_mapping(out: Path) -> dict[str, str]:
+    """`yaml.schemas` for schemas in `out` (relative to the repository's root): schema
+    path -> the files it checks."""
+    folder = "./" + out.as_posix().removeprefix("./").rstrip("/")
+    return {
+        f"{folder}/compendium.schema.json": COMPENDIUM_FILES,
+        f"{folder}/settings.schema.json": SETTINGS_FILE,
+    }
+
+
+def editor_settings(out: Path, current: dict | None = None) -> dict:
+    """The editor settings with `yaml.schemas` mapping rulepress's files onto the schemas in
+    `out`; the other settings of `current` kept, and other files' mappings too."""
+    settings = dict(current or {})
+    wanted = editor_mapping(out)
+    ours = set(wanted.values())
+    mappings = settings.get("yaml.schemas")
+    kept = {
+        schema: files
+        for schema, files in (mappings.items() if isinstance(mappings, dict) else ())
+        if files not in ours
+    }
+    settings["yaml.schemas"] = {**kept, **wanted}
+    return settings
+
+
+def repository_files(out: Path = Path("schemas")) -> dict[Path, str]:
+    """The files a new repository gets for its editors: the schemas and the mapping."""
+    files = {out / name: render(schema) for name, schema in schemas().items()}
+    files[EDITOR_SETTINGS] = render_settings(editor_settings(out))
+    return files
+
+
+def _current_editor_settings(root: Path) -> tuple[dict | None, str | None]:
+    """The editor settings under `root` (None if there are none) and, when they are not
+    plain JSON (VS Code also takes comments), why they are left as they are."""
+    path = root / EDITOR_SETTINGS
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"{path}:{exc.lineno}:{exc.colno}: not plain JSON ({exc.msg})"
+    if not isinstance(settings, dict):
+        return None, f"{path}:1:1: not a JSON object"
+    return settings, None
+
+
+def write_schemas(out: Path, root: Path | None = None) -> tuple[list[Path], str | None]:
+    """Write every schema into `out` and, when `out` lies inside `root` (the repository's
+    root: the current folder by default), map them in `root`'s editor settings: the paths
+    written, and why the editor settings were left as they are, if they were."""
+    root = Path.cwd() if root is None else root
+    absolute = (out if out.is_absolute() else root / out).resolve()
+    try:
+        inside = absolute.relative_to(root.resolve())
+    except ValueError:
+        inside = None
+    current, refused = _current_editor_settings(root) if inside is not None else (None, None)
     written = []
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        absolute.mkdir(parents=True, exist_ok=True)
         for name, schema in schemas().items():
             path = out / name
-            path.write_text(render(schema), encoding="utf-8")
+            (absolute / name).write_text(render(schema), encoding="utf-8")
             written.append(path)
+        if inside is not None and refused is None:
+            text = render_settings(editor_settings(inside, current))
+            target = root / EDITOR_SETTINGS
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+                written.append(EDITOR_SETTINGS if root == Path.cwd() else target)
     except OSError as exc:
         raise RulepressError(f"cannot write schemas to {out}: {exc.strerror or exc}") from None
-    return written
+    if refused:
+        mapping = ", ".join(f"{s}: {f}" for s, f in editor_mapping(inside).items())
+        refused += f"; its yaml.schemas was left as it is (map {mapping})"
+    return written, refused
