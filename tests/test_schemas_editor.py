@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -34,13 +35,18 @@ class LanguageClient:
 
     def __init__(self, command: list[str], cwd: Path, settings: dict) -> None:
         self.settings = settings
+        # the server's stderr into a file, not a pipe (a full pipe would stall it); the
+        # fixture closes it after the server
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
-            command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log
         )
+        self.writing = threading.Lock()  # the reader thread answers the server's requests
         self.messages: list[dict] = []
         self.arrived = threading.Condition()
         self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         stream = self.process.stdout
@@ -54,7 +60,11 @@ class LanguageClient:
                 return  # the server closed its output
             message = json.loads(stream.read(length))
             if "id" in message and "method" in message:  # a request from the server
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": self._answer(message)})
+                answer = {"jsonrpc": "2.0", "id": message["id"], "result": self._answer(message)}
+                try:
+                    self.send(answer)
+                except (OSError, ValueError):
+                    return  # the test closed the server meanwhile
             with self.arrived:
                 self.messages.append(message)
                 self.arrived.notify_all()
@@ -69,8 +79,9 @@ class LanguageClient:
 
     def send(self, message: dict) -> None:
         body = json.dumps(message).encode("utf-8")
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.process.stdin.flush()
+        with self.writing:
+            self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.process.stdin.flush()
 
     def notify(self, method: str, params: dict) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -84,20 +95,26 @@ class LanguageClient:
     def wait_for(self, wanted) -> dict:
         deadline = time.monotonic() + HANG_GUARD
         with self.arrived:
-            while True:
-                found = next((m for m in self.messages if wanted(m)), None)
-                if found is not None:
-                    return found
+            while (found := next((m for m in self.messages if wanted(m)), None)) is None:
                 left = deadline - time.monotonic()
                 if left <= 0 or self.process.poll() is not None:
-                    stderr = self.process.stderr.read1().decode() if left <= 0 else ""
-                    pytest.fail(f"no answer from yaml-language-server: {stderr}")
+                    break
                 self.arrived.wait(left)
+        if found is None:
+            self.close()
+            self.log.seek(0)
+            said = self.log.read().decode("utf-8", "replace")[-2000:]
+            pytest.fail(f"no answer from yaml-language-server in {HANG_GUARD} s: {said}")
+        return found
 
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
+        self.process.stdin.close()
+        if threading.current_thread() is not self.reader:
+            self.reader.join(HANG_GUARD)  # it reads to the end of the dead server's output
+        self.process.stdout.close()
 
 
 def editor_sections(root: Path) -> dict[str, dict]:
@@ -127,6 +144,7 @@ def yaml_server():
     yield start
     for client in started:
         client.close()
+        client.log.close()
 
 
 def diagnostics_for(client: LanguageClient, root: Path, relative: str, text: str) -> list[dict]:
