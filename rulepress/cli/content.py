@@ -84,8 +84,9 @@ def init_command(
     """Write a new content repository into DIRECTORY (new or empty): the settings
     (rulepress.yaml), a ruleset named after DIRECTORY with one rule, pre-commit hooks,
     GitHub workflows (checks on pull requests, the site on GitHub Pages, release files on
-    a tag), a .gitignore and a README for its contributors; with --samples, the bundled
-    games' sample documents too. It validates and builds as written. Refuses a folder
+    a tag), a .gitignore, a README for its contributors, and the JSON Schemas (schemas/)
+    with .vscode/settings.json mapping the files onto them for editors; with --samples,
+    the bundled games' sample documents too. It validates and builds as written. Refuses a folder
     that is not empty; writes nothing on failure."""
     from rulepress.commands.init import init_repository
 
