@@ -8,26 +8,35 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import jsonschema
 import pytest
+import regress
 import yaml
 from check_jsonschema.regex_variants import RegexImplementation, RegexVariantName
 from helpers import COMPENDIUM, REPO, require_tool, run
+from pydantic import BaseModel, StringConstraints
 
+from rulepress.commands import schema as schema_module
 from rulepress.commands.init import init_repository
 from rulepress.commands.schema import (
     EDITOR_SETTINGS,
     ID_PREFIX,
+    PortableJsonSchema,
+    ecmascript_pattern,
     editor_settings,
+    kind_schema,
     render,
     render_settings,
     schemas,
 )
+from rulepress.errors import RulepressError
 
 
 def patterns(node) -> list[str]:
@@ -76,6 +85,57 @@ def test_every_pattern_compiles_as_ecmascript_in_node():
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == ["[\\q]"]
+
+
+PYTHON_ONLY = [
+    # (a pattern pydantic takes, ECMAScript's spelling, texts to match both against)
+    (
+        r"^https?://[^\s<>\"'`\\]+$",
+        r"""^https?://[^\s<>"'`\\]+$""",
+        ["https://a.b/c", 'http://a"', "x"],
+    ),
+    (r"\Aa\#b\Z", r"^a#b$", ["a#b", "a#bc", "za#b"]),
+    (r"(?P<d>[0-9])-(?P=d)", r"(?<d>[0-9])-\k<d>", ["1-1", "1-2"]),
+    (r"[\-\w\.]+\@x", r"[\-\w\.]+@x", ["a-b.c@x", "@x"]),
+]
+
+
+@pytest.mark.parametrize(("pattern", "portable", "texts"), PYTHON_ONLY)
+def test_python_only_regex_syntax_is_spelled_as_ecmascript(pattern, portable, texts):
+    with pytest.raises(regress.RegressError):
+        regress.Regex(pattern, "u")  # what the schema held before
+    assert ecmascript_pattern(pattern) == portable
+    compiled = regress.Regex(portable, "u")
+    for text in texts:  # and it still means what the model checks
+        assert (compiled.find(text) is not None) == bool(re.search(pattern, text)), text
+
+
+def test_a_pattern_ecmascript_cannot_say_is_refused_not_written():
+    with pytest.raises(ValueError, match="inline flag"):
+        ecmascript_pattern("(?i)abc")
+    with pytest.raises(ValueError, match="no ECMAScript equivalent"):
+        ecmascript_pattern(r"a\Gb")
+
+
+class PythonOnlyUrl(BaseModel):
+    kind: str = "python-only"
+    url: typing.Annotated[str, StringConstraints(pattern=PYTHON_ONLY[0][0])]
+
+
+def test_the_schema_generator_writes_a_models_python_only_pattern_as_ecmascript():
+    plain = PythonOnlyUrl.model_json_schema()["properties"]["url"]["pattern"]
+    assert not RegexImplementation(RegexVariantName.default).check_format(plain)
+    portable = PythonOnlyUrl.model_json_schema(schema_generator=PortableJsonSchema)
+    assert portable["properties"]["url"]["pattern"] == PYTHON_ONLY[0][1]
+
+
+def test_a_plugin_kind_whose_pattern_ecmascript_cannot_say_is_an_error(monkeypatch):
+    class Flagged(BaseModel):
+        name: typing.Annotated[str, StringConstraints(pattern="(?i)^abc$")]
+
+    monkeypatch.setattr(schema_module.kinds, "models", lambda: {"flagged": Flagged})
+    with pytest.raises(RulepressError, match=r"kind 'flagged'.*inline flag"):
+        kind_schema("flagged")
 
 
 def test_every_schema_has_its_own_id():

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pydantic.json_schema import models_json_schema
+from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from rulepress import kinds
 from rulepress.errors import RulepressError
@@ -33,6 +33,72 @@ EDITOR_SETTINGS = Path(".vscode/settings.json")
 """Where the editor mapping lives, from the repository's root."""
 
 
+SYNTAX = set("^$\\.*+?()[]{}|/")
+"""What ECMAScript (with the `u` flag, as JSON Schema validators compile) lets `\\` escape
+besides its escapes with letters and digits: any other escaped punctuation is an error."""
+ESCAPES = set("dDsSwWbBfnrtv0123456789xucpPk")
+"""The letters and digits after `\\` that mean the same in Python's, Rust's and
+ECMAScript's regexes (`\\x41`, `\\u00e9`, `\\d`, a back-reference)."""
+RENAMED = {"(?P<": "(?<", "(?P=": "\\k<"}
+"""Python's named groups and back-references, in ECMAScript's spelling."""
+
+
+def ecmascript_pattern(pattern: str) -> str:
+    """`pattern` (in the syntax pydantic checks values with: Rust's regex, like Python's)
+    spelled as ECMAScript: `\\"` as `"`, `\\A` and `\\Z` as `^` and `$`, `(?P<name>` as
+    `(?<name>`. Raises ValueError for what ECMAScript cannot say (an inline flag)."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            escaped = pattern[i + 1]
+            if escaped in SYNTAX or escaped in ESCAPES or (in_class and escaped == "-"):
+                out.append(char + escaped)
+            elif escaped in "AZz" and not in_class:
+                out.append("^" if escaped == "A" else "$")
+            elif escaped.isascii() and not escaped.isalnum():
+                out.append(escaped)  # punctuation that means itself unescaped
+            else:
+                raise ValueError(f"\\{escaped} has no ECMAScript equivalent")
+            i += 2
+            continue
+        if not in_class and pattern.startswith("(?", i):
+            named = next((new for old, new in RENAMED.items() if pattern.startswith(old, i)), None)
+            if named is not None:
+                out.append(named)
+                i += 4
+                if named.startswith("\\k"):  # (?P=name) -> \k<name>
+                    end = pattern.index(")", i)
+                    out.append(pattern[i:end] + ">")
+                    i = end + 1
+                continue
+            if pattern[i + 2 : i + 3] not in (":", "=", "!", "<"):
+                flag = pattern[i : i + 4]
+                raise ValueError(f"{flag!r} (an inline flag) has no ECMAScript equivalent")
+        in_class = (in_class and char != "]") or (not in_class and char == "[")
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+class PortableJsonSchema(GenerateJsonSchema):
+    """pydantic's JSON Schema with every `pattern` in ECMAScript's syntax: pydantic copies a
+    model's pattern as it is, so one only Rust or Python reads would make every JSON Schema
+    validator refuse the whole schema (and the keys' patterns come from here too)."""
+
+    def str_schema(self, schema):
+        """A string's schema, its pattern spelled as ECMAScript."""
+        result = super().str_schema(schema)
+        if isinstance(result.get("pattern"), str):
+            try:
+                result["pattern"] = ecmascript_pattern(result["pattern"])
+            except ValueError as exc:
+                raise ValueError(f"the pattern {result['pattern']!r}: {exc}") from None
+        return result
+
+
 def _identified(name: str, schema: dict, title: str | None = None) -> dict:
     head = {"$schema": SCHEMA_URI, "$id": ID_PREFIX + name}
     return {**head, **({"title": title} if title else {}), **schema}
@@ -40,7 +106,11 @@ def _identified(name: str, schema: dict, title: str | None = None) -> dict:
 
 def kind_schema(kind: str) -> dict:
     """One kind's JSON Schema: editors check and complete a document of the kind with it."""
-    schema = kinds.models()[kind].model_json_schema(mode="validation")
+    model = kinds.models()[kind]
+    try:
+        schema = model.model_json_schema(mode="validation", schema_generator=PortableJsonSchema)
+    except ValueError as exc:  # a plugin's pattern that ECMAScript cannot say
+        raise RulepressError(f"cannot write the schema of the kind {kind!r}: {exc}") from None
     return _identified(f"{kind}.schema.json", schema)
 
 
@@ -51,6 +121,7 @@ def compendium_schema() -> dict:
     refs, definitions = models_json_schema(
         [(models[kind], "validation") for kind in sorted(models)],
         ref_template="#/$defs/{model}",
+        schema_generator=PortableJsonSchema,
     )
     branches = [
         {
@@ -73,7 +144,7 @@ def compendium_schema() -> dict:
 
 def settings_schema() -> dict:
     """The schema of the publisher's settings file, rulepress.yaml."""
-    schema = Settings.model_json_schema(mode="validation")
+    schema = Settings.model_json_schema(mode="validation", schema_generator=PortableJsonSchema)
     return _identified("settings.schema.json", schema, "rulepress settings (rulepress.yaml)")
 
 
