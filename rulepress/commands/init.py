@@ -249,6 +249,11 @@ def init_repository(
     chosen = chosen_samples(samples, available)
     _refuse_unless_empty(folder)
     texts = skeleton_files(title, ruleset_id, github, chosen, available)
+    # For editors: the schemas and .vscode/settings.json mapping files onto them, as
+    # `rulepress schema` writes and keeps them in step.
+    from rulepress.commands.schema import repository_files
+
+    texts.update(repository_files())
     absolute = folder.absolute()
     staging = absolute.parent / f".{absolute.name}.rulepress-init-{secrets.token_hex(4)}"
     try:

@@ -29,7 +29,11 @@ PLACEHOLDERS = {
 
 Pattern = pattern_of(Name, tuple(PLACEHOLDERS))
 """One line of text that may name `{ruleset}`, `{ruleset_id}` or `{module}`."""
-_HTTP_URL = Annotated[str, StringConstraints(pattern=r"^https?://[^\s<>\"'`\\]+$", max_length=2000)]
+# Written in the regex syntax JSON Schema validators share (ECMAScript's, with the `u`
+# flag): pydantic copies a pattern into the schema as it is, and its Rust engine also takes
+# escapes ECMAScript refuses (`\"` here once made every validator reject the schema).
+_HTTP_URL_PATTERN = r"""^https?://[^\s<>"'`\\]+$"""
+_HTTP_URL = Annotated[str, StringConstraints(pattern=_HTTP_URL_PATTERN, max_length=2000)]
 Url = pattern_of(_HTTP_URL, ())
 """An http(s) URL, the same for every ruleset (it names no placeholders)."""
 UrlPattern = pattern_of(_HTTP_URL, tuple(PLACEHOLDERS))
