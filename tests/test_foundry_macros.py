@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.roll import T2k4eRoll, cuf_check, iris_skill_test, t2k4e_roll
+from rulepress.commands.roll import T2k4eRoll, cuf_check, t2k4e_roll
 from rulepress.exporters import ExportOptions
+from rulepress.games.iris.commands import iris_skill_test
 from rulepress.games.iris.models.corruption import ObedienceConsequences
 from rulepress.games.iris.models.weapon import WeaponProfile
 from tests.helpers import COMPENDIUM, run_macro

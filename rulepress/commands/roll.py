@@ -28,7 +28,6 @@ from rulepress.errors import RulepressError
 from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.cuf import rules as cuf_rules
 from rulepress.games.cuf.models.cuf import CufRating
-from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest
 from rulepress.games.t2k4e.models.step_dice import (
     GroupRoll,
     ModifierRule,
@@ -39,7 +38,7 @@ from rulepress.games.t2k4e.models.step_dice import (
 from rulepress.models.common import DIE_SIDES
 
 
-def _check_faces(option: str, faces: Sequence[int], sides: Sequence[int], needs: str) -> None:
+def check_faces(option: str, faces: Sequence[int], sides: Sequence[int], needs: str) -> None:
     """Faces given with `option`, one for each die of `sides`: the right count, each on its
     die. `needs` says how many are needed ("rank 2 rolls 2 dice")."""
     if len(faces) != len(sides):
@@ -50,47 +49,8 @@ def _check_faces(option: str, faces: Sequence[int], sides: Sequence[int], needs:
             raise RulepressError(f"{option}: a d{size} cannot show {face}")
 
 
-def _check_traits(traits: Sequence[int]) -> None:
-    if len(traits) > 2:
-        raise RulepressError(f"--traits: a skill has two traits, {len(traits)} ranks given")
-    for rank in traits:
-        if not 0 <= rank <= MAX_RANK:
-            raise RulepressError(f"--traits: a trait rank is 0 to {MAX_RANK}, not {rank}")
-
-
 def _dice(count: int) -> str:
     return "1 die" if count == 1 else f"{count} dice"
-
-
-def iris_skill_test(
-    ruleset: Ruleset,
-    rank: int,
-    traits: Sequence[int],
-    faces: Sequence[int] | None,
-    seed: int | None,
-) -> dict:
-    """One skill test, with the faces given or rolled from `seed`: what `roll` prints."""
-    rule: SkillTest = ruleset.require(SkillTest)
-    if not 0 <= rank <= MAX_RANK:
-        raise RulepressError(f"--rank: a rank is 0 to {MAX_RANK}, not {rank}")
-    _check_traits(traits)
-    if faces is None:
-        result = rule.roll(rank, traits, random.Random(seed))
-        faces = result.faces
-    else:
-        count = rule.dice_for(rank)
-        needs = f"rank {rank} rolls {_dice(count)}"
-        _check_faces("--faces", faces, [DIE_SIDES[rule.die]] * count, needs)
-        result = rule.resolve(faces, traits)
-    return {
-        "ruleset": ruleset.id,
-        "test": "skill-test",
-        "rank": rank,
-        "faces": list(faces),
-        "dice_ap": result.dice_ap,
-        "trait_bonus": result.trait_bonus,
-        "total": result.total,
-    }
 
 
 @dataclass(frozen=True)
@@ -128,7 +88,7 @@ def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
         faces = step_dice.roll(shifted, rng)
     else:
         needs = f"the pool {'+'.join(shifted)} rolls {_dice(len(shifted))}"
-        _check_faces("--faces", faces, [DIE_SIDES[d] for d in shifted], needs)
+        check_faces("--faces", faces, [DIE_SIDES[d] for d in shifted], needs)
     data = {
         "ruleset": ruleset.id,
         "pool": pool,
@@ -145,7 +105,7 @@ def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
             push_faces = [dice.roll(size, rng) for size in sides]
         else:
             needs = f"the push re-rolls {_dice(len(picked))}"
-            _check_faces("--push-faces", push_faces, sides, needs)
+            check_faces("--push-faces", push_faces, sides, needs)
         pushed = rule.push(faces, push_faces, step_dice, reading)
         data["pushed"] = {"rerolled": picked, "faces": pushed, "successes": step_dice.count(pushed)}
         if request.attribute:
@@ -174,7 +134,7 @@ def cuf_check(
         return data
     ratings = {"cuf": cuf, "willpower": willpower}
     roll = d20 if d20 is not None else dice.roll(20, random.Random(seed))
-    _check_faces("--d20", [roll], [20], "the check rolls one d20")
+    check_faces("--d20", [roll], [20], "the check rolls one d20")
     passed = threshold.check.passes(roll, ratings)
     result = threshold.result(passed)
     data.update(
@@ -200,7 +160,7 @@ def cool_roll(
     """A shock or fear roll against Cool, and its outcome: what `roll` prints."""
     critical: CriticalFailure = ruleset.require(CriticalFailure)
     roll = roll if roll is not None else dice.roll(100, random.Random(seed))
-    _check_faces("--roll", [roll], [100], "a percentile roll is one roll")
+    check_faces("--roll", [roll], [100], "a percentile roll is one roll")
     if kind == "shock":
         rule: ShockRoll = ruleset.require(ShockRoll)
         target = rule.target(cool, damage)
@@ -228,15 +188,6 @@ def _successes(count: int) -> str:
 
 def _faces(faces: Sequence[int]) -> str:
     return ", ".join(map(str, faces)) or "no dice"
-
-
-def iris_summary(data: dict) -> str:
-    """An IRIS test's result in one sentence."""
-    return (
-        f"Rank {data['rank']} rolls {_dice(len(data['faces']))} ({_faces(data['faces'])}): "
-        f"{data['dice_ap']} AP from the dice and {data['trait_bonus']} from the higher trait, "
-        f"{data['total']} AP in all."
-    )
 
 
 def t2k4e_summary(data: dict) -> str:
@@ -275,21 +226,6 @@ def cool_summary(kind: str, data: dict) -> str:
 
 
 # The kinds' `roll` commands (rulepress.kinds.builtin names them; rulepress.cli loads them).
-
-
-@click.command("iris")
-@click.option(
-    "--rank", type=click.IntRange(0, MAX_RANK), required=True, help="Skill rank (dice rolled)."
-)
-@click.option("--traits", type=IntList(), default="", help="The skill's two trait ranks: 5,3.")
-@click.option("--faces", type=IntList(), default=None, help="The d6 faces rolled.")
-@click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
-@ruleset_options(SkillTest)
-def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
-    """An IRIS skill test: AP from the dice plus the higher trait."""
-    ruleset = load_ruleset(compendium, ruleset_id, SkillTest)
-    data = iris_skill_test(ruleset, rank, traits, faces, seed)
-    emit(data, as_json, summary=iris_summary(data))
 
 
 @click.command("t2k4e")

@@ -11,23 +11,9 @@ import jinja2
 
 from rulepress.compendium.model import Ruleset
 from rulepress.games.cuf.models.threat import TcSource
-from rulepress.games.iris.models.skill import Skill
-from rulepress.games.iris.models.weapon import WeaponProfile
 from rulepress.games.t2k4e.models.odds_table import OddsTable
 from rulepress.games.t2k4e.models.step_dice import PushRule, StepDice, push_reading
 from rulepress.games.t2k4e.odds import READINGS, exact_percent, within_rounding
-
-
-def weapon_blocks(ruleset: Ruleset, env: jinja2.Environment) -> dict:
-    """A weapon section's `weapon_block(weapon, heading)`: a weapon's anchors, heading and
-    tables, rendered by `sections/weapon.md.j2` with the ruleset's currency."""
-    template = env.get_template("sections/weapon.md.j2")
-    currency = ruleset.info.currency or ""
-
-    def weapon_block(weapon: WeaponProfile, heading: int) -> str:
-        return template.render(weapon=weapon, currency=currency, heading=heading)
-
-    return {"weapon_block": weapon_block}
 
 
 @dataclass(frozen=True)
@@ -60,15 +46,6 @@ def odds_cells(ruleset: Ruleset, env: jinja2.Environment) -> dict:
         return OddsCell(text / 100, other / 100, within_rounding(printed, text))
 
     return {"odds": odds}
-
-
-def skills_of_traits(ruleset: Ruleset, env: jinja2.Environment) -> dict:
-    """The traits' `skills_using(trait id)`: the skills that test with the trait."""
-
-    def skills_using(trait_id: str) -> list[Skill]:
-        return [skill for skill in ruleset.all(Skill) if trait_id in skill.traits]
-
-    return {"skills_using": skills_using}
 
 
 def tc_amounts(ruleset: Ruleset, env: jinja2.Environment) -> dict:

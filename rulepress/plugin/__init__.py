@@ -15,6 +15,7 @@ command-line helpers are in `rulepress.plugin.cli`, the site's shapes in
 
 from __future__ import annotations
 
+from rulepress import dice
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level, PluginError, Problem
 from rulepress.kinds import (
@@ -42,6 +43,7 @@ from rulepress.models.base import (
     ref,
 )
 from rulepress.models.common import (
+    DIE_SIDES,
     Boundary,
     Comparison,
     Die,
@@ -51,9 +53,11 @@ from rulepress.models.common import (
     StatesBoundaries,
 )
 from rulepress.models.figures import StatedFigure
+from rulepress.output_names import slug
 from rulepress.validators.registry import Check, Report, check
 
 __all__ = [
+    "DIE_SIDES",
     "Attribute",
     "Boundary",
     "Check",
@@ -88,6 +92,8 @@ __all__ = [
     "TableRow",
     "Text",
     "check",
+    "dice",
     "one_part_per_document",
     "ref",
+    "slug",
 ]

@@ -3,6 +3,39 @@ see rulepress.plugin). This module imports click; rulepress.plugin does not."""
 
 from __future__ import annotations
 
-from rulepress.commands.options import emit, load_ruleset, ruleset_options
+from rulepress.commands.new import create_document, free_id, target_ruleset
+from rulepress.commands.odds import chance_json, format_distribution
+from rulepress.commands.options import (
+    SEED,
+    TEXT,
+    IntList,
+    Text,
+    compendium_option,
+    emit,
+    load_ruleset,
+    ruleset_option,
+    ruleset_options,
+    table_lines,
+)
+from rulepress.commands.roll import check_faces
+from rulepress.errors import RulepressError
 
-__all__ = ["emit", "load_ruleset", "ruleset_options"]
+__all__ = [
+    "SEED",
+    "TEXT",
+    "IntList",
+    "RulepressError",
+    "Text",
+    "chance_json",
+    "check_faces",
+    "compendium_option",
+    "create_document",
+    "emit",
+    "format_distribution",
+    "free_id",
+    "load_ruleset",
+    "ruleset_option",
+    "ruleset_options",
+    "table_lines",
+    "target_ruleset",
+]

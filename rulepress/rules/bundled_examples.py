@@ -10,19 +10,9 @@ from rulepress.compendium.model import Ruleset
 from rulepress.games.cool.models import CriticalFailure, FearRoll, ShockRoll
 from rulepress.games.cuf import rules as cuf
 from rulepress.games.cuf.models.cuf import ThreatThreshold
-from rulepress.games.iris.models.skill_test import SkillTest
-from rulepress.games.iris.models.trait import Trait
 from rulepress.models.common import Example
 
 Computed = dict[str, object]
-
-
-def skill_test_example(rule: SkillTest, example: Example, ruleset: Ruleset) -> Computed:
-    """The AP the dice, the traits' ranks and their total come to."""
-    traits = {t.id for t in ruleset.all(Trait)}
-    ranks = [v for k, v in example.given.items() if k in traits and isinstance(v, int)]
-    result = rule.resolve(example.given["faces"], ranks)
-    return {"dice-ap": result.dice_ap, "trait-bonus": result.trait_bonus, "total": result.total}
 
 
 def threat_threshold_example(rule: ThreatThreshold, example: Example, ruleset: Ruleset) -> Computed:

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from rulepress.games import bundled_kinds, bundled_scripts
+from pathlib import Path
+
+from rulepress.games.iris.kinds import KINDS
 from rulepress.plugin import Game
 
 GAME = Game(
     "iris",
     "IRIS",
     order=10,
-    kinds=bundled_kinds(
-        "iris",
-        "trait",
-        "skill",
-        "skill-test",
-        "weapon-section",
-        "weapon",
-        "corruption-rules",
-        "corruption-triggers",
-        "obedience-consequences",
-        "cp-spending",
-        "cp-earning",
-    ),
-    scripts=bundled_scripts("iris"),
+    kinds=KINDS,
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""
