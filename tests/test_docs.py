@@ -19,8 +19,11 @@ from rulepress.cli import cli
 from rulepress.errors import CODE_DOCS
 from rulepress.models.base import Model
 from rulepress.models.settings import Settings
-from rulepress.validators import CHECKS
+from rulepress.validators import registered_checks
 from tests.helpers import REPO
+
+CHECKS = registered_checks()
+"""rulepress's own checks and its games' (`Game.checks`), in the registry's order."""
 
 QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
 

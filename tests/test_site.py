@@ -16,7 +16,7 @@ from rulepress.exporters.site.pages import generate, nav_folders
 from rulepress.games.iris.calculator import MAX_CALCULATOR_RANK
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.validation import validate
-from rulepress.validators import CHECKS
+from rulepress.validators import registered_checks
 from tests.golden import assert_golden
 from tests.helpers import COMPENDIUM, base_tree, build_tree
 
@@ -27,6 +27,9 @@ GOLDEN_PAGES = (
     "t2k4e/dice.md",
     "contributing.md",
 )
+
+CHECKS = registered_checks()
+"""rulepress's own checks and its games' (`Game.checks`), in the registry's order."""
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulepress.games.iris.checks import CHECKS
 from rulepress.games.iris.kinds import KINDS
 from rulepress.plugin import Game
 
@@ -12,6 +13,8 @@ GAME = Game(
     "IRIS",
     order=10,
     kinds=KINDS,
+    checks=CHECKS,
+    code_prefix="RP",
     scripts=(Path(__file__).resolve().parent / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""
