@@ -55,7 +55,7 @@ from rulepress.models.common import (
 from rulepress.models.figures import StatedFigure
 from rulepress.models.rows import Span, level_problems, level_spans, raise_problems
 from rulepress.outline import Section
-from rulepress.output_names import slug
+from rulepress.output_names import ascii_slug, slug
 from rulepress.validators.registry import Check, Report, check
 
 __all__ = [
@@ -95,6 +95,7 @@ __all__ = [
     "StatesBoundaries",
     "TableRow",
     "Text",
+    "ascii_slug",
     "check",
     "dice",
     "level_problems",

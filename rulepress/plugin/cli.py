@@ -18,7 +18,11 @@ from rulepress.commands.options import (
     table_lines,
 )
 from rulepress.commands.roll import check_faces
+from rulepress.compendium.loader import load_compendium
+from rulepress.compendium.writer import dump_document, write_all
 from rulepress.errors import RulepressError
+from rulepress.files import read_regular
+from rulepress.output_names import safe_child
 
 __all__ = [
     "SEED",
@@ -30,12 +34,17 @@ __all__ = [
     "check_faces",
     "compendium_option",
     "create_document",
+    "dump_document",
     "emit",
     "format_distribution",
     "free_id",
+    "load_compendium",
     "load_ruleset",
+    "read_regular",
     "ruleset_option",
     "ruleset_options",
+    "safe_child",
     "table_lines",
     "target_ruleset",
+    "write_all",
 ]
