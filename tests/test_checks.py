@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from rulepress.errors import Finding, Level
+from rulepress.games.iris.checks.weapon_tables import ap_spans
 from rulepress.validation import validate
 from rulepress.validators import registered_checks
-from rulepress.validators.tables import ap_spans
 from tests.check_cases import (
     FAILING,
     INFO,
@@ -129,7 +129,7 @@ def test_check_codes_and_names_are_unique():
     assert len({c.name for c in CHECKS}) == len(CHECKS)
 
 
-# -- tables.ap_spans -----------------------------------------------------------------------
+# -- weapon_tables.ap_spans ---------------------------------------------------------------
 
 SPANS = [
     ([], ""),

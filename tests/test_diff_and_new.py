@@ -12,10 +12,10 @@ import pytest
 import yaml
 
 from rulepress.commands.diff import format_changes
-from rulepress.commands.new import new_skill, new_weapon
 from rulepress.errors import RulepressError
 from rulepress.exporters.site.pages import generate
 from rulepress.games.cuf.commands import new_tc_source
+from rulepress.games.iris.commands import new_skill, new_weapon
 from rulepress.history import compare, load_side
 from rulepress.validation import validate
 from tests.helpers import SKILL, WEAPON_FILE, base_tree, build_tree, commit_all, git

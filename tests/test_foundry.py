@@ -368,7 +368,7 @@ def test_an_item_kind_without_a_guide_section_gets_an_empty_description(iris):
 def test_each_weapon_has_its_sections_icon_guns_a_gun(dist):
     """A core icon per weapon section (paths in Foundry core's icon set), not the sword
     for every weapon; each table its own icon."""
-    from rulepress.kinds.builtin import WEAPON_ICONS
+    from rulepress.games.iris.kinds import WEAPON_ICONS
 
     items = [
         d

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.roll import iris_skill_test
 from rulepress.exporters import ExportOptions
 from rulepress.games.cuf.commands import cuf_check
+from rulepress.games.iris.commands import iris_skill_test
 from rulepress.games.iris.models.corruption import ObedienceConsequences
 from rulepress.games.iris.models.weapon import WeaponProfile
 from rulepress.games.t2k4e.commands import T2k4eRoll, t2k4e_roll

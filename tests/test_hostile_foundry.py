@@ -28,7 +28,7 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.packs.macros import js_literal, macro_environment
-from rulepress.kinds.builtin import WEAPON_ICONS
+from rulepress.games.iris.kinds import WEAPON_ICONS
 from tests.helpers import (
     COMPENDIUM,
     CONTENT_LINK,

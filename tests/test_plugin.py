@@ -138,7 +138,7 @@ def test_rulepress_schema_writes_the_kinds_schema(plugin_env, tmp_path):
     [
         ("KINDS = 'armour'\n", "must name a list of rulepress.kinds.Kind"),
         ("KINDS = [1 / 0]\n", "failed to load: division by zero"),
-        ("from rulepress.kinds.builtin import KINDS\n", "kind 'ruleset' is already registered"),
+        ("from rulepress.kinds.core import KINDS\n", "kind 'ruleset' is already registered"),
     ],
     ids=["not a list of kinds", "an error on import", "a kind rulepress already has"],
 )

@@ -11,14 +11,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import click
-
 from rulepress.commands.options import (
-    TEXT,
     Text,
     choose_ruleset,
-    compendium_option,
-    ruleset_option,
 )
 from rulepress.compendium.findings import validated
 from rulepress.compendium.loader import load_compendium
@@ -26,21 +21,19 @@ from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import dump_data
 from rulepress.compendium.yaml_source import parse_yaml
 from rulepress.errors import Level, RulepressError
-from rulepress.games.iris.models.skill import Skill
-from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
-from rulepress.kinds.builtin import SKILL_CATEGORIES
 from rulepress.output_names import safe_child, slug
 from rulepress.validators import run_checks
 
 MAX_ID = 80  # the models' longest slug
 
 
-def _ruleset(compendium: Path, ruleset_id: str | None, model: type) -> Ruleset:
-    """The ruleset named, or the one `choose_ruleset` finds for a new `model` document."""
+def target_ruleset(compendium: Path, ruleset_id: str | None, model: type) -> Ruleset:
+    """The ruleset named, or the one `choose_ruleset` finds for a new `model` document
+    (the compendium as it is read, findings and all)."""
     return choose_ruleset(load_compendium(compendium).compendium, ruleset_id, model)
 
 
-def _create(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
+def create_document(ruleset: Ruleset, parts: tuple[str, ...], data: dict) -> Path:
     """Check `data` as the file `parts` of `ruleset` would be checked, then write it."""
     path = safe_child(ruleset.folder, *parts)
     text = dump_data(data)
@@ -78,7 +71,8 @@ def _write_new(path: Path, text: str) -> None:
         raise RulepressError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _free_id(ruleset: Ruleset, name: str) -> str:
+def free_id(ruleset: Ruleset, name: str) -> str:
+    """The id a new document named `name` gets: its slug, unless another has it."""
     if "/" in name or "\\" in name:
         raise RulepressError(
             f"the name {name!r} looks like a path: give the document's name; "
@@ -97,81 +91,5 @@ def _free_id(ruleset: Ruleset, name: str) -> str:
     return document_id
 
 
-def new_weapon(
-    compendium: Path, ruleset_id: str | None, name: str, section: str, tier: int
-) -> Path:
-    """Write a draft weapon, last in its section: the new file's path."""
-    ruleset = _ruleset(compendium, ruleset_id, WeaponProfile)
-    if not isinstance(ruleset.get(section), WeaponSection):
-        known = ", ".join(s.id for s in ruleset.all(WeaponSection, drafts=True))
-        raise RulepressError(f"no weapon section '{section}' (known: {known})")
-    order = 1 + max(
-        (w.order for w in ruleset.all(WeaponProfile, drafts=True) if w.section == section),
-        default=0,
-    )
-    weapon_id = _free_id(ruleset, name)
-    data = {
-        "kind": "weapon",
-        "id": weapon_id,
-        "status": "draft",
-        "name": name,
-        "header": name,
-        "tier": tier,
-        "section": section,
-        "order": order,
-    }
-    return _create(ruleset, ("weapons", section, f"{weapon_id}.yaml"), data)
-
-
-def new_skill(
-    compendium: Path, ruleset_id: str | None, name: str, category: str, traits: list[str]
-) -> Path:
-    """Write a skill, last in the skills' order: the new file's path."""
-    ruleset = _ruleset(compendium, ruleset_id, Skill)
-    order = 1 + max((s.order for s in ruleset.all(Skill, drafts=True)), default=0)
-    skill_id = _free_id(ruleset, name)
-    data = {
-        "kind": "skill",
-        "id": skill_id,
-        "name": name,
-        "category": category,
-        "order": order,
-        "traits": traits,
-    }
-    return _create(ruleset, ("skills", f"{skill_id}.yaml"), data)
-
-
-# The kinds' `new` commands (rulepress.kinds.builtin names them; rulepress.cli loads them).
-
-
 NAME = Text("cannot make an id from ''")
 """A document's name: its id is made from it."""
-
-
-@click.command("weapon")
-@click.argument("name", type=NAME)
-@click.option(
-    "--section", type=TEXT, required=True, help="Weapon section id (pistols, shotguns...)."
-)
-@click.option(
-    "--tier", type=click.IntRange(1, 10), default=1, show_default=True, help="The weapon's tier."
-)
-@ruleset_option(WeaponProfile)
-@compendium_option
-def new_weapon_command(name, section, tier, ruleset_id, compendium):
-    """A draft weapon profile NAME, to fill in with its stats and AP table."""
-    click.echo(f"wrote {new_weapon(compendium, ruleset_id, name, section, tier)}")
-
-
-@click.command("skill")
-@click.argument("name", type=NAME)
-@click.option(
-    "--category", type=click.Choice(list(SKILL_CATEGORIES)), required=True, help="Its list."
-)
-@click.option("--traits", type=TEXT, required=True, help="The two trait ids: agility,acuity.")
-@ruleset_option(Skill)
-@compendium_option
-def new_skill_command(name, category, traits, ruleset_id, compendium):
-    """A skill NAME with its category and two traits."""
-    trait_ids = [t.strip() for t in traits.split(",") if t.strip()]
-    click.echo(f"wrote {new_skill(compendium, ruleset_id, name, category, trait_ids)}")

@@ -53,6 +53,9 @@ from rulepress.models.common import (
     StatesBoundaries,
 )
 from rulepress.models.figures import StatedFigure
+from rulepress.models.rows import Span, level_problems, level_spans, raise_problems
+from rulepress.outline import Section
+from rulepress.output_names import ascii_slug, slug
 from rulepress.validators.registry import Check, Report, check
 
 __all__ = [
@@ -85,13 +88,20 @@ __all__ = [
     "Report",
     "RichText",
     "Ruleset",
+    "Section",
     "Slug",
+    "Span",
     "StatedFigure",
     "StatesBoundaries",
     "TableRow",
     "Text",
+    "ascii_slug",
     "check",
     "dice",
+    "level_problems",
+    "level_spans",
     "one_part_per_document",
+    "raise_problems",
     "ref",
+    "slug",
 ]

@@ -3,16 +3,15 @@ see rulepress.plugin). This module imports click; rulepress.plugin does not."""
 
 from __future__ import annotations
 
-from rulepress.commands.new import NAME
-from rulepress.commands.new import _create as new_document
-from rulepress.commands.new import _free_id as free_id
-from rulepress.commands.new import _ruleset as ruleset_for_new
+from rulepress.commands.new import NAME, create_document, free_id, target_ruleset
 from rulepress.commands.odds import chance_json, format_distribution
 from rulepress.commands.options import (
     DEFAULT_COMPENDIUM,
     SEED,
+    TEXT,
     FilePath,
     IntList,
+    Text,
     compendium_option,
     emit,
     load_ruleset,
@@ -20,28 +19,39 @@ from rulepress.commands.options import (
     ruleset_options,
     table_lines,
 )
-from rulepress.commands.roll import _check_faces as check_faces
-from rulepress.commands.roll import _dice as dice_count
-from rulepress.commands.roll import _faces as faces_text
+from rulepress.commands.roll import check_faces, dice_count, faces_text
+from rulepress.compendium.loader import load_compendium
+from rulepress.compendium.writer import dump_document, write_all
+from rulepress.errors import RulepressError
+from rulepress.files import read_regular
+from rulepress.output_names import safe_child
 
 __all__ = [
     "DEFAULT_COMPENDIUM",
     "NAME",
     "SEED",
+    "TEXT",
     "FilePath",
     "IntList",
+    "RulepressError",
+    "Text",
     "chance_json",
     "check_faces",
     "compendium_option",
+    "create_document",
     "dice_count",
+    "dump_document",
     "emit",
     "faces_text",
     "format_distribution",
     "free_id",
+    "load_compendium",
     "load_ruleset",
-    "new_document",
-    "ruleset_for_new",
+    "read_regular",
     "ruleset_option",
     "ruleset_options",
+    "safe_child",
     "table_lines",
+    "target_ruleset",
+    "write_all",
 ]

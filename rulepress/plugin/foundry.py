@@ -9,6 +9,7 @@ module.json's Item packs name it, each Item's `type` and `system` data come from
 
 from __future__ import annotations
 
+from rulepress.exporters.foundry.packs.common import Shared
 from rulepress.kinds.systems import ItemSystem, SimpleWorldbuilding
 
-__all__ = ["ItemSystem", "SimpleWorldbuilding"]
+__all__ = ["ItemSystem", "Shared", "SimpleWorldbuilding"]

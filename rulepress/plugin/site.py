@@ -1,6 +1,7 @@
 """The shapes a game's site hooks return (stable: see rulepress.plugin): a kind's
 `calculator` hook gives a `Calculator`, its `chart` hook charts by file name (`Chart`),
-drawn in the site's chart frame (`chart_frame`, `chart_y`, its geometry and `COLOURS`)."""
+drawn as the site's own are (`chart_frame`, `chart_y`, the plot's `WIDTH`, `HEIGHT` and
+margins, `COLOURS`) with their figures as a Markdown table (`figures_table`, `percent`)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,19 @@ from rulepress.exporters.site.calculators import (
     number_input,
     select,
 )
-from rulepress.exporters.site.charts import BOTTOM, COLOURS, HEIGHT, LEFT, RIGHT, TOP, WIDTH, Chart
-from rulepress.exporters.site.charts import _frame as chart_frame
-from rulepress.exporters.site.charts import _table as figures_table
-from rulepress.exporters.site.charts import _y as chart_y
+from rulepress.exporters.site.charts import (
+    BOTTOM,
+    COLOURS,
+    HEIGHT,
+    LEFT,
+    RIGHT,
+    TOP,
+    WIDTH,
+    Chart,
+    chart_frame,
+    chart_y,
+    figures_table,
+)
 
 __all__ = [
     "BOTTOM",

@@ -4,37 +4,33 @@ A draft (`status: draft`, RP211) is a placeholder the source printed; the checks
 compare it with the published documents then find the placeholder's usual symptoms too (a
 header copied from another weapon, the same header as the other placeholders, a tier
 already taken). Those are folded into the draft's one finding, so a placeholder gives one
-line that names all of them, not four.
+line that names all of them, not four. Which checks' findings are such symptoms, each
+check says (`Check.placeholder_symptom`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 from rulepress.errors import Finding, Level
 
 DRAFT = "RP211"
-PLACEHOLDER_SYMPTOMS = frozenset({"RP213", "RP214", "RP221"})
-"""header-mismatch, duplicate-name, tier-repeated: what a copied placeholder shows."""
 
 
-def group_placeholder_findings(findings: list[Finding]) -> list[Finding]:
-    """`findings` with each draft's symptom findings (warnings and info of
-    PLACEHOLDER_SYMPTOMS in the draft's file) folded into its draft finding, whose
-    message lists them with their codes. An error is never folded: it must be fixed."""
+def group_placeholder_findings(findings: list[Finding], symptoms: Collection[str]) -> list[Finding]:
+    """`findings` with each draft's symptom findings (warnings and info of the codes
+    `symptoms` names, in the draft's file) folded into its draft finding, whose message
+    lists them with their codes. An error is never folded: it must be fixed."""
     drafts = {f.file: f for f in findings if f.code == DRAFT and f.file is not None}
-    symptoms: dict[object, list[Finding]] = {}
+    folded: dict[object, list[Finding]] = {}
     kept: list[Finding] = []
     for finding in findings:
-        if (
-            finding.file in drafts
-            and finding.code in PLACEHOLDER_SYMPTOMS
-            and finding.level != Level.ERROR
-        ):
-            symptoms.setdefault(finding.file, []).append(finding)
+        if finding.file in drafts and finding.code in symptoms and finding.level != Level.ERROR:
+            folded.setdefault(finding.file, []).append(finding)
         else:
             kept.append(finding)
-    return [_grouped(f, symptoms.get(f.file, [])) if f.code == DRAFT else f for f in kept]
+    return [_grouped(f, folded.get(f.file, [])) if f.code == DRAFT else f for f in kept]
 
 
 def _grouped(draft: Finding, symptoms: list[Finding]) -> Finding:

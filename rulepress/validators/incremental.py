@@ -18,7 +18,13 @@ from pathlib import Path
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Finding
 from rulepress.validators.grouping import group_placeholder_findings
-from rulepress.validators.registry import Check, Report, group_of, registered_checks
+from rulepress.validators.registry import (
+    Check,
+    Report,
+    group_of,
+    placeholder_symptoms,
+    registered_checks,
+)
 
 Reported = dict[Path, tuple[tuple[Report, Finding], ...]]
 """A check's reports in one ruleset by file, each with the finding it makes, in the
@@ -55,7 +61,8 @@ def check_whole(ruleset: Ruleset) -> RulesetChecks:
 
 def combined_findings(checked: list[RulesetChecks]) -> list[Finding]:
     """The findings of every ruleset's checks, placeholders' symptoms grouped."""
-    return group_placeholder_findings([f for one in checked for f in one.findings()])
+    findings = [f for one in checked for f in one.findings()]
+    return group_placeholder_findings(findings, placeholder_symptoms())
 
 
 def recheck(previous: RulesetChecks, ruleset: Ruleset) -> RulesetChecks:

@@ -25,7 +25,6 @@ from rulepress.errors import (
     code_prefix,
     raised_text,
 )
-from rulepress.games.iris.models.weapon import WeaponProfile
 from rulepress.kinds import games, registry
 from rulepress.models import Document
 from rulepress.validators.grouping import group_placeholder_findings
@@ -69,21 +68,6 @@ def group_of(document: Document) -> str | None:
     return None if kind is None or kind.group is None else kind.group(document)
 
 
-def weapon_entries(ruleset: Ruleset, *, drafts: bool = False) -> list[Entry]:
-    """The ruleset's weapon profiles, in file order; drafts only when asked for."""
-    return [
-        e
-        for e in ruleset.entries
-        if isinstance(e.document, WeaponProfile) and (drafts or not e.document.is_draft)
-    ]
-
-
-def published_weapons_by_section(ruleset: Ruleset) -> dict[str, list[Entry]]:
-    """The published weapons of each section (their group), for the checks that compare
-    a section's weapons."""
-    return entries_by_group(weapon_entries(ruleset))
-
-
 def entries_by_group(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
     """`entries` by the group each is in (see `group_of`), in order; those in none left out."""
     by_group: dict[str, list[Entry]] = {}
@@ -108,6 +92,10 @@ class Check:
     """What the check reads of each document, when not all of it (see READS)."""
     package: str = ""
     """The distribution the check comes from; "" for the one its function's module is in."""
+    placeholder_symptom: bool = False
+    """A draft (RP211) usually shows it too, as a placeholder copied from another document
+    does (a header that names another weapon): its warnings and info in a draft's file are
+    folded into the draft's one finding (see validators.grouping)."""
 
     def __call__(self, ruleset: Ruleset) -> Iterable[Report]:
         """The function's reports, as the decorated function gave them."""
@@ -189,13 +177,20 @@ CHECKS: list[Check] = []
 
 
 def check(
-    code: str, name: str, level: Level, *, reads: str = "ruleset", index: Index | None = None
+    code: str,
+    name: str,
+    level: Level,
+    *,
+    reads: str = "ruleset",
+    index: Index | None = None,
+    placeholder_symptom: bool = False,
 ) -> Callable[[CheckFunction], Check]:
     """Make a function a check: a plugin lists it in its `Game.checks`, with a code of the
     game's `code_prefix` (`ORC001`); rulepress's own (RP...) register when imported. Codes
     are unique; the site lists checks in code order. `reads` and `index` declare what its
     findings depend on (see READS): a live update trusts them, so a check reading more
-    than it declares would keep stale findings."""
+    than it declares would keep stale findings. `placeholder_symptom`: a draft's finding
+    takes in this check's (see `Check.placeholder_symptom`)."""
     reads = READS_ALIASES.get(reads, reads)
     if reads not in READS:
         raise ValueError(f"check {code}: reads must be one of {', '.join(READS)}")
@@ -203,7 +198,9 @@ def check(
         raise ValueError(f"check {code!r}: a code is 2 to 5 capitals and three digits (ORC001)")
 
     def register(function: CheckFunction) -> Check:
-        made = Check(code, name, level, function, reads, index)
+        made = Check(
+            code, name, level, function, reads, index, placeholder_symptom=placeholder_symptom
+        )
         own = package_of(function) == "rulepress"
         if own != (code_prefix(code) == OWN_PREFIX):
             raise ValueError(
@@ -237,6 +234,11 @@ def registered_checks() -> list[Check]:
     return checks
 
 
+def placeholder_symptoms() -> frozenset[str]:
+    """The codes of the checks whose findings a draft's finding takes in."""
+    return frozenset(c.code for c in registered_checks() if c.placeholder_symptom)
+
+
 def run_checks(compendium: Compendium) -> list[Finding]:
     """Every registered check's findings, ruleset by ruleset, in code order; a
     placeholder's symptoms grouped into its draft finding (see validators.grouping)."""
@@ -244,4 +246,4 @@ def run_checks(compendium: Compendium) -> list[Finding]:
     for ruleset in compendium:
         for registered in sorted(registered_checks(), key=lambda c: c.code):
             findings.extend(registered.run(ruleset))
-    return group_placeholder_findings(findings)
+    return group_placeholder_findings(findings, placeholder_symptoms())

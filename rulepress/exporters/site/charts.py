@@ -12,8 +12,6 @@ from typing import NamedTuple
 
 from rulepress import kinds
 from rulepress.exporters.escaping import html_attribute, html_text
-from rulepress.exporters.markdown_text import percent
-from rulepress.games.iris.models.skill_test import SkillTest
 
 
 class Chart(NamedTuple):
@@ -25,7 +23,8 @@ class Chart(NamedTuple):
     figures: str = ""
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def figures_table(header: list[str], rows: list[list[str]]) -> str:
+    """A chart's figures as a Markdown table: its header, then its rows of cells."""
     lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
@@ -47,7 +46,9 @@ COLOURS = (
 )
 
 
-def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float, str]]) -> str:
+def chart_frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float, str]]) -> str:
+    """A chart's SVG: its title, the 0-100% gridlines, the x axis's ticks and label, and
+    `body` (the series, drawn with `chart_y` and `COLOURS`)."""
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -76,61 +77,9 @@ def _frame(title: str, x_label: str, body: list[str], x_ticks: list[tuple[float,
     return "\n".join(parts) + "\n"
 
 
-def _y(chance: Fraction) -> float:
+def chart_y(chance: Fraction) -> float:
+    """The height in the frame of a chance (0 at the bottom of the plot, 1 at its top)."""
     return TOP + (HEIGHT - TOP - BOTTOM) * (1 - float(chance))
-
-
-def iris_figures(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 16) -> str:
-    """The IRIS chart's figures: P(AP >= k) for every other k (rows) and rank (columns),
-    to the whole percent, so the table fits a phone."""
-    header = ["k", *(f"rank {rank}" for rank in ranks)]
-    aps = range(0, max_ap + 1, 2)
-    columns = [skill_test.chances(rank, aps) for rank in ranks]
-    rows = [
-        [str(ap), *(percent(column[index], 0) for column in columns)]
-        for index, ap in enumerate(aps)
-    ]
-    return _table(header, rows)
-
-
-def iris_chart(skill_test: SkillTest, ranks: range = range(1, 9), max_ap: int = 16) -> str:
-    """P(AP >= k) against k, one line per skill rank (no trait bonus)."""
-    plot_w = WIDTH - LEFT - RIGHT
-    x = lambda k: LEFT + plot_w * k / max_ap  # noqa: E731 - a local scale
-    body = []
-    for index, rank in enumerate(ranks):
-        chances = skill_test.chances(rank, range(0, max_ap + 1))
-        points = " ".join(f"{x(k):.1f},{_y(chance):.1f}" for k, chance in enumerate(chances))
-        colour = COLOURS[index % len(COLOURS)]
-        body.append(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" '
-            f'stroke-width="2"><title>rank {rank}</title></polyline>'
-        )
-        y = TOP + 16 * index
-        body.append(
-            f'<line x1="{WIDTH - RIGHT + 16}" y1="{y + 6}" x2="{WIDTH - RIGHT + 36}" '
-            f'y2="{y + 6}" stroke="{colour}" stroke-width="2"/>'
-        )
-        body.append(f'<text x="{WIDTH - RIGHT + 42}" y="{y + 10}">rank {rank}</text>')
-    ticks = [(x(k), str(k)) for k in range(0, max_ap + 1, 2)]
-    return _frame(
-        "IRIS skill test: chance of at least k AP by skill rank",
-        "k (AP, before the trait bonus)",
-        body,
-        ticks,
-    )
-
-
-def skill_test_charts(ruleset) -> dict[str, Chart]:
-    """The skill test's chart (the kind's `chart` hook): file name -> Chart."""
-    skill_test = ruleset.one(SkillTest)
-    return {
-        f"{ruleset.id}-skill-test-odds.svg": Chart(
-            "Chance of at least k AP by skill rank",
-            iris_chart(skill_test),
-            iris_figures(skill_test),
-        )
-    }
 
 
 def charts_by_kind(ruleset) -> dict[str, dict[str, Chart]]:

@@ -21,13 +21,13 @@ from rulepress.plugin.cli import (
     SEED,
     check_faces,
     compendium_option,
+    create_document,
     emit,
     free_id,
     load_ruleset,
-    new_document,
-    ruleset_for_new,
     ruleset_option,
     ruleset_options,
+    target_ruleset,
 )
 
 
@@ -98,7 +98,7 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
 
 def new_tc_source(compendium: Path, ruleset_id: str | None, name: str, tc: int) -> Path:
     """Write a TC source, last in their order: the new file's path."""
-    ruleset = ruleset_for_new(compendium, ruleset_id, TcSource)
+    ruleset = target_ruleset(compendium, ruleset_id, TcSource)
     order = 1 + max((s.order for s in ruleset.all(TcSource, drafts=True)), default=0)
     source_id = free_id(ruleset, name)
     data = {
@@ -109,7 +109,7 @@ def new_tc_source(compendium: Path, ruleset_id: str | None, name: str, tc: int) 
         "order": order,
         "tc": tc,
     }
-    return new_document(ruleset, ("tc-sources", f"{source_id}.yaml"), data)
+    return create_document(ruleset, ("tc-sources", f"{source_id}.yaml"), data)
 
 
 @click.command("tc-source")

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 
-from rulepress import dice
-from rulepress.exporters.site.calculators import (
+from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest, SkillTestResult
+from rulepress.games.iris.models.weapon import weapons_by_section
+from rulepress.plugin import dice
+from rulepress.plugin.site import (
     Calculator,
     calculator_form,
     chance_cells,
     number_input,
 )
-from rulepress.games.iris.models.skill_test import MAX_RANK, SkillTest, SkillTestResult
-from rulepress.games.iris.models.weapon import weapons_by_section
 
 MAX_CALCULATOR_RANK = 20
 """The highest skill rank the IRIS calculator precomputes (the rules go to MAX_RANK)."""

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from rulepress.compendium.model import Ruleset
-from rulepress.exporters.foundry.packs.common import Shared
-from rulepress.exporters.guide import Section
 from rulepress.games.iris.models.weapon import WeaponProfile
+from rulepress.plugin import Ruleset, Section
+from rulepress.plugin.foundry import Shared
 
 
 def weapon_tables(weapon: WeaponProfile, currency: str, shared: Shared) -> Markup:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulepress.games import bundled_kinds, bundled_scripts
+from rulepress.games.iris.checks import CHECKS
+from rulepress.games.iris.kinds import KINDS
 from rulepress.plugin import Game
 
 GAME = Game(
@@ -13,19 +14,9 @@ GAME = Game(
     samples=Path(__file__).resolve().parent / "samples",
     commands=("rulepress.games.iris.import_group:import_group",),
     order=10,
-    kinds=bundled_kinds(
-        "iris",
-        "trait",
-        "skill",
-        "skill-test",
-        "weapon-section",
-        "weapon",
-        "corruption-rules",
-        "corruption-triggers",
-        "obedience-consequences",
-        "cp-spending",
-        "cp-earning",
-    ),
-    scripts=bundled_scripts("iris"),
+    kinds=KINDS,
+    checks=CHECKS,
+    code_prefix="RP",
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""

@@ -12,10 +12,6 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from rulepress.compendium.loader import load_compendium
-from rulepress.compendium.writer import dump_document, write_all
-from rulepress.errors import RulepressError
-from rulepress.files import read_regular
 from rulepress.games.iris.importer import (
     ParsedProfile,
     ParsedSection,
@@ -25,7 +21,15 @@ from rulepress.games.iris.importer import (
 )
 from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
-from rulepress.output_names import ascii_slug, safe_child
+from rulepress.plugin import ascii_slug
+from rulepress.plugin.cli import (
+    RulepressError,
+    dump_document,
+    load_compendium,
+    read_regular,
+    safe_child,
+    write_all,
+)
 
 COST = re.compile(r"^(?P<amount>[0-9]+)\s*(?P<unit>[A-Za-z]*)$")
 KEPT_FIELDS = ("description", "rulings", "previous_ids")

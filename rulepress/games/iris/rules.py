@@ -1,5 +1,6 @@
 """IRIS rules that span documents (seed 003): the Willpower test against the Presence,
-rolled as the skill test of the skill the corruption rules name."""
+rolled as the skill test of the skill the corruption rules name; the skill test's worked
+examples replayed, and its figures for `diff`."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulepress.compendium.model import Ruleset
 from rulepress.games.iris.models.corruption import CorruptionRules
 from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.skill_test import SkillTest, SkillTestResult
+from rulepress.games.iris.models.trait import Trait
+from rulepress.plugin import Example, Ruleset
 
 
 @dataclass(frozen=True)
@@ -62,3 +64,22 @@ def willpower_chance(
     `target` AP (ruling `willpower-test-is-a-skill-test`)."""
     bonus = willpower_trait_bonus(ruleset, trait_ranks)
     return ruleset.require(SkillTest).chance(rank, target, trait_bonus=bonus)
+
+
+def skill_test_example(rule: SkillTest, example: Example, ruleset: Ruleset) -> dict[str, object]:
+    """The AP the dice, the traits' ranks and their total come to."""
+    traits = {t.id for t in ruleset.all(Trait)}
+    ranks = [v for k, v in example.given.items() if k in traits and isinstance(v, int)]
+    result = rule.resolve(example.given["faces"], ranks)
+    return {"dice-ap": result.dice_ap, "trait-bonus": result.trait_bonus, "total": result.total}
+
+
+def skill_test_figures(skill_test: SkillTest, ruleset: Ruleset) -> dict[str, Fraction]:
+    """The chance of each AP or more at ranks 1-10."""
+    figures: dict[str, Fraction] = {}
+    for rank in range(1, 11):
+        distribution = skill_test.distribution(rank)
+        for ap in range(1, 2 * rank + 1):
+            chance = sum((p for value, p in distribution.items() if value >= ap), Fraction(0))
+            figures[f"chance of {ap} AP or more at rank {rank}"] = chance
+    return figures

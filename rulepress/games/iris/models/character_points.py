@@ -8,9 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rulepress.models.base import Document, Model, Name, NonNegative, Text
-from rulepress.models.common import IntRange
-from rulepress.models.figures import StatedFigure
+from rulepress.plugin import Document, IntRange, Model, Name, NonNegative, StatedFigure, Text
 
 Purchase = Literal["skill-rank", "trait-rank", "new-skill", "new-aug"]
 _CORRUPTION_SUBJECT = {

@@ -7,10 +7,19 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from rulepress.models.base import Document, Model, Name, Slug, Text
-from rulepress.models.common import StatesBoundaries
-from rulepress.models.figures import StatedFigure
-from rulepress.models.rows import Span, level_problems, level_spans, raise_problems
+from rulepress.plugin import (
+    Document,
+    Model,
+    Name,
+    Slug,
+    Span,
+    StatedFigure,
+    StatesBoundaries,
+    Text,
+    level_problems,
+    level_spans,
+    raise_problems,
+)
 
 Level = Annotated[int, Field(ge=0, le=100)]
 

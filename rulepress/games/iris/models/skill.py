@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from rulepress.models.base import Document, Name, Text, ref
+from rulepress.plugin import Document, Name, Text, ref
 
 SkillCategory = Literal["academic", "weapon", "specialist", "talent"]
 

@@ -10,9 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rulepress import dice
-from rulepress.models.base import Document, Name, Text
-from rulepress.models.common import DIE_SIDES, Die, Example
+from rulepress.plugin import DIE_SIDES, Die, Document, Example, Name, Text, dice
 
 Face = Annotated[int, Field(ge=1, le=20)]
 Ap = Annotated[int, Field(ge=0, le=10)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rulepress.models.base import Document, Name, Text
+from rulepress.plugin import Document, Name, Text
 
 
 class Trait(Document):

@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field, GetCoreSchemaHandler, with_config
 from pydantic_core import PydanticKnownError, core_schema
 from typing_extensions import TypedDict
 
-from rulepress.models.base import Document, Name, NonNegative, Text, ref
+from rulepress.plugin import Document, Name, NonNegative, Text, ref
 
 ApValue = Annotated[int, Field(ge=1, le=30)]
 Tier = Annotated[int, Field(ge=1, le=10)]

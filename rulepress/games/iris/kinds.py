@@ -1,12 +1,9 @@
-"""rulepress's own document kinds: the four source documents' rules, one entry each.
-
-A kind with no entry field but its model is data the checks and other kinds read (a
-ruleset's `ruleset.yaml`, a weapon profile shown inside its section).
-"""
+"""IRIS's document kinds: one entry each, in the order of their sections and packs."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from rulepress.games.iris.models.character_points import CpEarning, CpSpending
 from rulepress.games.iris.models.corruption import (
@@ -18,7 +15,7 @@ from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.trait import Trait
 from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection, weapons_by_section
-from rulepress.kinds import (
+from rulepress.plugin import (
     DiffWording,
     FoundryItems,
     FoundryTable,
@@ -27,22 +24,16 @@ from rulepress.kinds import (
     Macro,
     Part,
     TableRow,
+    slug,
 )
-from rulepress.kinds.bundled_figures import skill_test_figures, weapon_summary
-from rulepress.kinds.roll_table import ROLL_TABLE
-from rulepress.models import RulesetInfo, RuleText
-from rulepress.output_names import slug
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+"""The game's templates: `markdown/sections/...`, `foundry/...`, `foundry/macros/...`."""
 
 # Hooks in higher layers, named here and imported only where used.
-ROLL, ODDS, NEW = "rulepress.commands.roll", "rulepress.commands.odds", "rulepress.commands.new"
-CHARTS, HELPERS = "rulepress.exporters.site.charts", "rulepress.exporters.section_helpers"
-WEAPON_PAGES = "rulepress.games.iris.foundry"
-EXAMPLES = "rulepress.rules.bundled_examples"
-
-
-def _rule_texts(rules: Sequence[RuleText], ruleset) -> list[Part]:
-    """Each rule text is a section of the chapter it names."""
-    return [Part(rule.id, rule.title, (rule,), rule.order, chapter=rule.chapter) for rule in rules]
+COMMANDS = "rulepress.games.iris.commands"
+CHARTS, HELPERS = "rulepress.games.iris.charts", "rulepress.games.iris.helpers"
+RULES, WEAPON_PAGES = "rulepress.games.iris.rules", "rulepress.games.iris.foundry"
 
 
 def _all_in_one(id_: str, title: str):
@@ -159,6 +150,12 @@ def _weapon_icon(weapon: WeaponProfile, ruleset) -> str:
     return WEAPON_ICONS.get(weapon.section, "icons/svg/sword.svg")
 
 
+def weapon_summary(weapon: WeaponProfile) -> str:
+    """A new weapon's line in `diff`: its name, tier and whether it is a draft."""
+    draft = ", draft" if weapon.is_draft else ""
+    return f"{weapon.display_name} (tier {weapon.tier}{draft})"
+
+
 def _headers(table) -> str:
     return f"{table.headers[0]} / {table.headers[1]}"
 
@@ -187,9 +184,6 @@ LEVEL_ROWS = ("level", "id")
 """Weapon tables' rows are matched by their AP, level tables' by their level, in `diff`."""
 
 KINDS = (
-    Kind(RulesetInfo),
-    Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
-    ROLL_TABLE,
     Kind(
         Trait,
         guide=Guide(
@@ -198,11 +192,13 @@ KINDS = (
             parts=_all_in_one("traits", "Traits"),
             helpers=f"{HELPERS}:skills_of_traits",
         ),
+        templates=TEMPLATES,
     ),
     Kind(
         Skill,
         guide=Guide("Skills", "skills", parts=_skills_by_category),
-        new=f"{NEW}:new_skill_command",
+        new=f"{COMMANDS}:new_skill_command",
+        templates=TEMPLATES,
     ),
     Kind(
         SkillTest,
@@ -210,11 +206,12 @@ KINDS = (
         macro=Macro("iris-skill-test", "Skill Test", _skill_test_rules),
         chart=f"{CHARTS}:skill_test_charts",
         calculator="rulepress.games.iris.calculator:skill_test_calculator",
-        roll=f"{ROLL}:roll_iris",
-        odds=f"{ODDS}:odds_iris",
-        example=f"{EXAMPLES}:skill_test_example",
+        roll=f"{COMMANDS}:roll_iris",
+        odds=f"{COMMANDS}:odds_iris",
+        example=f"{RULES}:skill_test_example",
         example_reads=("trait",),
-        figures=skill_test_figures,
+        figures=f"{RULES}:skill_test_figures",
+        templates=TEMPLATES,
     ),
     Kind(
         WeaponSection,
@@ -228,10 +225,11 @@ KINDS = (
             journal=f"{WEAPON_PAGES}:weapon_section_journal",
         ),
         changes=DiffWording("weapon section"),
+        templates=TEMPLATES,
     ),
     Kind(
         WeaponProfile,
-        new=f"{NEW}:new_weapon_command",
+        new=f"{COMMANDS}:new_weapon_command",
         foundry=FoundryItems(
             "weapons",
             "Weapons",
@@ -246,8 +244,13 @@ KINDS = (
         steady=_weapon_placing,
         group=lambda weapon: weapon.section,  # the tier checks compare a section's weapons
         changes=DiffWording(summary=weapon_summary, name_alone=True, row_keys=AP_ROWS),
+        templates=TEMPLATES,
     ),
-    Kind(CorruptionRules, guide=Guide("Corruption", "corruption-rules", 230)),
+    Kind(
+        CorruptionRules,
+        guide=Guide("Corruption", "corruption-rules", 230),
+        templates=TEMPLATES,
+    ),
     Kind(
         CorruptionTriggers,
         guide=Guide("Corruption", "corruption-triggers", 240),
@@ -261,6 +264,7 @@ KINDS = (
         ),
         macro=Macro("corruption-lookup", "Corruption lookup", _corruption_lookup_rules),
         changes=DiffWording(row_keys=LEVEL_ROWS),
+        templates=TEMPLATES,
     ),
     Kind(
         ObedienceConsequences,
@@ -274,15 +278,19 @@ KINDS = (
             icon="icons/svg/skull.svg",
         ),
         changes=DiffWording(row_keys=LEVEL_ROWS),
+        templates=TEMPLATES,
     ),
     Kind(
         CpSpending,
         guide=Guide("Character Points", "cp-spending", 260),
         changes=DiffWording("CP table", row_keys=("id", "benefit")),
+        templates=TEMPLATES,
     ),
     Kind(
         CpEarning,
         guide=Guide("Character Points", "cp-earning", 270),
         changes=DiffWording("CP table", row_keys=("id", "source")),
+        templates=TEMPLATES,
     ),
 )
+"""IRIS's kinds, in the order their sections and packs appear."""

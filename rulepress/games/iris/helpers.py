@@ -1,14 +1,13 @@
-"""What a kind's section template may call besides the usual filters: figures the rules
-compute, never typed by hand. Each function is a kind's `helpers` hook (rulepress.kinds):
-helpers(ruleset, env) -> the names its template sees."""
+"""What IRIS's section templates may call besides the usual filters (each a kind's
+`helpers` hook): a weapon section's weapon blocks, the skills that test with a trait."""
 
 from __future__ import annotations
 
 import jinja2
 
-from rulepress.compendium.model import Ruleset
 from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.weapon import WeaponProfile
+from rulepress.plugin import Ruleset
 
 
 def weapon_blocks(ruleset: Ruleset, env: jinja2.Environment) -> dict:
