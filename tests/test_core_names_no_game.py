@@ -21,9 +21,21 @@ def _core_modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts)
 
 
+def _core_defined() -> set[str]:
+    """The classes and functions the core's own modules define (a game may define one of
+    the same name, as CUF's `Check`, which names nothing of the game there)."""
+    return {
+        node.name
+        for path in _core_modules()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef | ast.FunctionDef)
+    }
+
+
 def _bundled_names() -> tuple[set[str], set[str]]:
-    """The bundled games' class names (their models and what the games' modules define),
-    and the strings that name them (game ids and kind names)."""
+    """The bundled games' class names (their models and what the games' modules define,
+    less the names the core defines too), and the strings that name them (game ids and
+    kind names)."""
     classes, strings = set(), set()
     for game in BUNDLED:
         strings.add(game.id)
@@ -36,7 +48,7 @@ def _bundled_names() -> tuple[set[str], set[str]]:
                 for name, value in vars(module).items()
                 if inspect.isclass(value) and value.__module__ == module.__name__
             }
-    return classes, strings
+    return classes - _core_defined(), strings
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
