@@ -9,10 +9,11 @@ BIN    := $(VENV)/bin
 NPM    := $(shell command -v npm 2>/dev/null)
 # The official Foundry CLI, which the tests use to read back our packs (needs Node.js).
 FOUNDRY_CLI := tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs
-# TypeScript and the community's Foundry v13 types, which the tests check our documents
-# and macros against. The types' npm tarball alone: its pixi.js dependency lives on
-# GitHub, so npm could not install it; `skipLibCheck` does without.
-FOUNDRY_TYPES_VERSION := 13.345.1
+# TypeScript and the community's Foundry types (the newest published: no v14 release yet),
+# which the tests check our documents and macros against. The types' npm tarball alone:
+# its pixi.js dependency lives on GitHub, so npm could not install it; `skipLibCheck`
+# does without.
+FOUNDRY_TYPES_VERSION := 13.346.0-beta.20251209192131
 FOUNDRY_TYPES := tools/foundry-types/node_modules/fvtt-types/package.json
 # axe-core, which the browser tests run in every page of the site (an accessibility audit).
 AXE         := tools/axe/node_modules/axe-core/axe.min.js

@@ -53,7 +53,7 @@ def test_every_ruleset_gets_a_module_with_a_manifest(dist):
         manifest = json.loads((dist / module / "module.json").read_text())
         assert manifest["id"] == module
         assert manifest["version"]
-        assert manifest["compatibility"] == {"minimum": "13", "verified": "13"}
+        assert manifest["compatibility"] == {"minimum": "14", "verified": "14"}
         for pack in manifest["packs"]:
             assert "." not in pack["name"]
             assert (dist / module / pack["path"] / "CURRENT").is_file()

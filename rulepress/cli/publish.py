@@ -98,10 +98,11 @@ def validate_command(
 )
 @click.option(
     "--foundry-version",
-    type=click.Choice(["12", "13"]),
-    default="13",
+    type=click.Choice(["12", "13", "14"]),
+    default="14",
     show_default=True,
-    help="Foundry VTT version the module targets (picks the TableResult shape).",
+    help="Foundry VTT version the module targets: its compatibility, its documents' "
+    "_stats, v12's TableResult shape and dialog.",
 )
 @click.option(
     "--templates",

@@ -25,7 +25,7 @@ class ExportOptions:
     target it writes. What a publisher sets for good is in the compendium's settings
     (`compendium.settings`, from rulepress.yaml)."""
 
-    foundry_version: int = 13
+    foundry_version: int = 14
     """The Foundry VTT version the module targets (it picks the TableResult shape)."""
     templates: Path | None = None
     """A folder of templates that override the shipped ones by name (rendered sandboxed)."""

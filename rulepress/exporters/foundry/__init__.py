@@ -26,7 +26,9 @@ from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.output_names import safe_child
 
-FOUNDRY_VERSIONS = (12, 13)
+FOUNDRY_VERSIONS = (12, 13, 14)
+"""The Foundry generations a module can be built for (`--foundry-version`); a build writes
+one, v14 unless told (docs/foundry-v14.md says why)."""
 
 
 class FoundryExporter:

@@ -1,4 +1,5 @@
-"""module.json for Foundry v12 and v13."""
+"""module.json for Foundry v12, v13 and v14: each build declares the one generation it
+was made and checked for (`compatibility` minimum = verified = the target)."""
 
 from __future__ import annotations
 

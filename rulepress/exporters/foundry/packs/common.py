@@ -26,12 +26,13 @@ T = TypeVar("T")
 
 SORT_STEP = 100_000  # Foundry's CONST.SORT_INTEGER_DENSITY
 
-CORE_BUILDS = {12: "12.331", 13: "13.341"}
+CORE_BUILDS = {12: "12.331", 13: "13.341", 14: "14.359"}
 """The Foundry build each target's documents say they were written by (`_stats.coreVersion`):
-v12's last release, v13's first stable one. A document stamped with a build newer than
-the Foundry that loads it fails that Foundry's startup migration (Foundryborne/daggerheart
-#1358 stamps the minimum build for this reason), so the stamp is an early build of the
-generation, never a newer one than a user of that generation would run."""
+v12's last release, v13's and v14's first stable ones (docs/foundry-v14.md). A document
+stamped with a build newer than the Foundry that loads it fails that Foundry's startup
+migration (Foundryborne/daggerheart #1358 stamps the minimum build for this reason), so the
+stamp is an early build of the generation, never a newer one than a user of that
+generation would run."""
 RELEASE_TIME = 315_532_800_000
 """1980-01-01T00:00:00Z in milliseconds: every document's `createdTime`/`modifiedTime`
 and the release zip's file times (the earliest a zip can hold), so rebuilds are identical."""
@@ -59,8 +60,9 @@ class ModuleOptions:
 
 @dataclass(frozen=True)
 class Stats:
-    """A document's `_stats` (Foundry's DocumentStatsField), as Foundry v12 or v13 writes
-    it, with fixed times: the packs read as current, never as data to migrate."""
+    """A document's `_stats` (Foundry's DocumentStatsField), as Foundry v12, v13 or v14
+    writes it (v14's fields are v13's), with fixed times: the packs read as current,
+    never as data to migrate."""
 
     foundry_version: int
     system_id: str | None = None
