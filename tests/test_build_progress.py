@@ -62,6 +62,7 @@ def test_build_says_each_stage_when_it_ends_in_order_with_its_counts(demo, tmp_p
         "foundry: " + TARGET_LINE.format(out=out, name="foundry"),
         "markdown: " + TARGET_LINE.format(out=out, name="markdown"),
         rf"mkdocs: built \d+ pages {SECONDS}",
+        rf"downloads: wrote \d+ files for the site {SECONDS}",
         "site: " + TARGET_LINE.format(out=out, name="site"),
         "json: " + TARGET_LINE.format(out=out, name="json"),
     ]

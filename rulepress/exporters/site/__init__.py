@@ -82,7 +82,10 @@ class SiteExporter(BaseExporter):
                 run_mkdocs(config, out, build_epoch(compendium.root))
                 pages = sum(1 for _ in out.rglob("*.html"))
                 stage.result = f"built {pages:,} page{'s' if pages != 1 else ''}"
-            write_downloads(compendium, safe_child(out, DOWNLOADS), options, Path(project))
+            with current().stage("downloads") as stage:
+                write_downloads(compendium, safe_child(out, DOWNLOADS), options, Path(project))
+                files = sum(1 for _ in safe_child(out, DOWNLOADS).iterdir())
+                stage.result = f"wrote {files:,} file{'s' if files != 1 else ''} for the site"
 
 
 def write_downloads(
