@@ -9,9 +9,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import load_compendium
+from rulepress.compendium.loader import LoadedFiles, LoadResult, read_compendium
 from rulepress.compendium.model import Compendium
 from rulepress.errors import Finding, Level
+from rulepress.progress import current
 from rulepress.validators import apply_acknowledgements, run_checks
 
 
@@ -39,6 +40,16 @@ class Validation:
         """No errors, so the compendium may be built (`strict` has made warnings errors)."""
         return self.count(Level.ERROR) == 0
 
+    def summary(self) -> str:
+        """The count of findings by level (`0 errors, 2 warnings, 1 info`), the
+        acknowledged ones counted apart when there are any."""
+        counts = [
+            f"{self.count(level)} {level}{'s' if self.count(level) != 1 else ''}" for level in Level
+        ]
+        if self.acknowledged:
+            counts.append(f"{self.acknowledged} acknowledged")
+        return ", ".join(counts).replace("infos", "info")
+
 
 def validate(
     root: Path | str,
@@ -56,8 +67,41 @@ def validate(
     findings they match before `strict` makes warnings errors."""
     if cache is True:
         cache = DocumentCache(Path(root))
-    loaded = load_compendium(root, cache or None, settings)
-    return conclude(loaded.compendium, loaded.findings, run_checks(loaded.compendium), strict)
+    progress = current()  # each stage says when it ends, if a command speaks
+    with progress.stage("load") as stage:
+        files = read_compendium(Path(root), cache or None, settings)
+        loaded = files.result(cache or None)
+        stage.result, stage.details = _load_said(files, loaded)
+    with progress.stage("checks") as stage:
+        checked = run_checks(loaded.compendium)
+        validation = conclude(loaded.compendium, loaded.findings, checked, strict)
+        stage.result, stage.details = validation.summary(), _codes_said(validation)
+    return validation
+
+
+def _load_said(files: LoadedFiles, loaded: LoadResult) -> tuple[str, list[str]]:
+    """The load's line (documents loaded, files read) and its detail, ruleset by ruleset."""
+    details = []
+    for folder in files.rulesets:
+        ruleset, findings = folder.assembled
+        documents = 0 if ruleset is None else 1 + len(ruleset.entries)
+        read = len(folder.files) + (folder.info is not None)
+        details.append(
+            f"{folder.folder}: {documents:,} documents from {read:,} files, "
+            f"{len(findings):,} findings"
+        )
+    documents = sum(1 + len(ruleset.entries) for ruleset in loaded.compendium)
+    read = sum(len(folder.files) + (folder.info is not None) for folder in files.rulesets)
+    return f"{documents:,} documents from {read:,} files", details
+
+
+def _codes_said(validation: Validation) -> list[str]:
+    """The checks' detail: how many findings of each code (acknowledged ones included)."""
+    counts: dict[str, int] = {}
+    for finding in validation.findings:
+        key = f"{finding.code} {finding.name} ({finding.level})"
+        counts[key] = counts.get(key, 0) + 1
+    return [f"{count:,} {key}" for key, count in sorted(counts.items())]
 
 
 def conclude(

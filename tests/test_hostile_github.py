@@ -79,7 +79,7 @@ def summary_of(tmp_path: Path, *args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(
         cli, ["validate", "--format", "github", *args], env={"GITHUB_STEP_SUMMARY": str(summary)}
     )
-    return result.exit_code, result.output, summary.read_text(encoding="utf-8")
+    return result.exit_code, result.stdout, summary.read_text(encoding="utf-8")
 
 
 # --- Data shows as literal text ---------------------------------------------------------

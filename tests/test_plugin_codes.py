@@ -112,7 +112,7 @@ def test_a_plugins_check_reports_under_its_own_code(install, tmp_path):
     oracle(install, module="oracle")
     root = tree(tmp_path / "c")
     result = CliRunner().invoke(cli, ["validate", "--compendium", str(root), "--format", "json"])
-    found = [f for f in json.loads(result.output)["findings"] if f["code"] == "ORC001"]
+    found = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "ORC001"]
     assert [(f["name"], Path(f["file"]).name, f["line"]) for f in found] == [
         ("sign-repeated", "a2.yaml", 5)
     ]

@@ -263,6 +263,24 @@ def check_acknowledgement_example(text: str, tmp_path: Path) -> None:
     assert shown in made
 
 
+def check_stage_lines(text: str, tmp_path: Path) -> None:
+    """A build says these stage lines on stderr, in this order, each as shown but for
+    its figures (a fresh `rulepress init` repository, built whole)."""
+    from rulepress.commands.init import init_repository
+
+    init_repository(tmp_path / "repo")
+    result = run("build", "--no-cache", cwd=tmp_path / "repo")
+    assert result.returncode == 0, result.stderr
+    shapes = [re.escape(line).replace(r"\ ", " ") for line in text.strip().splitlines()]
+    shapes = [re.sub(r"\d[\d,]*(\\.\d+)?", r"[\\d,]+(\\.\\d+)?", shape) for shape in shapes]
+    shapes = [re.sub(r" (bytes|kB|MB) ", " (bytes|kB|MB) ", shape) for shape in shapes]
+    shapes = [re.sub(r"(files|pages) ", r"\1? ", shape) for shape in shapes]
+    said = result.stderr.strip().splitlines()
+    assert len(said) == len(shapes), result.stderr
+    for line, shape in zip(said, shapes, strict=True):
+        assert re.fullmatch(shape, line), (line, shape)
+
+
 CHECKS: dict[str, Callable[[str, Path], None]] = {
     "settings-example": check_settings_example,
     "command-synopsis": check_command_synopsis,
@@ -270,6 +288,7 @@ CHECKS: dict[str, Callable[[str, Path], None]] = {
     "typo-finding": check_typo_finding,
     "diff-output": check_diff_output,
     "acknowledgement-example": check_acknowledgement_example,
+    "stage-lines": check_stage_lines,
 }
 
 CHECKED = [b for b in BLOCKS if b.mark and b.mark[0] == "checked" and b.mark[1] in CHECKS]

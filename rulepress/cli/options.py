@@ -57,3 +57,33 @@ def settings_option(function):
         help="The publisher's settings file (site, Foundry modules, guides); default: "
         "rulepress.yaml beside the compendium, if there is one.",
     )(function)
+
+
+def verbosity_options(function):
+    """`--quiet` and `--verbose`, for the commands whose stages say when they end
+    (rulepress.progress, on stderr); the command gets `verbosity`."""
+
+    @functools.wraps(function)
+    def wrapper(*args, quiet: bool, verbose: bool, **kwargs):
+        from rulepress.progress import Verbosity
+
+        if quiet and verbose:
+            raise click.BadOptionUsage("--quiet", "--quiet and --verbose contradict; give one")
+        chosen = Verbosity.QUIET if quiet else Verbosity.VERBOSE if verbose else Verbosity.NORMAL
+        return function(*args, verbosity=chosen, **kwargs)
+
+    wrapper = click.option(
+        "-v",
+        "--verbose",
+        is_flag=True,
+        help="Under each stage's line, its detail: each ruleset's files, each finding "
+        "code's count, each output folder's files and bytes.",
+    )(wrapper)
+    return click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        help="No stage lines and no progress bar: only the answer (the findings, or the "
+        "build's summary) and the errors. The stages otherwise say on stderr when each "
+        "ends, with its counts and seconds.",
+    )(wrapper)

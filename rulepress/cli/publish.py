@@ -15,6 +15,7 @@ from rulepress.cli.options import (
     compendium_argument,
     no_cache_option,
     settings_option,
+    verbosity_options,
 )
 from rulepress.commands.options import TEXT, FilePath, Text, format_options
 from rulepress.errors import RulepressError
@@ -43,6 +44,7 @@ from rulepress.errors import RulepressError
 )
 @settings_option
 @no_cache_option
+@verbosity_options
 def validate_command(
     compendium: Path,
     fmt: str,
@@ -51,20 +53,24 @@ def validate_command(
     changed_since: str | None,
     settings: Path | None,
     no_cache: bool,
+    verbosity: int,
 ) -> None:
     """Check the compendium (--compendium, default ./compendium) and the publisher's
     settings, and print `path:line:col: level CODE: message` for each finding, errors
     first. Findings a document acknowledges (`acknowledged:`) are counted apart and
     printed only with --show-acknowledged. With --format github, every finding is also
-    written as a Markdown table to $GITHUB_STEP_SUMMARY when set."""
+    written as a Markdown table to $GITHUB_STEP_SUMMARY when set. The load and the checks
+    each say on stderr when they end (see --quiet, --verbose): stdout is only the findings."""
     from rulepress.commands.validate import format_findings, write_step_summary
     from rulepress.git import changed_files
+    from rulepress.progress import Progress, speaking
     from rulepress.validation import validate
 
     if changed_since is not None and fmt != "github":
         raise click.UsageError("--changed-since goes with --format github")
     changed = changed_files(compendium, changed_since) if changed_since is not None else None
-    validation = validate(compendium, strict=strict, cache=not no_cache, settings=settings)
+    with speaking(Progress(verbosity=verbosity)):
+        validation = validate(compendium, strict=strict, cache=not no_cache, settings=settings)
     click.echo(
         format_findings(
             validation,
@@ -125,6 +131,7 @@ def validate_command(
 )
 @settings_option
 @no_cache_option
+@verbosity_options
 def build_command(
     compendium: Path,
     out: Path,
@@ -135,36 +142,41 @@ def build_command(
     watch: bool,
     settings: Path | None,
     no_cache: bool,
+    verbosity: int,
 ) -> None:
     """Validate the compendium (--compendium) and the publisher's settings, then write
     every output into OUT (the settings give the site, the Foundry modules and the guides
     their titles and addresses). Nothing is written when validation finds errors; a
     target's previous output is replaced only when its new output is complete. Run again
     with nothing changed, it only says so. With --watch it then follows the compendium:
-    see that option."""
+    see that option. Each stage (load, checks, each target, mkdocs) says on stderr when
+    it ends, with its counts and seconds, and a terminal gets a progress bar (see --quiet,
+    --verbose); the summary, on stdout, comes last."""
     from rulepress.commands.build import stamped_build
     from rulepress.commands.validate import build_summary, format_findings
     from rulepress.exporters import ExportOptions
+    from rulepress.progress import Progress, speaking
 
     options = ExportOptions(foundry_version=int(foundry_version), templates=templates)
     if click.get_current_context().get_parameter_source("out") is ParameterSource.DEFAULT:
         from rulepress.exporters.output_folder import refuse_default_leading_away
 
         refuse_default_leading_away(out)  # a committed `dist` link; a typed --out goes anywhere
-    if watch:
-        from rulepress.commands.watch import run_watch
+    with speaking(Progress(verbosity=verbosity)):
+        if watch:
+            from rulepress.commands.watch import run_watch
 
-        sys.exit(run_watch(compendium, out, targets, options, settings=settings))
-    validation, written = stamped_build(
-        compendium,
-        out,
-        targets,
-        options,
-        sys.argv[1:],
-        force=force,
-        cache=not no_cache,
-        settings=settings,
-    )
+            sys.exit(run_watch(compendium, out, targets, options, settings=settings))
+        validation, written = stamped_build(
+            compendium,
+            out,
+            targets,
+            options,
+            sys.argv[1:],
+            force=force,
+            cache=not no_cache,
+            settings=settings,
+        )
     if not validation.ok:
         click.echo(format_findings(validation, "text", relative_to=Path.cwd()), err=True)
         click.echo("build stopped: fix the errors above; nothing was written", err=True)

@@ -21,6 +21,7 @@ from rulepress.exporters.output import (
     replaced_atomically,
 )
 from rulepress.output_names import safe_child
+from rulepress.progress import current
 from rulepress.validation import Validation, validate
 
 
@@ -84,7 +85,9 @@ def build(
                 exporters[name].check_replaceable(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
-            _export(exporters[name], validation.compendium, target, options)
+            with current().stage(name) as stage:  # its line says what it wrote
+                _export(exporters[name], validation.compendium, target, options)
+                stage.result, stage.details = _written_said(target)
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)
@@ -145,6 +148,31 @@ def _export(
             exporter.export(compendium, staging, options)
     except jinja2.TemplateError as exc:
         raise _template_problem(exc) from None
+
+
+def _written_said(target: Path) -> tuple[str, list[str]]:
+    """What a target wrote: its files and bytes, and for --verbose the same of each of
+    its folders (a Foundry module's packs, the site's sections), any exporter's alike."""
+    folders: dict[Path, list[int]] = {}
+    for path in sorted(target.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            counted = folders.setdefault(path.parent, [0, 0])
+            counted[0] += 1
+            counted[1] += path.stat().st_size
+    files = sum(count for count, _ in folders.values())
+    size = sum(size for _, size in folders.values())
+    details = [f"{folder}: {_files_and_bytes(*folders[folder])}" for folder in sorted(folders)]
+    return f"wrote {target}, {_files_and_bytes(files, size)}", details
+
+
+def _files_and_bytes(files: int, size: int) -> str:
+    return f"{files:,} file{'s' if files != 1 else ''}, {_bytes(size)}"
+
+
+def _bytes(size: int) -> str:
+    if size < 1000:
+        return f"{size:,} bytes"
+    return f"{size / 1000:.1f} kB" if size < 1000**2 else f"{size / 1000**2:,.1f} MB"
 
 
 def _template_problem(exc: jinja2.TemplateError) -> RulepressError:

@@ -82,13 +82,7 @@ def build_summary(validation: Validation, compendium: Path) -> str:
 def summary(validation: Validation) -> str:
     """The count of findings by level, the last line `validate` prints; the acknowledged
     ones counted apart, when there are any."""
-    counts = [
-        f"{validation.count(level)} {level}{'s' if validation.count(level) != 1 else ''}"
-        for level in Level
-    ]
-    if validation.acknowledged:
-        counts.append(f"{validation.acknowledged} acknowledged")
-    return ", ".join(counts).replace("infos", "info")
+    return validation.summary()
 
 
 def _relative(path: Path | None, relative_to: Path | None) -> str | None:

@@ -29,6 +29,7 @@ from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8
 from rulepress.errors import Code, Finding, Level, RulepressError
 from rulepress.files import OutsideRepository, inside, link_refusal, read_inside
 from rulepress.models import RulesetInfo
+from rulepress.progress import current
 
 YAML_SUFFIXES = (".yaml", ".yml")
 RULESET_FILE = "ruleset.yaml"
@@ -301,10 +302,12 @@ def read_ruleset_folder(root: Path, folder: Path, cache: DocumentCache | None) -
         info_entry = _load_document(root, folder / RULESET_FILE, info_findings, cache)
         info = FileLoad(info_entry, tuple(info_findings))
     walk_findings: list[Finding] = []
-    files = {
-        path: load_document_file(root, path, cache)
-        for path in ruleset_document_files(root, folder, walk_findings)
-    }
+    paths = ruleset_document_files(root, folder, walk_findings)
+    files = {}
+    with current().bar(f"loading {folder.name}", len(paths)) as step:  # on a terminal
+        for path in paths:
+            files[path] = load_document_file(root, path, cache)
+            step()
     return RulesetFiles(folder, info, tuple(walk_findings), files)
 
 

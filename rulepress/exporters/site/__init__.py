@@ -21,6 +21,7 @@ from rulepress.exporters.markdown_guide import MarkdownExporter
 from rulepress.exporters.site.pages import DOWNLOADS, generate
 from rulepress.git import git_output
 from rulepress.output_names import safe_child
+from rulepress.progress import current
 
 LAST_EPOCH = 253402300799
 """The last second of the year 9999: Python's dates, and so mkdocs', end there."""
@@ -77,8 +78,14 @@ class SiteExporter(BaseExporter):
         and put the downloads its home page links beside it."""
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             config = generate(compendium, Path(project), options.templates)
-            run_mkdocs(config, out, build_epoch(compendium.root))
-            write_downloads(compendium, safe_child(out, DOWNLOADS), options, Path(project))
+            with current().stage("mkdocs") as stage:  # the site's longest part
+                run_mkdocs(config, out, build_epoch(compendium.root))
+                pages = sum(1 for _ in out.rglob("*.html"))
+                stage.result = f"built {pages:,} page{'s' if pages != 1 else ''}"
+            with current().stage("downloads") as stage:
+                write_downloads(compendium, safe_child(out, DOWNLOADS), options, Path(project))
+                files = sum(1 for _ in safe_child(out, DOWNLOADS).iterdir())
+                stage.result = f"wrote {files:,} file{'s' if files != 1 else ''} for the site"
 
 
 def write_downloads(
