@@ -27,7 +27,7 @@ INDEX_PAGE = "https://pypi.org/project/rulepress/"
 """The package index's page; `INDEX_PAGE + version + "/"` is one release's."""
 VERSION = re.compile(r"\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?")
 """A PEP 440 public version, as rulepress's releases are numbered."""
-SPECIFIER = r"(===|==|~=|!=|>=|<=|>|<)[A-Za-z0-9.*+!]+"
+SPECIFIER = r"(===|==|~=|!=|>=|<=|>|<)\s*[A-Za-z0-9.*+!]+"
 REQUIREMENT = re.compile(rf"rulepress\s*(?P<specifiers>{SPECIFIER}(\s*,\s*{SPECIFIER})*)", re.I)
 DIRECT = re.compile(r"rulepress\s*@\s*(?P<url>\S+)", re.I)
 URL_CHARACTERS = re.compile(r"[A-Za-z0-9._~:/?#\[\]@!$&()*+,;=%-]+")
@@ -100,10 +100,13 @@ def _from_url(url: str) -> RulepressSource:
     if not URL_CHARACTERS.fullmatch(url):
         raise _refused(url, "an URL may hold no space, quote or control character")
     parts = urlsplit(url)
-    if parts.username or parts.password:
-        raise _refused(url, "an URL with credentials would be committed with them")
     if parts.scheme == "file":
         return _from_path(Path(unquote(parts.path)), url)
+    if parts.scheme not in ("https", "git+https"):
+        reason = "over https: the one scheme any runner fetches untampered and with no key"
+        raise _refused(url, f"{FORMS} ({reason})")
+    if parts.username or parts.password:
+        raise _refused(url, "an URL with credentials would be committed with them")
     if parts.scheme == "git+https":
         if not (match := GIT_URL.fullmatch(url)):
             raise _refused(url, "name the revision: git+https://HOST/OWNER/rulepress@TAG")
@@ -113,8 +116,6 @@ def _from_url(url: str) -> RulepressSource:
             f"rulepress at {match['revision']} of the repository {repository}",
             repository,
         )
-    if parts.scheme != "https":
-        raise _refused(url, f"{FORMS} (an URL over https: no other is fetched untampered)")
     name = parts.path.rsplit("/", 1)[-1]
     if not (WHEEL_NAME.fullmatch(name) or SDIST_NAME.fullmatch(name)):
         raise _refused(url, f"{name!r} is not the name of a rulepress wheel or sdist")
