@@ -77,12 +77,25 @@ def fmt_command(path: Path, check: bool) -> None:
     help="The GitHub repository the content will live in: sets the site's address "
     "(GitHub Pages), its edit links and the Foundry modules' release URLs.",
 )
+@click.option(
+    "--rulepress-from",
+    "rulepress_from",
+    type=TEXT,
+    metavar="SPEC",
+    help="Where the repository installs rulepress from (requirements.txt and the "
+    "pre-commit hooks): a version on the package index (0.1.0), a requirement "
+    "(rulepress>=0.1,<0.2), a git repository at a revision "
+    "(git+https://github.com/OWNER/rulepress@v0.1.0), or a wheel's https URL or path. "
+    "Default: where this rulepress came from (pip's direct_url.json), else its version "
+    "on the package index.",
+)
 def init_command(
     directory: Path,
     title: str | None,
     ruleset_id: str | None,
     samples: str | None,
     github: str | None,
+    rulepress_from: str | None,
 ) -> None:
     """Write a new content repository into DIRECTORY (new or empty): the settings
     (rulepress.yaml), a ruleset named after DIRECTORY with one rule, pre-commit hooks,
@@ -92,16 +105,21 @@ def init_command(
     the bundled games' sample documents too. It validates and builds as written. Refuses a folder
     that is not empty; writes nothing on failure."""
     from rulepress.commands.init import init_repository
+    from rulepress.commands.install_source import rulepress_source
 
+    rulepress = rulepress_source(rulepress_from)
     written = init_repository(
         directory,
         title=title,
         ruleset_id=ruleset_id,
         github=github,
         samples=samples.split(",") if samples else (),
+        rulepress=rulepress,
     )
     for path in written:
         click.echo(f"wrote {printable(str(path))}")
+    if rulepress.warning:
+        click.echo(f"warning: {printable(rulepress.warning)}", err=True)
     click.echo(
         f"next: cd {printable(str(directory))} && rulepress validate && rulepress build"
         " (then git init, and see README.md)"

@@ -13,6 +13,7 @@ file is written through a link.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -27,6 +28,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from rulepress import __version__
+from rulepress.commands.install_source import RulepressSource, rulepress_source
 from rulepress.commands.samples import Samples, available_samples, chosen_samples
 from rulepress.compendium.writer import dump_data
 from rulepress.errors import RulepressError
@@ -66,7 +68,11 @@ def _checked(adapter_type, value: str, what: str) -> str:
 
 
 def _placeholders(
-    title: str, ruleset_id: str, github: str | None, chosen: tuple[str, ...]
+    title: str,
+    ruleset_id: str,
+    github: str | None,
+    chosen: tuple[str, ...],
+    rulepress: RulepressSource,
 ) -> dict[str, str]:
     owner, repo = ("OWNER", "REPO")
     if github is not None:
@@ -81,6 +87,11 @@ def _placeholders(
         "title_comment": title,
         "ruleset": ruleset_id,
         "version": __version__,
+        "requirement": rulepress.requirement,
+        # a YAML scalar quoted as JSON: a URL's `#`, `,` or `: ` stays in the flow sequence
+        "requirement_yaml": json.dumps(rulepress.requirement),
+        "rulepress_link": rulepress.markdown_link,
+        "rulepress_source": rulepress.described,
         "github": "" if github is not None else "# ",
         "owner": owner,
         "repo": repo,
@@ -181,13 +192,17 @@ def skeleton_files(
     github: str | None,
     chosen: tuple[str, ...] = (),
     available: dict[str, Samples] | None = None,
+    rulepress: RulepressSource | None = None,
 ) -> dict[Path, str]:
     """Each file `init` writes, by its path in the new repository, with its text: the
     bare repository, and the `chosen` samples (names of `available`, by default
-    `every_sample()`)."""
+    `every_sample()`); `rulepress`: where it installs rulepress from (by default the
+    running rulepress's source)."""
     available = every_sample() if available is None else available
+    rulepress = rulepress_source(None) if rulepress is None else rulepress
+    values = _placeholders(title, ruleset_id, github, chosen, rulepress)
     with as_file(files("rulepress") / "skeleton") as skeleton:
-        texts = _skeleton_texts(skeleton, _placeholders(title, ruleset_id, github, chosen))
+        texts = _skeleton_texts(skeleton, values)
     # each sample where it would be in the skeleton's ruleset folder, so that the files
     # are written (and listed) in one order of paths whichever set they come from
     ruleset_folder = Path("compendium", SAMPLE_RULESET)
@@ -231,9 +246,11 @@ def init_repository(
     ruleset_id: str | None = None,
     github=None,
     samples: Iterable[str] = (),
+    rulepress: RulepressSource | None = None,
 ) -> list[Path]:
     """Write a new content repository into `folder` (new or empty), with the samples of
-    the games `samples` names (`all` for every one): the files written."""
+    the games `samples` names (`all` for every one), installing rulepress from `rulepress`
+    (by default where the running one came from): the files written."""
     title = _checked(Name, title if title is not None else default_title(folder), "the title")
     if ruleset_id is None:
         ruleset_id = default_ruleset_id(folder)
@@ -248,7 +265,7 @@ def init_repository(
     available = every_sample()
     chosen = chosen_samples(samples, available)
     _refuse_unless_empty(folder)
-    texts = skeleton_files(title, ruleset_id, github, chosen, available)
+    texts = skeleton_files(title, ruleset_id, github, chosen, available, rulepress)
     # For editors: the schemas and .vscode/settings.json mapping files onto them, as
     # `rulepress schema` writes and keeps them in step.
     from rulepress.commands.schema import repository_files
