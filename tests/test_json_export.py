@@ -316,3 +316,17 @@ def test_the_bundled_validation_and_the_export_schema_agree_on_what_is_published
     listed = set(export_schema()["properties"]["documents"]["properties"])
     published = {e.document.kind for r in bundled.compendium for e in r.entries}
     assert published - {"ruleset"} <= listed and "ruleset" not in listed
+
+
+def test_the_docs_page_names_every_field_and_the_current_versions():
+    page = (REPO / "docs" / "json-export.md").read_text(encoding="utf-8")
+    assert json.dumps(FORMAT) in page.replace("`", "")
+    report = validate_report_schema()
+    for definition in ("JsonFinding", "JsonCounts"):
+        for field in report["$defs"][definition]["properties"]:
+            assert f"`{field}`" in page, field
+    for field in [*report["properties"], *export_schema()["properties"]]:
+        assert f"| `{field}` |" in page, field
+    assert f"| the report's format version: `{REPORT_VERSION}` |" in page
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert SCHEMA_FILE in readme and REPORT_SCHEMA_FILE in readme

@@ -132,7 +132,7 @@ class JsonFinding(_Closed):
 
 
 class JsonCounts(_Closed):
-    """The findings counted by level; the acknowledged ones are in their level's count too."""
+    """The open findings counted by level, and the acknowledged ones apart."""
 
     error: int = Field(ge=0)
     warning: int = Field(ge=0)
