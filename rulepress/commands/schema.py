@@ -20,7 +20,10 @@ from pathlib import Path
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from rulepress import kinds
+from rulepress.commands.validate import JsonReport
 from rulepress.errors import RulepressError
+from rulepress.exporters import json_data
+from rulepress.models.ruleset import RulesetInfo
 from rulepress.models.settings import SETTINGS_FILE, Settings
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
@@ -148,11 +151,78 @@ def settings_schema() -> dict:
     return _identified("settings.schema.json", schema, "rulepress settings (rulepress.yaml)")
 
 
+def _constant(value: object, description: str) -> dict:
+    return {"const": value, "description": description}
+
+
+def export_schema() -> dict:
+    """The schema of the `json` target's files (`dist/json/<ruleset>.json`): closed
+    wherever the export is, each document as its kind's model writes it (a field left at
+    its default is left out), so a file that differs from it in shape was written by a
+    rulepress that changed the format."""
+    models = kinds.models()
+    refs, definitions = models_json_schema(
+        [(models[kind], "serialization") for kind in sorted(models)],
+        by_alias=False,  # the names model_dump writes
+        ref_template="#/$defs/{model}",
+        schema_generator=PortableJsonSchema,
+    )
+    documents = {
+        kind: {"type": "array", "minItems": 1, "items": refs[(model, "serialization")]}
+        for kind, model in sorted(models.items())
+        if model is not RulesetInfo
+    }
+    export_format = {
+        "type": "object",
+        "description": "What the file is: docs/json-export.md says what each version promises.",
+        "required": sorted(json_data.FORMAT),
+        "additionalProperties": False,
+        "properties": {
+            "name": _constant(json_data.FORMAT_NAME, "The format's name."),
+            "version": _constant(json_data.FORMAT_VERSION, "The format's version."),
+            "schema": _constant(json_data.FORMAT["schema"], "This schema's `$id`."),
+        },
+    }
+    schema = {
+        "type": "object",
+        "required": ["documents", "format", "ruleset"],
+        "additionalProperties": False,
+        "properties": {
+            "format": export_format,
+            "ruleset": {
+                **refs[(RulesetInfo, "serialization")],
+                "description": "The ruleset's own document (its ruleset.yaml).",
+            },
+            "documents": {
+                "type": "object",
+                "description": "The published documents (drafts left out) by kind, each "
+                "kind's sorted by id; a kind with none is left out.",
+                "additionalProperties": False,
+                "properties": documents,
+            },
+        },
+        **definitions,
+    }
+    return _identified(json_data.SCHEMA_FILE, schema, "rulepress compendium export (json target)")
+
+
+def validate_report_schema() -> dict:
+    """The schema of what `rulepress validate --format json` prints."""
+    schema = JsonReport.model_json_schema(mode="serialization", schema_generator=PortableJsonSchema)
+    return _identified(REPORT_SCHEMA_FILE, schema, "rulepress validate --format json")
+
+
+REPORT_SCHEMA_FILE = "validate-report.schema.json"
+
+
 def schemas() -> dict[str, dict]:
-    """File name -> schema, for every kind, the compendium-wide one and the settings."""
+    """File name -> schema, for every kind, the compendium-wide one, the settings, the
+    JSON export and the validation report."""
     files = {f"{kind}.schema.json": kind_schema(kind) for kind in sorted(kinds.models())}
     files["compendium.schema.json"] = compendium_schema()
     files["settings.schema.json"] = settings_schema()
+    files[json_data.SCHEMA_FILE] = export_schema()
+    files[REPORT_SCHEMA_FILE] = validate_report_schema()
     return files
 
 

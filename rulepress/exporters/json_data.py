@@ -16,6 +16,21 @@ from rulepress.exporters.pieces import Pieces
 from rulepress.models import Document
 from rulepress.output_names import safe_child
 
+FORMAT_NAME = "rulepress-compendium"
+FORMAT_VERSION = 1
+"""The export's format version: raised when a file of the new version could break a
+reader of the old one (a key removed, renamed, moved or retyped, a value's meaning
+changed), never for an addition (a new optional field, a new kind). docs/json-export.md
+holds the promise; tests/test_json_export.py holds each version's schema to it."""
+SCHEMA_FILE = "compendium-export.schema.json"
+"""The export's JSON Schema, as `rulepress schema` writes it into schemas/."""
+FORMAT = {
+    "name": FORMAT_NAME,
+    "version": FORMAT_VERSION,
+    "schema": f"urn:rulepress:schema:{SCHEMA_FILE}",
+}
+"""Every exported file's `format`: what it is, its version and its schema's `$id`."""
+
 
 class JsonExporter(BaseExporter):
     """The `json` target: every published document as JSON, for other tools to read."""
@@ -31,13 +46,14 @@ class JsonExporter(BaseExporter):
 
 
 def ruleset_json(ruleset: Ruleset, pieces: Pieces | None = None) -> bytes:
-    """A ruleset's JSON file: its info and its published documents by kind (the build's
+    """A ruleset's JSON file: its format, its info and its published documents by kind (the build's
     file, and the one a watch run writes again when the ruleset changes, keeping each
     unchanged document's text in `pieces`)."""
     if pieces is not None:
         with contextlib.suppress(orjson.JSONEncodeError):  # a value only json writes
             return _joined_json(ruleset, pieces)
     data = {
+        "format": FORMAT,
         "ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
         "documents": {
             kind: [document.model_dump(mode="json", exclude_defaults=True) for document in of_kind]
@@ -82,6 +98,7 @@ def _joined_json(ruleset: Ruleset, pieces: Pieces) -> bytes:
     else:
         parts.append(b"{}")
     info = ruleset.info.model_dump(mode="json", exclude_defaults=True)
+    parts += (b',\n  "format": ', orjson.dumps(FORMAT, option=INDENTED).replace(b"\n", b"\n  "))
     parts += (b',\n  "ruleset": ', orjson.dumps(info, option=INDENTED).replace(b"\n", b"\n  "))
     parts.append(b"\n}\n")
     return b"".join(parts)
