@@ -56,6 +56,7 @@ from rulepress.models.figures import StatedFigure
 from rulepress.models.rows import Span, level_problems, level_spans, raise_problems
 from rulepress.outline import Section
 from rulepress.output_names import ascii_slug, slug
+from rulepress.validators.consistency import name_key, names_index
 from rulepress.validators.registry import Check, Report, check
 
 __all__ = [
@@ -100,6 +101,8 @@ __all__ = [
     "dice",
     "level_problems",
     "level_spans",
+    "name_key",
+    "names_index",
     "one_part_per_document",
     "raise_problems",
     "ref",

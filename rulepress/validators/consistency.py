@@ -10,12 +10,15 @@ from rulepress.errors import Level
 from rulepress.validators.registry import Report, check
 
 
-def _normal(name: str) -> str:
+def name_key(name: str) -> str:
+    """A name as the name checks compare it: lowercase, every run of other characters
+    than letters and digits one space ("LMG (Tier 1)" and "lmg tier 1" are one name)."""
     return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip()
 
 
-def _names_index(document) -> tuple:
-    """What the name checks read of a document: its kind, id, name and header."""
+def names_index(document) -> tuple:
+    """What the name checks read of a document: its kind, id, name and header (a check's
+    `index` for a check that compares names)."""
     return (
         document.kind,
         document.id,
@@ -31,7 +34,7 @@ def _figures_index(document) -> object:
     return (document.id, stated)
 
 
-@check("RP214", "duplicate-name", Level.WARNING, index=_names_index, placeholder_symptom=True)
+@check("RP214", "duplicate-name", Level.WARNING, index=names_index, placeholder_symptom=True)
 def duplicate_name(ruleset: Ruleset):
     """Two documents of one kind carry the same display name (or header), so a reader
     cannot tell them apart.
@@ -44,7 +47,7 @@ def duplicate_name(ruleset: Ruleset):
             value = getattr(doc, field, None)
             if not isinstance(value, str):
                 continue
-            key = (doc.kind, field, _normal(value))
+            key = (doc.kind, field, name_key(value))
             first = seen.setdefault(key, entry)
             if first is not entry:
                 yield Report(

@@ -1,13 +1,18 @@
-"""Cool: shock and fear rolls, critical failures.
+"""Cool: shock and fear rolls, critical failures."""
 
-The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
-that importing the game's models does not import the registry.
-"""
+from __future__ import annotations
 
+from pathlib import Path
 
-def __getattr__(name: str):
-    if name == "GAME":
-        from rulepress.games.cool.game import GAME
+from rulepress.games.cool.kinds import KINDS
+from rulepress.plugin import Game
 
-        return GAME
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+GAME = Game(
+    "cool",
+    "Cool",
+    samples=Path(__file__).resolve().parent / "samples",
+    order=40,
+    kinds=KINDS,
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
+)
+"""The game rulepress's pyproject.toml registers as `cool` (group `rulepress.games`)."""

@@ -1,14 +1,22 @@
 """Coolness Under Fire for Twilight: 2000 v2.2: the CUF rating, threat thresholds and
-conditions.
+conditions."""
 
-The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
-that importing the game's models does not import the registry.
-"""
+from __future__ import annotations
 
+from pathlib import Path
 
-def __getattr__(name: str):
-    if name == "GAME":
-        from rulepress.games.cuf.game import GAME
+from rulepress.games.cuf.checks import CHECKS
+from rulepress.games.cuf.kinds import KINDS
+from rulepress.plugin import Game
 
-        return GAME
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+GAME = Game(
+    "cuf",
+    "Coolness Under Fire",
+    samples=Path(__file__).resolve().parent / "samples",
+    order=30,
+    kinds=KINDS,
+    checks=CHECKS,
+    code_prefix="RP",  # rulepress's own distribution: its games share its codes
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
+)
+"""The game rulepress's pyproject.toml registers as `cuf` (group `rulepress.games`)."""

@@ -1,13 +1,22 @@
-"""IRIS: traits, skills and the skill test, weapons, corruption, character points.
+"""IRIS: traits, skills and the skill test, weapons, corruption, character points."""
 
-The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
-that importing the game's models does not import the registry.
-"""
+from __future__ import annotations
 
+from pathlib import Path
 
-def __getattr__(name: str):
-    if name == "GAME":
-        from rulepress.games.iris.game import GAME
+from rulepress.games.iris.checks import CHECKS
+from rulepress.games.iris.kinds import KINDS
+from rulepress.plugin import Game
 
-        return GAME
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+GAME = Game(
+    "iris",
+    "IRIS",
+    samples=Path(__file__).resolve().parent / "samples",
+    commands=("rulepress.games.iris.import_group:import_group",),
+    order=10,
+    kinds=KINDS,
+    checks=CHECKS,
+    code_prefix="RP",
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
+)
+"""The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""

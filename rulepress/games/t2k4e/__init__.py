@@ -1,14 +1,22 @@
 """Twilight: 2000 4th edition: step dice, pushing, modifiers, group and opposed rolls,
-odds, time.
+odds, time."""
 
-The game's record is `GAME` (in `game.py`), loaded when the entry point asks for it, so
-that importing the game's models does not import the registry.
-"""
+from __future__ import annotations
 
+from pathlib import Path
 
-def __getattr__(name: str):
-    if name == "GAME":
-        from rulepress.games.t2k4e.game import GAME
+from rulepress.games.t2k4e.checks import CHECKS
+from rulepress.games.t2k4e.kinds import KINDS
+from rulepress.plugin import Game
 
-        return GAME
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+GAME = Game(
+    "t2k4e",
+    "Twilight: 2000 4th Edition",
+    samples=Path(__file__).resolve().parent / "samples",
+    order=20,
+    kinds=KINDS,
+    checks=CHECKS,
+    code_prefix="RP",
+    scripts=(Path(__file__).resolve().parent / "calculator.js",),
+)
+"""The game rulepress's pyproject.toml registers as `t2k4e` (group `rulepress.games`)."""

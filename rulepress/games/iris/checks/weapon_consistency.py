@@ -3,29 +3,14 @@ header and the name, a column's label, the tiers of a section."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from rulepress.games.iris.checks.weapon_tables import ap_spans
 from rulepress.games.iris.checks.weapons import published_weapons_by_section, weapon_entries
 from rulepress.games.iris.models.weapon import WeaponProfile
-from rulepress.plugin import Entry, Level, Report, Ruleset, check
+from rulepress.plugin import Entry, Level, Report, Ruleset, check, name_key, names_index
 
 RARITY_ORDER = ("Ubiquitous", "Common", "Uncommon", "Rare", "Legendary")
-
-
-def _normal(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip()
-
-
-def _names_index(document) -> tuple:
-    """What the name checks read of a document: its kind, id, name and header."""
-    return (
-        document.kind,
-        document.id,
-        getattr(document, "name", None),
-        getattr(document, "header", None),
-    )
 
 
 def _labels_index(document) -> object:
@@ -35,20 +20,20 @@ def _labels_index(document) -> object:
     return (document.is_draft, document.section, document.move_column, _capacity_label(document))
 
 
-@check("RP213", "header-mismatch", Level.WARNING, index=_names_index, placeholder_symptom=True)
+@check("RP213", "header-mismatch", Level.WARNING, index=names_index, placeholder_symptom=True)
 def header_mismatch(ruleset: Ruleset):
     """A weapon profile's header ("Weapon Profile - X (Tier N)") names a different weapon
     than the name printed under it. Exports use the name under the header.
 
     Example: the header says "Scattergun" and the profile says "Pump Action Shotgun"."""
     weapons = weapon_entries(ruleset, drafts=True)
-    names = {_normal(e.document.name): e.document.id for e in weapons if e.document.name}
+    names = {name_key(e.document.name): e.document.id for e in weapons if e.document.name}
     for entry in weapons:
         profile = entry.document
         if not profile.header:
             continue
         if not profile.name:
-            other = names.get(_normal(profile.header))
+            other = names.get(name_key(profile.header))
             if other:
                 yield Report(
                     entry,
@@ -57,7 +42,7 @@ def header_mismatch(ruleset: Ruleset):
                     ("header",),
                 )
             continue
-        header, name = _normal(profile.header), _normal(profile.name)
+        header, name = name_key(profile.header), name_key(profile.name)
         if header == name:
             continue
         if header.startswith(name) or name.startswith(header):
