@@ -145,7 +145,11 @@ def _compare_document(
         a, b = before.get(path, NOTHING), after.get(path, NOTHING)
         if a != b and not (_is_nothing(a) and _is_nothing(b)):
             yield Change(
-                ruleset_id, new.kind, new.id, "changed", _changed_words(prefix, path, a, b, names)
+                ruleset_id,
+                new.kind,
+                new.id,
+                "changed",
+                _changed_words(prefix, dict(wording.field_words), path, a, b, names),
             )
 
 
@@ -159,10 +163,12 @@ def _is_nothing(value: object) -> bool:
     return value in (NOTHING, None, "")
 
 
-def _changed_words(prefix: str, path: tuple, old: object, new: object, names: dict) -> str:
+def _changed_words(
+    prefix: str, words: dict[str, str], path: tuple, old: object, new: object, names: dict
+) -> str:
     """One changed value in words: "Light Combat Pistol: damage at AP 5 from 4 to 5";
     a value given for the first time is "now ...", one taken away "no longer ..."."""
-    where = _path_words(path)
+    where = _path_words(path, words)
     subject = f"{prefix}: {where}" if where else prefix
     if _is_nothing(old):
         return f"{subject} now {_show(new, names)}"
@@ -205,18 +211,19 @@ def _leaves(value: object, keys: tuple[str, ...], path: tuple = ()) -> dict[tupl
     return {path: value}
 
 
-def _path_words(path: tuple) -> str:
-    """('table', 'ap=12', 'damage') -> 'damage at AP 12'."""
+def _path_words(path: tuple, named: dict[str, str]) -> str:
+    """('table', 'ap=12', 'damage') -> 'damage at AP 12', with `named` {"ap": "AP",
+    "table": ""} (the kind's `DiffWording.field_words`)."""
     words, where = [], []
     for part in path:
         text = str(part)
         if "=" in text:
             key, value = text.split("=", 1)
-            where.append(f"{'AP' if key == 'ap' else key} {value}")
+            where.append(f"{named.get(key, key)} {value}")
         elif isinstance(part, int):
             where.append(f"#{part + 1}")
-        elif text not in ("table", "rows"):
-            words.append(text.replace("_", " "))
+        elif named.get(text, text):
+            words.append(named.get(text, text).replace("_", " "))
     return " ".join(words + (["at", ", ".join(where)] if where else []))
 
 

@@ -206,6 +206,10 @@ class DiffWording:
     row_keys: tuple[str, ...] = ("id",)
     """The fields a list's rows are matched by between two versions, so a changed cell
     reads `damage at AP 12`: the first that every row has and no two rows share."""
+    field_words: tuple[tuple[str, str], ...] = (("rows", ""),)
+    """How a changed value's place names its fields, as (field, words) pairs: `("ap", "AP")`
+    reads `damage at AP 12`, and a field of words "" is left out (`rows`: a row is named
+    by its key alone); any other field is its name, underscores as spaces."""
 
 
 @dataclass(frozen=True)

@@ -243,7 +243,12 @@ KINDS = (
         ),
         steady=_weapon_placing,
         group=lambda weapon: weapon.section,  # the tier checks compare a section's weapons
-        changes=DiffWording(summary=weapon_summary, name_alone=True, row_keys=AP_ROWS),
+        changes=DiffWording(
+            summary=weapon_summary,
+            name_alone=True,
+            row_keys=AP_ROWS,
+            field_words=(("ap", "AP"), ("table", "")),
+        ),
         templates=TEMPLATES,
     ),
     Kind(
