@@ -29,7 +29,7 @@ from pydantic import TypeAdapter, ValidationError
 from rulepress import __version__
 from rulepress.commands.samples import Samples, available_samples, chosen_samples
 from rulepress.compendium.writer import dump_data
-from rulepress.errors import RulepressError
+from rulepress.errors import RulepressError, model_reason
 from rulepress.models.base import Name, Slug
 from rulepress.models.settings import SETTINGS_FILE
 from rulepress.output_names import ascii_slug
@@ -61,7 +61,7 @@ def _checked(adapter_type, value: str, what: str) -> str:
     try:
         return TypeAdapter(adapter_type).validate_python(value)
     except ValidationError as exc:
-        reason = exc.errors()[0]["msg"]
+        reason = model_reason(exc.errors()[0])
         raise RulepressError(f"{what} {value!r} cannot be used: {reason}") from None
 
 

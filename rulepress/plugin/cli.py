@@ -22,7 +22,7 @@ from rulepress.commands.options import (
 from rulepress.commands.roll import check_faces, dice_count, faces_text
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.writer import dump_document, write_all
-from rulepress.errors import RulepressError
+from rulepress.errors import RulepressError, model_reason
 from rulepress.files import read_regular
 from rulepress.output_names import safe_child
 
@@ -47,6 +47,7 @@ __all__ = [
     "free_id",
     "load_compendium",
     "load_ruleset",
+    "model_reason",
     "read_regular",
     "ruleset_option",
     "ruleset_options",
