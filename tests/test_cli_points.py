@@ -6,10 +6,14 @@ the findings' did-you-mean and casing."""
 
 from __future__ import annotations
 
+import json
+import re
+from fractions import Fraction
 from pathlib import Path
 
-from helpers import WEAPON_FILE, base_tree, build_tree, weapon
+from helpers import COMPENDIUM, WEAPON_FILE, base_tree, build_tree, weapon
 
+from rulepress.cli import run as run_cli
 from rulepress.validation import validate
 
 
@@ -56,3 +60,60 @@ def test_every_finding_of_the_models_says_its_reason_in_lowercase(tmp_path):
     assert not any("Value error" in message for message in messages), messages
     assert any(r.startswith("input should be") for r in reasons), reasons
     assert any(r.startswith("list should have at least 2 items") for r in reasons), reasons
+
+
+# --- What `roll` and `odds` print ---------------------------------------------------------
+
+
+def _rulepress(capsys, *args: str) -> str:
+    """`rulepress ARGS` in-process on the bundled compendium, which must succeed: its output."""
+    code = run_cli([*args, "--compendium", str(COMPENDIUM)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_the_odds_legend_says_the_rule_that_stars_a_printed_cell(capsys):
+    """A star is `within_rounding`'s verdict: not the exact chance rounded to a whole
+    percent, more than half a point from it. 82 against 82.6% is such a cell, and the
+    legend must say so, not "a point or more off"."""
+    text = _rulepress(capsys, "odds", "t2k4e")
+    legend = " ".join(text.split("\n\n")[0].split())
+    assert "more than half a point" in legend and "a point or more" not in legend, legend
+    data = json.loads(_rulepress(capsys, "odds", "t2k4e", "--json"))
+    exact = [
+        (cell["printed"], Fraction(cell["computed"]["fraction"]) * 100)
+        for table in data["tables"]
+        for row in table["rows"]
+        for cell in row["cells"]
+    ]
+    marked = re.findall(r"(\*?)(\d+)% / [\d.]+%", text)
+    assert [int(printed) for _, printed in marked] == [printed for printed, _ in exact]
+    for (star, _), (printed, chance) in zip(marked, exact, strict=True):
+        assert bool(star) == (abs(printed - chance) > Fraction(1, 2)), (printed, float(chance))
+    assert "*82% / 82.6%" in text  # 0.64 of a point off: starred, as the legend now says
+    assert " 38% / 37.5%" in text  # exactly half-way: agrees with 37 and 38
+
+
+def test_a_push_names_the_dice_it_rerolled_and_json_keeps_their_indices(capsys):
+    roll = ["roll", "t2k4e", "--attribute", "d8", "--skill", "d6", "--faces", "1,3", "--push"]
+    text = _rulepress(capsys, *roll, "--push-faces", "5")
+    assert "Pushed, re-rolling die 2 (d6 showing 3): 1, 5, so 0 successes." in text
+    assert re.search(r"^  rerolled: +die 2 \(d6 showing 3\)$", text, re.M), text
+    data = json.loads(_rulepress(capsys, *roll, "--push-faces", "5", "--json"))
+    assert data["pushed"]["rerolled"] == [1]  # stable: the index in `faces`, from 0
+    every = [*roll[:-2], "2,3", "--push", "--reading", "every-non-success", "--push-faces", "5,4"]
+    text = _rulepress(capsys, *every)
+    assert "re-rolling die 1 (d8 showing 2) and die 2 (d6 showing 3): 5, 4" in text
+    text = _rulepress(capsys, *roll[:-2], "6,6", "--push")
+    assert "re-rolling no dice" in text and re.search(r"^  rerolled: +none$", text, re.M)
+
+
+def test_a_shock_roll_says_how_long_unconsciousness_lasts_only_when_it_knocks_out(capsys):
+    shock = ["roll", "cool", "shock", "--cool", "50"]
+    for roll, outcome in (("20", "steady"), ("70", "shock")):
+        text = _rulepress(capsys, *shock, "--roll", roll)
+        assert f"outcome: {outcome}" in text and "unconscious" not in text, text
+        assert "unconscious" not in json.loads(_rulepress(capsys, *shock, "--roll", roll, "--json"))
+    text = _rulepress(capsys, *shock, "--roll", "99")
+    assert re.search(r"^outcome: +unconscious\nunconscious: 1d6\+1 rounds$", text, re.M), text

@@ -18,20 +18,19 @@ from rulepress.plugin.cli import SEED, emit, load_ruleset, ruleset_options
 def cool_roll(
     ruleset: Ruleset, kind: str, cool: int, damage: int, roll: int | None, seed: int | None
 ) -> dict:
-    """A shock or fear roll against Cool, and its outcome: what `roll` prints. A given
-    `roll` is 1 to 100 (the command's `--roll` takes no other), as a rolled one is."""
+    """A shock or fear roll against Cool, and its outcome: what `roll` prints (a shock roll
+    that knocks out says for how long, `unconscious`). A given `roll` is 1 to 100 (the
+    command's `--roll` takes no other), as a rolled one is."""
     critical: CriticalFailure = ruleset.require(CriticalFailure)
     roll = roll if roll is not None else dice.roll(100, random.Random(seed))
     if kind == "shock":
         rule: ShockRoll = ruleset.require(ShockRoll)
         target = rule.target(cool, damage)
-        return {
-            "ruleset": ruleset.id,
-            "roll": roll,
-            "target": target,
-            "outcome": rule.resolve(roll, target, critical).outcome,
-            "unconscious": rule.unconscious.dice + " " + rule.unconscious.unit,
-        }
+        outcome = rule.resolve(roll, target, critical).outcome
+        data = {"ruleset": ruleset.id, "roll": roll, "target": target, "outcome": outcome}
+        if outcome == "unconscious":  # how long, only when it is so
+            data["unconscious"] = rule.unconscious.dice + " " + rule.unconscious.unit
+        return data
     fear: FearRoll = ruleset.require(FearRoll)
     result = fear.resolve(roll, fear.target(cool, damage), critical)
     return {
