@@ -117,3 +117,25 @@ def test_a_shock_roll_says_how_long_unconsciousness_lasts_only_when_it_knocks_ou
         assert "unconscious" not in json.loads(_rulepress(capsys, *shock, "--roll", roll, "--json"))
     text = _rulepress(capsys, *shock, "--roll", "99")
     assert re.search(r"^outcome: +unconscious\nunconscious: 1d6\+1 rounds$", text, re.M), text
+
+
+def _cells(text: str) -> dict[tuple[str, str], str]:
+    """A printed `odds iris` table's cells by (rank, k), from however many blocks."""
+    cells = {}
+    for block in text.split("\n\n"):
+        header, *rows = [line.split() for line in block.splitlines() if "%" in line or "\\" in line]
+        for row in rows:
+            cells.update({(row[0], k): cell for k, cell in zip(header[3:], row[1:], strict=True)})
+    return cells
+
+
+def test_the_iris_odds_table_fits_100_columns_unless_asked_wide(capsys):
+    for options in ([], ["--trait-bonus", "5", "--up-to", "120", "--max-rank", "60"]):
+        text = _rulepress(capsys, "odds", "iris", *options)
+        wide = _rulepress(capsys, "odds", "iris", *options, "--wide")
+        assert max(map(len, text.splitlines())) <= 100, max(map(len, text.splitlines()))
+        assert max(map(len, wide.splitlines())) > 100 and "\n\n" not in wide.strip()
+        assert _cells(text) == _cells(wide) and len(_cells(wide)) >= 200  # every cell, once
+        assert {rank for rank, _ in _cells(text)} == {
+            str(r) for r in range(1, 11 if not options else 61)
+        }
