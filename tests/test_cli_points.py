@@ -14,6 +14,8 @@ from pathlib import Path
 from helpers import COMPENDIUM, WEAPON_FILE, base_tree, build_tree, weapon
 
 from rulepress.cli import run as run_cli
+from rulepress.games.cool.calculator import cool_calculator
+from rulepress.games.cuf.calculator import cuf_calculator
 from rulepress.validation import validate
 
 
@@ -139,3 +141,60 @@ def test_the_iris_odds_table_fits_100_columns_unless_asked_wide(capsys):
         assert {rank for rank, _ in _cells(text)} == {
             str(r) for r in range(1, 11 if not options else 61)
         }
+
+
+# --- odds cuf and odds cool: the site's calculators' figures ------------------------------
+
+
+def test_odds_cool_gives_the_cool_calculators_figures(capsys, bundled):
+    figures = cool_calculator(bundled.compendium.ruleset("cool")).data["rolls"]
+    for cool, penalty in ((50, 0), (50, 10), (0, 100), (100, 0), (37, 63), (96, 0)):
+        args = ["odds", "cool", "--cool", str(cool), "--penalty", str(penalty)]
+        data = json.loads(_rulepress(capsys, *args, "--json"))
+        assert [r["roll"] for r in data["rolls"]] == ["shock", "fear"]
+        for roll, shown in zip(data["rolls"], figures, strict=True):
+            target = shown["targets"][cool][penalty]
+            assert roll["target"] == target
+            assert [
+                [o["outcome"].replace("-", " ").capitalize(), *_page_cells(o["chance"])]
+                for o in roll["outcomes"]
+            ] == shown["outcomes"][str(target)]
+        text = _rulepress(capsys, *args)
+        for roll in data["rolls"]:
+            head = f"{roll['roll'].capitalize()} roll with Cool {cool} and a penalty of {penalty}"
+            assert f"{head}: {roll['target']} or less on a d100." in text
+            for outcome in roll["outcomes"]:
+                line = f"{outcome['chance']['percent']:.4f}%  {outcome['chance']['fraction']}"
+                assert line in text
+
+
+def test_odds_cuf_gives_the_cuf_calculators_figures(capsys, bundled):
+    figures = cuf_calculator(bundled.compendium.ruleset("t2k-cuf")).data
+    for cuf, willpower, tcs in ((4, 6, 9), (4, 6, 3), (0, 0, 0), (0, 40, 1), (40, 40, 200)):
+        args = ["odds", "cuf", "--cuf", str(cuf), "--willpower", str(willpower)]
+        data = json.loads(_rulepress(capsys, *args, "--tcs", str(tcs), "--json"))
+        index, over, failed, passed, _ = figures["situations"][figures["grid"][cuf][tcs]]
+        if index < 0:
+            assert (data["state"], data["states"]) == ("none", [])
+            assert "no threat state, so no check" in _rulepress(capsys, *args, "--tcs", str(tcs))
+            continue
+        shown = figures["states"][index]
+        (state,) = data["states"]
+        assert (state["name"], state["over_tcs"], state["difficulty"]) == (
+            shown["name"],
+            over,
+            shown["difficulty"],
+        )
+        assert state["target"] == shown["targets"][cuf][willpower]
+        chance = figures["chances"][shown["chances"][cuf][willpower]]
+        assert _page_cells(state["passes"]) == chance
+        assert state["suppression_rounds"] == {"failed": failed, "passed": passed}
+        every = json.loads(_rulepress(capsys, *args, "--json"))["states"]
+        assert [s["name"] for s in every] == [s["name"] for s in figures["states"]]
+        assert state in [{**s, "suppression_rounds": state["suppression_rounds"]} for s in every]
+
+
+def _page_cells(chance: dict) -> list[str]:
+    """A chance of `--json` as the calculator's page shows it: percent to two places, exact."""
+    exact = Fraction(chance["fraction"])
+    return [f"{exact.numerator * 100 / exact.denominator:.2f}%", chance["fraction"]]
