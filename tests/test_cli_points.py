@@ -198,3 +198,58 @@ def _page_cells(chance: dict) -> list[str]:
     """A chance of `--json` as the calculator's page shows it: percent to two places, exact."""
     exact = Fraction(chance["fraction"])
     return [f"{exact.numerator * 100 / exact.denominator:.2f}%", chance["fraction"]]
+
+
+# --- init and new: a publisher's own repository -------------------------------------------
+
+
+def test_new_in_a_one_ruleset_repository_picks_its_ruleset(tmp_path, monkeypatch, capsys):
+    """`init --samples GAME` makes one ruleset, named after the folder, not after a game:
+    each `new` the game offers finds it with no --ruleset."""
+    commands = {
+        "iris": [
+            ["new", "skill", "Knot Lore", "--category", "academic", "--traits", "grit,wits"],
+            ["new", "weapon", "Rusty Pistol", "--section", "sidearms"],
+        ],
+        "cuf": [["new", "tc-source", "Mortar fire", "--tc", "3"]],
+    }
+    for game, news in commands.items():
+        monkeypatch.chdir(tmp_path)
+        assert run_cli(["init", f"{game}-rules", "--samples", game]) == 0, capsys.readouterr()
+        monkeypatch.chdir(tmp_path / f"{game}-rules")
+        listed = _rulepress_here(capsys, "new", "--help")
+        for new in news:
+            assert re.search(rf"^  {new[1]} ", listed, re.M), listed
+            wrote = _rulepress_here(capsys, *new)
+            assert wrote.startswith(f"wrote {Path('compendium', f'{game}-rules')}"), wrote
+        assert run_cli(["validate"]) == 0, capsys.readouterr()  # a new weapon: a draft
+
+
+def test_init_with_github_prefixes_the_module_ids_with_the_owner(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    built = {}
+    for folder, github in (("a", "Acme-Games/iron-oath"), ("b", "zed/iron-oath"), ("c", None)):
+        args = ["init", folder, "--ruleset", "iron-oath"]
+        assert run_cli([*args, *(["--github", github] if github else [])]) == 0
+        monkeypatch.chdir(tmp_path / folder)
+        assert run_cli(["build", "--target", "foundry"]) == 0, capsys.readouterr()
+        (manifest,) = Path("dist/foundry").glob("*/module.json")
+        built[folder] = json.loads(manifest.read_text(encoding="utf-8"))
+        monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    ids = {folder: module["id"] for folder, module in built.items()}
+    assert ids == {"a": "acme-games-iron-oath", "b": "zed-iron-oath", "c": "rulepress-iron-oath"}
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", module_id) for module_id in ids.values())
+    releases = "https://github.com/Acme-Games/iron-oath/releases"
+    assert built["a"]["download"] == f"{releases}/download/v0.1.0/acme-games-iron-oath.zip"
+    settings = (tmp_path / "a" / "rulepress.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^  id_prefix: acme-games  # ", settings, re.M), settings
+    assert "# id_prefix: rulepress" in (tmp_path / "c" / "rulepress.yaml").read_text()
+
+
+def _rulepress_here(capsys, *args: str) -> str:
+    """`rulepress ARGS` in-process in the working folder, which must succeed: its output."""
+    code = run_cli(list(args))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out

@@ -65,6 +65,18 @@ def _checked(adapter_type, value: str, what: str) -> str:
         raise RulepressError(f"{what} {value!r} cannot be used: {reason}") from None
 
 
+DEFAULT_ID_PREFIX = "rulepress"
+"""The Foundry module ids' prefix of a repository `init` is given no GitHub owner for."""
+
+
+def module_id_prefix(owner: str) -> str:
+    """The Foundry module ids' prefix `init --github OWNER/NAME` writes: the owner as a
+    slug (`Acme-Games` gives `acme-games`), so each module's id, `<owner>-<ruleset id>`,
+    is the publisher's own and two publishers' rulesets of one name never collide.
+    A slug is a valid Foundry package id (lowercase letters, digits and hyphens)."""
+    return ascii_slug(owner) or DEFAULT_ID_PREFIX
+
+
 def _placeholders(
     title: str, ruleset_id: str, github: str | None, chosen: tuple[str, ...]
 ) -> dict[str, str]:
@@ -84,6 +96,8 @@ def _placeholders(
         "github": "" if github is not None else "# ",
         "owner": owner,
         "repo": repo,
+        "id_prefix": module_id_prefix(owner) if github is not None else DEFAULT_ID_PREFIX,
+        "id_prefix_note": " (the GitHub owner's)" if github is not None else "",
         "pages_host": pages_host,
         "pages_path": pages_path,
         "samples_note": SAMPLES_NOTE if chosen else BARE_NOTE,
