@@ -13,7 +13,9 @@ from pathlib import Path
 
 from helpers import COMPENDIUM, WEAPON_FILE, base_tree, build_tree, weapon
 
+from rulepress.cli import cli
 from rulepress.cli import run as run_cli
+from rulepress.exporters import target_descriptions
 from rulepress.games.cool.calculator import cool_calculator
 from rulepress.games.cuf.calculator import cuf_calculator
 from rulepress.validation import validate
@@ -253,3 +255,38 @@ def _rulepress_here(capsys, *args: str) -> str:
     out, err = capsys.readouterr()
     assert code == 0, err
     return out
+
+
+# --- Shell completion ---------------------------------------------------------------------
+
+
+def _complete(monkeypatch, capsys, shell: str, words: str) -> list[str]:
+    """What rulepress answers the shell `shell` completing `words` (the last one being typed),
+    run in-process through click's completion variables, as the shell's script calls it."""
+    monkeypatch.setenv("_RULEPRESS_COMPLETE", f"{shell}_complete")
+    monkeypatch.setenv("COMP_WORDS", words)
+    # bash and zsh give the index of the word typed, fish the word itself
+    typed = words.split(" ")[-1] if shell == "fish" else str(len(words.split(" ")) - 1)
+    monkeypatch.setenv("COMP_CWORD", typed)
+    try:
+        cli.main(args=[], prog_name="rulepress")
+    except SystemExit as done:
+        assert done.code == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_the_shell_completes_build_targets(monkeypatch, capsys):
+    every = ["foundry", "markdown", "site", "json"]
+    assert _complete(monkeypatch, capsys, "bash", "rulepress build --target ") == [
+        f"plain,{name}" for name in every
+    ]
+    assert _complete(monkeypatch, capsys, "bash", "rulepress build --target ma") == [
+        "plain,markdown"
+    ]
+    zsh = _complete(monkeypatch, capsys, "zsh", "rulepress build --target s")
+    assert zsh[:2] == ["plain", "site"] and "website" in zsh[2], zsh  # with its description
+    fish = _complete(monkeypatch, capsys, "fish", "rulepress build --target j")
+    assert fish == ["plain,json\t" + target_descriptions()["json"]]
+    # and the rest still completes as click does: the commands, the options
+    assert "plain,build" in _complete(monkeypatch, capsys, "bash", "rulepress bu")
+    assert "plain,--target" in _complete(monkeypatch, capsys, "bash", "rulepress build --ta")
