@@ -177,6 +177,20 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.75) -> str | No
     return close[0] if close else None
 
 
+def model_reason(error: dict) -> str:
+    """pydantic's message for one of its errors (`ValidationError.errors()`), as rulepress
+    says it: starting lowercase like every finding's own words ("input should be..."),
+    and without the "Value error, " pydantic puts before a validator's own text, which is
+    kept as its validator wrote it."""
+    text = error["msg"]
+    if error.get("type") in ("value_error", "assertion_error"):
+        return text.split(", ", 1)[1] if ", " in text else text
+    first = text.split(" ", 1)[0]
+    if first[1:] == first[1:].lower():  # a word, not a name in capitals ("JSON", "URL")
+        return text[:1].lower() + text[1:]
+    return text
+
+
 def printable(text: str) -> str:
     """`text` safe to print on a terminal or in a GitHub log line: every character that is
     not printable (control characters such as ESC, line breaks, bidirectional controls,

@@ -419,12 +419,12 @@ NEW_CASES = [
     NewCase(
         "one trait",
         ("skill", "Chem Lore", "--traits", "acuity"),
-        "RP104: traits: List should have at least 2 items after validation, not 1",
+        "RP104: traits: list should have at least 2 items after validation, not 1",
     ),
     NewCase(
         "three traits",
         ("skill", "Chem Lore", "--traits", "acuity,resolve,vigor"),
-        "RP104: traits: List should have at most 2 items after validation, not 3",
+        "RP104: traits: list should have at most 2 items after validation, not 3",
     ),
     NewCase(
         "a name that slugs to nothing",

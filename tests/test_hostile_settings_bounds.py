@@ -71,45 +71,44 @@ def test_a_format_spec_is_refused_by_validate_and_build(tmp_path, capsys, settin
 PATTERN_CASES = [
     pytest.param(
         'foundry:\n  title: "{ruleset!r}"\n',
-        "2:10 RP105 foundry.title: Value error, {ruleset!r}: a placeholder takes no "
+        "2:10 RP105 foundry.title: {ruleset!r}: a placeholder takes no "
         "conversion ('!...'); write {ruleset}",
         id="conversion",
     ),
     pytest.param(
         'guides:\n  title: "{ruleset.__class__.__mro__}"\n',
-        "2:10 RP105 guides.title: Value error, {ruleset.__class__.__mro__}: a placeholder is "
+        "2:10 RP105 guides.title: {ruleset.__class__.__mro__}: a placeholder is "
         "a bare name, with no attribute access ('.'); write {ruleset}",
         id="attribute",
     ),
     pytest.param(
         'foundry:\n  manifest: "https://example.org/{module[0]}.json"\n',
-        "2:13 RP105 foundry.manifest: Value error, {module[0]}: a placeholder is a bare "
+        "2:13 RP105 foundry.manifest: {module[0]}: a placeholder is a bare "
         "name, with no index ('[...]'); write {module}",
         id="index",
     ),
     pytest.param(
         'foundry:\n  title: "{rulset} module"\n',
-        "2:10 RP105 foundry.title: Value error, unknown placeholder {rulset} (did you mean "
+        "2:10 RP105 foundry.title: unknown placeholder {rulset} (did you mean "
         "{ruleset}?); known: {ruleset}, {ruleset_id}, {module}",
         id="unknown-did-you-mean",
     ),
     pytest.param(
         'guides:\n  title: "{} and {0}"\n',
-        "2:10 RP105 guides.title: Value error, {}: a placeholder names what it stands for, "
+        "2:10 RP105 guides.title: {}: a placeholder names what it stands for, "
         "one of {ruleset}, {ruleset_id}, {module}",
         id="positional",
     ),
     pytest.param(
         'guides:\n  front_matter: {tags: ["{ruleset_id:^9999}"]}\n',
-        "2:25 RP105 guides.front_matter.tags[0]: Value error, {ruleset_id:^9999}: a "
+        "2:25 RP105 guides.front_matter.tags[0]: {ruleset_id:^9999}: a "
         "placeholder takes no format spec",
         id="front-matter-list-item",
     ),
     pytest.param(
         # site.url is the same for every ruleset: nothing fills a placeholder in it
         'site:\n  url: "https://example.org/{ruleset}/"\n',
-        "2:8 RP105 site.url: Value error, this setting is no pattern: it takes no "
-        "placeholders or braces",
+        "2:8 RP105 site.url: this setting is no pattern: it takes no placeholders or braces",
         id="placeholder-in-a-plain-url",
     ),
 ]
@@ -143,23 +142,23 @@ def test_literal_braces_still_reach_the_guide(tmp_path, capsys):
 BOUND_CASES = [
     pytest.param(
         f"site:\n  edit_path: {'a/' * 101}\n",
-        "2:14 RP104 site.edit_path: String should have at most 200 characters",
+        "2:14 RP104 site.edit_path: string should have at most 200 characters",
         id="edit_path",
     ),
     pytest.param(
         "guides:\n  front_matter: {weight: 10000000000000000}\n",
-        "2:26 RP104 guides.front_matter.weight: Input should be less than or equal to "
+        "2:26 RP104 guides.front_matter.weight: input should be less than or equal to "
         "1000000000000000",
         id="front-matter-integer",
     ),
     pytest.param(
         "guides:\n  front_matter: {weight: .inf}\n",
-        "2:26 RP104 guides.front_matter.weight: Input should be a finite number",
+        "2:26 RP104 guides.front_matter.weight: input should be a finite number",
         id="front-matter-infinity",
     ),
     pytest.param(
         f"guides:\n  front_matter: {{tags: [{', '.join(['x'] * 51)}]}}\n",
-        "2:24 RP104 guides.front_matter.tags: List should have at most 50 items",
+        "2:24 RP104 guides.front_matter.tags: list should have at most 50 items",
         id="front-matter-list",
     ),
 ]

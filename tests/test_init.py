@@ -114,8 +114,8 @@ def test_it_builds_every_target(content):
     assert (dist / "site" / "my-rules" / "index.html").is_file()
     assert (dist / "markdown" / "my-rules.md").stat().st_size > 0
     assert (dist / "json" / "my-rules.json").stat().st_size > 0
-    assert (dist / "foundry" / "rulepress-my-rules" / "module.json").is_file()
-    assert (dist / "foundry" / "rulepress-my-rules.zip").is_file()
+    assert (dist / "foundry" / "me-my-rules" / "module.json").is_file()
+    assert (dist / "foundry" / "me-my-rules.zip").is_file()
 
 
 def test_every_built_in_kind_has_a_sample_and_one_has_a_ruling(content):

@@ -218,19 +218,19 @@ def test_init_then_validate_and_build_outside_the_repository(installed, tmp_path
     assert (dist / "site" / "my-rules" / "index.html").is_file()
     assert (dist / "markdown" / "my-rules.md").stat().st_size > 0
     assert (dist / "json" / "my-rules.json").stat().st_size > 0
-    assert (dist / "foundry" / "rulepress-my-rules.zip").is_file()
+    assert (dist / "foundry" / "me-my-rules.zip").is_file()
     module = json.loads(
-        (dist / "foundry" / "rulepress-my-rules" / "module.json").read_text(encoding="utf-8")
+        (dist / "foundry" / "me-my-rules" / "module.json").read_text(encoding="utf-8")
     )
     assert module["title"] == title
     releases = "https://github.com/me/my-rules/releases"
-    assert module["manifest"] == f"{releases}/latest/download/rulepress-my-rules.json"
-    assert module["download"] == f"{releases}/download/v0.1.0/rulepress-my-rules.zip"
+    assert module["manifest"] == f"{releases}/latest/download/me-my-rules.json"
+    assert module["download"] == f"{releases}/download/v0.1.0/me-my-rules.zip"
     # the site has the settings' title and address, and carries the downloads
     home = (dist / "site" / "index.html").read_text(encoding="utf-8")
     assert f"<title>{title}</title>" in home
     assert '<link rel="canonical" href="https://me.github.io/my-rules/index.html">' in home
-    for name in ("my-rules.md", "rulepress-my-rules.zip", "my-rules.json"):
+    for name in ("my-rules.md", "me-my-rules.zip", "my-rules.json"):
         assert (dist / "site" / "downloads" / name).is_file(), name
     guide = (dist / "markdown" / "my-rules.md").read_text(encoding="utf-8")
     assert guide.startswith("# ")

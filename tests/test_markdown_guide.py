@@ -49,13 +49,14 @@ def test_the_t2k4e_guide_shows_computed_odds_beside_printed(bundled):
 
 def test_an_odds_cell_is_bold_when_it_is_off_the_figure_printed_beside_it(bundled):
     """The caption says the figure beside a printed cell is the rule text's reading and bold
-    marks a cell a point or more off: bold follows that figure, not the bracketed one."""
+    marks a cell more than half a point off it: bold follows that figure, not the bracketed
+    one."""
     text = render_guide(bundled.compendium.ruleset("t2k4e"))
     pushed = text[text.index("### Odds of Success: Pushed Roll") :].split("\n\n<a id=")[0]
     cells = re.findall(r"(\*\*)?(\d+)%(?:\*\* \(off\))? / ([\d.]+)% \(([\d.]+)%\)", pushed)
     assert len(cells) == 20  # five rows of four attribute dice
     for bold, printed, beside, _bracketed in cells:
-        assert bool(bold) == (abs(int(printed) - float(beside)) >= 1), (printed, beside)
+        assert bool(bold) == (abs(int(printed) - float(beside)) > 0.5), (printed, beside)
     assert "**82%** (off) / 77.8% (82.6%)" in pushed  # off the figure beside it, not the other
 
 

@@ -13,9 +13,12 @@ A block is one of:
 from __future__ import annotations
 
 import doctest
+import os
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,6 +284,31 @@ def check_stage_lines(text: str, tmp_path: Path) -> None:
         assert re.fullmatch(shape, line), (line, shape)
 
 
+def check_shell_completion(text: str, tmp_path: Path) -> None:
+    """Each shell's line names the script click writes for it, and bash, run for real with
+    the bash line, completes `rulepress build --target ma` to `markdown`."""
+    lines = dict(re.findall(r"^(.*?)\s+# (bash|zsh|fish):", text, re.M)[i][::-1] for i in range(3))
+    assert set(lines) == {"bash", "zsh", "fish"}, lines
+    for shell, line in lines.items():
+        assert f"_RULEPRESS_COMPLETE={shell}_source rulepress" in line
+    bin_dir = tmp_path / "bin"  # `rulepress` on PATH: this checkout's, however it is installed
+    bin_dir.mkdir()
+    launcher = "from rulepress.launch import main\nmain()\n"  # named rulepress, as installed
+    (bin_dir / "rulepress").write_text(f"#!{sys.executable}\n{launcher}")
+    (bin_dir / "rulepress").chmod(0o755)
+    script = (
+        f"{lines['bash']}\nCOMP_WORDS=(rulepress build --target ma); COMP_CWORD=3\n"
+        'complete -p rulepress && _rulepress_completion rulepress && printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    environment = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    environment.pop("_RULEPRESS_COMPLETE", None)
+    done = subprocess.run(
+        ["bash", "-c", script], env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1:] == ["markdown"], done.stdout + done.stderr
+
+
 CHECKS: dict[str, Callable[[str, Path], None]] = {
     "settings-example": check_settings_example,
     "command-synopsis": check_command_synopsis,
@@ -289,6 +317,7 @@ CHECKS: dict[str, Callable[[str, Path], None]] = {
     "diff-output": check_diff_output,
     "acknowledgement-example": check_acknowledgement_example,
     "stage-lines": check_stage_lines,
+    "shell-completion": check_shell_completion,
 }
 
 CHECKED = [b for b in BLOCKS if b.mark and b.mark[0] == "checked" and b.mark[1] in CHECKS]

@@ -20,7 +20,7 @@ from rulepress.commands.init import init_repository
 from tests.helpers import RULESET, RULESET_FILE, base_tree, build_tree, unpack_with_cli
 
 RELEASES = "https://github.com/me/iron-oath/releases"
-MODULE = "rulepress-iron-oath"
+MODULE = "me-iron-oath"
 SUMMARY = "Rules for `rulepress init` users & <friends>: a ``code ` span`` too."
 
 

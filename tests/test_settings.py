@@ -71,7 +71,7 @@ CASES = [
     ),
     (
         'foundry:\n  title: "{ruleset} by {author}"\n',
-        "2:10 RP105 foundry.title: Value error, unknown placeholder {author}",
+        "2:10 RP105 foundry.title: unknown placeholder {author}",
     ),
     ('foundry:\n  title: "{ruleset"\n', "2:10 RP105 foundry.title"),
     ("foundry:\n  id_prefix: My_Rules\n", "2:14 RP105 foundry.id_prefix"),

@@ -135,7 +135,7 @@ def _listed(help_text: str) -> list[str]:
     ("group", "bundled"),
     [
         ("roll", ["cool", "cuf", "iris", "t2k4e"]),
-        ("odds", ["iris", "t2k4e"]),
+        ("odds", ["cool", "cuf", "iris", "t2k4e"]),
         ("new", ["skill", "tc-source", "weapon"]),
     ],
 )

@@ -75,7 +75,8 @@ def fmt_command(path: Path, check: bool) -> None:
     type=TEXT,
     metavar="OWNER/NAME",
     help="The GitHub repository the content will live in: sets the site's address "
-    "(GitHub Pages), its edit links and the Foundry modules' release URLs.",
+    "(GitHub Pages), its edit links, the Foundry modules' release URLs and their ids' "
+    "prefix (OWNER as a slug: modules OWNER-<ruleset>; default: rulepress).",
 )
 @click.option(
     "--rulepress-from",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
@@ -19,6 +20,9 @@ from rulepress.cli.options import (
 )
 from rulepress.commands.options import TEXT, FilePath, Text, format_options
 from rulepress.errors import RulepressError
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 
 @click.command("validate")
@@ -85,6 +89,20 @@ def validate_command(
     sys.exit(EXIT_CLEAN if validation.ok else EXIT_FINDINGS)
 
 
+def complete_targets(incomplete: str) -> list[CompletionItem]:
+    """The targets whose names start with what is typed, for the shell's completion of
+    `--target` (the names are open: a plugin adds its own, so no click.Choice)."""
+    from click.shell_completion import CompletionItem
+
+    from rulepress.exporters import target_descriptions
+
+    return [
+        CompletionItem(name, help=description)
+        for name, description in target_descriptions().items()
+        if name.startswith(incomplete)
+    ]
+
+
 @click.command("build")
 @compendium_argument
 @click.option(
@@ -100,7 +118,9 @@ def validate_command(
     type=TEXT,
     multiple=True,
     metavar="NAME",
-    help="Target to build (repeatable): foundry, markdown, site, json; default: every target.",
+    shell_complete=lambda ctx, param, incomplete: complete_targets(incomplete),
+    help="Target to build (repeatable): foundry, markdown, site, json, or an installed "
+    "plugin's; default: every target.",
 )
 @click.option(
     "--foundry-version",

@@ -31,7 +31,7 @@ from rulepress import __version__
 from rulepress.commands.install_source import RulepressSource, rulepress_source
 from rulepress.commands.samples import Samples, available_samples, chosen_samples
 from rulepress.compendium.writer import dump_data
-from rulepress.errors import RulepressError
+from rulepress.errors import RulepressError, model_reason
 from rulepress.models.base import Name, Slug
 from rulepress.models.settings import SETTINGS_FILE
 from rulepress.output_names import ascii_slug
@@ -63,8 +63,20 @@ def _checked(adapter_type, value: str, what: str) -> str:
     try:
         return TypeAdapter(adapter_type).validate_python(value)
     except ValidationError as exc:
-        reason = exc.errors()[0]["msg"]
+        reason = model_reason(exc.errors()[0])
         raise RulepressError(f"{what} {value!r} cannot be used: {reason}") from None
+
+
+DEFAULT_ID_PREFIX = "rulepress"
+"""The Foundry module ids' prefix of a repository `init` is given no GitHub owner for."""
+
+
+def module_id_prefix(owner: str) -> str:
+    """The Foundry module ids' prefix `init --github OWNER/NAME` writes: the owner as a
+    slug (`Acme-Games` gives `acme-games`), so each module's id, `<owner>-<ruleset id>`,
+    is the publisher's own and two publishers' rulesets of one name never collide.
+    A slug is a valid Foundry package id (lowercase letters, digits and hyphens)."""
+    return ascii_slug(owner) or DEFAULT_ID_PREFIX
 
 
 def _placeholders(
@@ -95,6 +107,8 @@ def _placeholders(
         "github": "" if github is not None else "# ",
         "owner": owner,
         "repo": repo,
+        "id_prefix": module_id_prefix(owner) if github is not None else DEFAULT_ID_PREFIX,
+        "id_prefix_note": " (the GitHub owner's)" if github is not None else "",
         "pages_host": pages_host,
         "pages_path": pages_path,
         "samples_note": SAMPLES_NOTE if chosen else BARE_NOTE,

@@ -258,6 +258,38 @@ def table_lines(header: list[str], rows: list[list[str]], ragged_last: bool = Fa
     return [line(header), *(line(row) for row in rows)]
 
 
+TERMINAL_WIDTH = 100
+"""The columns a table prints in by default (`fitted_table_lines`): whatever the
+terminal, so the output stays the same everywhere."""
+
+
+def fitted_table_lines(
+    header: list[str], rows: list[list[str]], width: int = TERMINAL_WIDTH
+) -> list[str]:
+    """A table as aligned text in at most `width` columns: the columns after the first
+    in as few blocks as fit, one under the other (a blank line between), each block
+    starting with the first column again. A column wider than `width` by itself gets a
+    block of its own."""
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+    blocks: list[list[int]] = []
+    used = width  # no block open yet
+    for column in range(1, len(header)):
+        needed = 2 + widths[column]
+        if used + needed > width:
+            blocks.append([])
+            used = widths[0]
+        blocks[-1].append(column)
+        used += needed
+    lines: list[str] = []
+    for block in blocks or [[]]:
+        pick = [0, *block]
+        lines += [
+            *([""] if lines else []),
+            *table_lines([header[i] for i in pick], [[row[i] for i in pick] for row in rows]),
+        ]
+    return lines
+
+
 def plain_value(value: object) -> str:
     """One value of a result, as a word or a list of words."""
     if isinstance(value, bool):

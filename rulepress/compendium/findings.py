@@ -3,7 +3,9 @@ model's validation errors. The loader and the settings' loader both report throu
 
 from __future__ import annotations
 
+import ast
 import functools
+import re
 import typing
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from rulepress.errors import (
     Problem,
     closest,
     code_prefix,
+    model_reason,
     raised_text,
 )
 from rulepress.models.base import SLUG_PATTERN, Document
@@ -162,11 +165,29 @@ def _message(error: dict, path: tuple, model: type[BaseModel] | None = None) -> 
         # any slug field's, whatever its name (an id, a reference to another document)
         return f"{value!r} is not a slug (lowercase letters and digits joined by single hyphens)"
     shown = f"{value!r}" if not isinstance(value, dict | list) else type_name(value)
+    reason = model_reason(error)
     if kind.endswith("_type") or kind.endswith("_parsing"):
-        return f"{error['msg'].lower()}, got {shown} ({type_name(value)})"
+        return f"{reason}, got {shown} ({type_name(value)})"
     if not path:  # the whole document (a model validator): its text says what is wrong
-        return error["msg"]
-    return f"{error['msg']} (got {shown})"
+        return reason
+    if kind in CHOICE_ERRORS and isinstance(value, str):
+        by_lowercase = {choice.lower(): choice for choice in _choices(error)}
+        hint = closest(value.lower(), by_lowercase)  # `RARE` meant `Rare`
+        if hint:
+            return f"{reason} (got {shown}; did you mean {by_lowercase[hint]!r}?)"
+    return f"{reason} (got {shown})"
+
+
+# A value not among a Literal's or an Enum's: pydantic names them, as Python literals, in
+# ctx["expected"] ("'Common', 'Rare' or 3").
+CHOICE_ERRORS = ("literal_error", "enum")
+_PYTHON_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _choices(error: dict) -> list[str]:
+    """The text values a literal or enum error says were expected."""
+    expected = str((error.get("ctx") or {}).get("expected", ""))
+    return [ast.literal_eval(quoted) for quoted in _PYTHON_STRING.findall(expected)]
 
 
 def suggest(word: str, choices) -> str:

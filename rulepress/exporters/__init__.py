@@ -85,6 +85,17 @@ def available_exporters() -> dict[str, Exporter]:
     return exporters
 
 
+def target_descriptions() -> dict[str, str]:
+    """Each target `build --target` takes, with its line for people: the built-in ones,
+    then the installed packages' by their entry point's name, none of them loaded (a
+    shell completing `--target` needs only the names, and a broken plugin stays the
+    build's error to report)."""
+    targets = {name: exporter.description for name, exporter in builtin_exporters().items()}
+    for point in entry_points(ENTRY_POINT_GROUP):
+        targets.setdefault(point.name, f"from {point.value}")
+    return targets
+
+
 def plugin_exporter(point: EntryPoint) -> Exporter:
     """The exporter an entry point names (a class or factory, called with no arguments),
     refused unless it declares every member of `Exporter`: a build should fail at once,

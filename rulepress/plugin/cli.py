@@ -14,6 +14,7 @@ from rulepress.commands.options import (
     Text,
     compendium_option,
     emit,
+    fitted_table_lines,
     load_ruleset,
     ruleset_option,
     ruleset_options,
@@ -22,7 +23,7 @@ from rulepress.commands.options import (
 from rulepress.commands.roll import check_faces, dice_count, faces_text
 from rulepress.compendium.loader import load_compendium
 from rulepress.compendium.writer import dump_document, write_all
-from rulepress.errors import RulepressError
+from rulepress.errors import RulepressError, model_reason
 from rulepress.files import read_regular
 from rulepress.output_names import safe_child
 
@@ -43,10 +44,12 @@ __all__ = [
     "dump_document",
     "emit",
     "faces_text",
+    "fitted_table_lines",
     "format_distribution",
     "free_id",
     "load_compendium",
     "load_ruleset",
+    "model_reason",
     "read_regular",
     "ruleset_option",
     "ruleset_options",

@@ -22,6 +22,7 @@ KINDS = (
         ShockRoll,
         guide=Guide("Cool", "shock-roll", 200),
         roll=f"{COMMANDS}:roll_cool",
+        odds=f"{COMMANDS}:odds_cool",
         calculator=f"{CALCULATOR}:cool_calculator",
         example=f"{RULES}:shock_roll_example",
         templates=TEMPLATES,

@@ -1,5 +1,7 @@
 """Coolness Under Fire's commands: `rulepress roll cuf` (the threat check a TC total calls
-for) and `rulepress new tc-source` (their kinds' `roll` and `new` hooks).
+for), `rulepress odds cuf` (each threat state's check and its exact chance, the site's
+calculator's figures) and `rulepress new tc-source` (their kinds' `roll`, `odds` and
+`new` hooks).
 
 `roll cuf` resolves a given d20 face as it is; otherwise the die is rolled with
 `random.Random(seed)`, so the same seed gives the same result.
@@ -13,12 +15,13 @@ from pathlib import Path
 import click
 
 from rulepress.games.cuf import rules as cuf_rules
-from rulepress.games.cuf.models.cuf import CufRating
+from rulepress.games.cuf.models.cuf import CufRating, ThreatThreshold
 from rulepress.games.cuf.models.threat import TcSource
 from rulepress.plugin import Ruleset, dice
 from rulepress.plugin.cli import (
     NAME,
     SEED,
+    chance_json,
     check_faces,
     compendium_option,
     create_document,
@@ -27,6 +30,7 @@ from rulepress.plugin.cli import (
     load_ruleset,
     ruleset_option,
     ruleset_options,
+    table_lines,
     target_ruleset,
 )
 
@@ -94,6 +98,84 @@ def roll_cuf(cuf, willpower, tcs, d20, seed, compendium, ruleset_id, as_json):
     ruleset = load_ruleset(compendium, ruleset_id, CufRating)
     data = cuf_check(ruleset, cuf, willpower, tcs, d20, seed)
     emit(data, as_json, summary=cuf_summary(data))
+
+
+def cuf_odds(ruleset: Ruleset, cuf: int, willpower: int, tcs: int | None) -> dict:
+    """Each threat state's check for a character, and its exact chance of passing (with
+    `tcs`, only the state those TCs reach, and the rounds of suppression each result
+    brings): what `odds cuf` prints, the figures of the site's calculator."""
+    ratings = {"cuf": cuf, "willpower": willpower}
+    thresholds = sorted(ruleset.all(ThreatThreshold), key=lambda t: t.exceeds)
+    data: dict = {"ruleset": ruleset.id, "cuf": cuf, "willpower": willpower}
+    if tcs is not None:
+        reached = cuf_rules.state(ruleset, tcs, cuf=cuf)
+        data.update(tcs=tcs, state=reached.id)
+        thresholds = [reached.threshold] if reached.threshold else []
+    states = []
+    for threshold in thresholds:
+        state = {
+            "state": threshold.id,
+            "name": threshold.display_name,
+            "over_tcs": threshold.threshold(cuf),
+            "difficulty": threshold.check.difficulty,
+            "target": threshold.check.target(ratings),
+            "passes": chance_json(threshold.check.chance(ratings)),
+        }
+        if tcs is not None:
+            state["suppression_rounds"] = {
+                "failed": threshold.suppression_rounds(tcs, cuf, False),
+                "passed": threshold.suppression_rounds(tcs, cuf, True),
+            }
+        states.append(state)
+    data["states"] = states
+    return data
+
+
+def format_cuf_odds(data: dict) -> str:
+    """`odds cuf`'s figures as text: a line per threat state."""
+    who = f"CUF {data['cuf']}, Willpower {data['willpower']}"
+    if "tcs" in data and not data["states"]:
+        return f"{data['tcs']} TCs against {who}: no threat state, so no check."
+    rows = [
+        [
+            s["name"],
+            str(s["over_tcs"]),
+            s["difficulty"],
+            f"{s['target']} or less",
+            f"{s['passes']['percent']:.2f}%",
+            s["passes"]["fraction"],
+        ]
+        for s in data["states"]
+    ]
+    header = ["state", "over TCs", "check", "d20", "passes", "exactly"]
+    if "tcs" not in data:
+        title = f"The threat checks of {who}, by the TCs they start over:"
+        return "\n".join([title, *table_lines(header, rows, ragged_last=True)])
+    (state,) = data["states"]
+    rounds = state["suppression_rounds"]
+    return "\n".join(
+        [
+            f"{data['tcs']} TCs against {who}: {state['name']}.",
+            *table_lines(header, rows, ragged_last=True),
+            f"Rounds of suppression: {rounds['failed']} if failed, {rounds['passed']} if passed.",
+        ]
+    )
+
+
+@click.command("cuf")
+@click.option("--cuf", type=click.IntRange(0, 40), required=True, help="The character's CUF.")
+@click.option("--willpower", type=click.IntRange(0, 40), required=True, help="Willpower.")
+@click.option(
+    "--tcs",
+    type=click.IntRange(0, 500),
+    default=None,
+    help="Threat conditions: only the state they reach; default: every state.",
+)
+@ruleset_options(CufRating)
+def odds_cuf(cuf, willpower, tcs, compendium, ruleset_id, as_json):
+    """CUF threat check odds: each state's check and its exact chance of passing."""
+    data = cuf_odds(load_ruleset(compendium, ruleset_id, CufRating), cuf, willpower, tcs)
+    emit(data, as_json, format_cuf_odds(data))
 
 
 def new_tc_source(compendium: Path, ruleset_id: str | None, name: str, tc: int) -> Path:

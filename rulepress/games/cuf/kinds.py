@@ -65,6 +65,7 @@ KINDS = (
         guide=Guide("Coolness Under Fire", "cuf-rating", 180),
         macro=Macro("cuf-threat-check", "Threat Check", _threat_check_rules),
         roll=f"{COMMANDS}:roll_cuf",
+        odds=f"{COMMANDS}:odds_cuf",
         calculator=f"{PACKAGE}.calculator:cuf_calculator",
         templates=TEMPLATES,
     ),

@@ -27,6 +27,7 @@ from rulepress.plugin.cli import (
     dice_count,
     emit,
     faces_text,
+    fitted_table_lines,
     format_distribution,
     free_id,
     load_ruleset,
@@ -121,16 +122,18 @@ def iris_distribution(ruleset: Ruleset, rank: int, trait_bonus: int) -> dict:
     }
 
 
-def format_iris_table(data: dict) -> str:
-    """The chance of at least k AP by rank, as an aligned text table."""
+def format_iris_table(data: dict, wide: bool = False) -> str:
+    """The chance of at least k AP by rank, as an aligned text table: in blocks of k that
+    fit 100 columns, or `wide`, every k on one line."""
     rows = [
         [str(row["rank"]), *(f"{cell['percent']:.1f}%" for cell in row["at_least"])]
         for row in data["rows"]
     ]
+    header = ["rank \\ k", *map(str, data["ap"])]
     return "\n".join(
         [
             f"The chance of at least k AP by rank, with a trait bonus of {data['trait_bonus']}:",
-            *table_lines(["rank \\ k", *map(str, data["ap"])], rows),
+            *(table_lines(header, rows) if wide else fitted_table_lines(header, rows)),
         ]
     )
 
@@ -226,8 +229,13 @@ def roll_iris(rank, traits, faces, seed, compendium, ruleset_id, as_json):
     show_default=True,
     help="AP the higher trait adds to every test.",
 )
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="The table with every k on one line; default: in blocks of k that fit 100 columns.",
+)
 @ruleset_options(SkillTest)
-def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_json):
+def odds_iris(rank, max_rank, up_to, trait_bonus, wide, compendium, ruleset_id, as_json):
     """IRIS skill test odds: P(AP >= k) by rank, or one rank's distribution."""
     ruleset = load_ruleset(compendium, ruleset_id, SkillTest)
     if rank is not None:
@@ -239,7 +247,7 @@ def odds_iris(rank, max_rank, up_to, trait_bonus, compendium, ruleset_id, as_jso
         )
     else:
         data = iris_table(ruleset, range(1, max_rank + 1), up_to, trait_bonus)
-        text = format_iris_table(data)
+        text = format_iris_table(data, wide)
     emit(data, as_json, text)
 
 

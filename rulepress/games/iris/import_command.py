@@ -26,6 +26,7 @@ from rulepress.plugin.cli import (
     RulepressError,
     dump_document,
     load_compendium,
+    model_reason,
     read_regular,
     safe_child,
     write_all,
@@ -181,7 +182,7 @@ def first_problem(exc: ValidationError) -> str:
     error = exc.errors(include_url=False)[0]
     where = ".".join(str(part) for part in error["loc"]) or "document"
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return f"{where}: {error['msg']}{more}"
+    return f"{where}: {model_reason(error)}{more}"
 
 
 def _number(page: Path, profile: ParsedProfile, label: str, value: str) -> int:

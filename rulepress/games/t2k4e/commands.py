@@ -109,6 +109,15 @@ def _successes(count: int) -> str:
     return "1 success" if count == 1 else f"{count} successes"
 
 
+def rerolled_dice(data: dict) -> list[str]:
+    """The dice a push re-rolled, for people: "die 2 (d6 showing 3)", counted from 1 in
+    the rolled pool's order (JSON keeps `pushed.rerolled`, their indices from 0)."""
+    return [
+        f"die {index + 1} ({data['rolled_pool'][index]} showing {data['faces'][index]})"
+        for index in data["pushed"]["rerolled"]
+    ]
+
+
 def t2k4e_summary(data: dict) -> str:
     """A T2K4e roll's result, and its push's, in words."""
     pool, rolled = "+".join(data["pool"]), "+".join(data["rolled_pool"])
@@ -116,11 +125,20 @@ def t2k4e_summary(data: dict) -> str:
     text = f"{pool}{shifted} rolls {faces_text(data['faces'])}: {_successes(data['successes'])}."
     if "pushed" in data:
         pushed = data["pushed"]
+        *others, last = rerolled_dice(data) or ["no dice"]
+        which = f"{', '.join(others)} and {last}" if others else last
         text += (
-            f" Pushed, re-rolling {dice_count(len(pushed['rerolled']))}: "
+            f" Pushed, re-rolling {which}: "
             f"{faces_text(pushed['faces'])}, so {_successes(pushed['successes'])}."
         )
     return text
+
+
+def t2k4e_text_data(data: dict) -> dict:
+    """`roll t2k4e`'s data as its text shows it: the re-rolled dice by name and place."""
+    if "pushed" not in data:
+        return data
+    return {**data, "pushed": {**data["pushed"], "rerolled": rerolled_dice(data)}}
 
 
 def t2k4e_pool(ruleset: Ruleset, pool: list[str], reading: str | None) -> dict:
@@ -165,10 +183,12 @@ def t2k4e_tables(ruleset: Ruleset, reading: str | None) -> dict:
 
 def format_t2k4e_tables(data: dict) -> str:
     """The printed odds tables beside the computed chances, as aligned text; a star marks a
-    printed cell a point or more off the computed figure beside it."""
+    printed cell that `within_rounding` refuses: more than half a point from the exact
+    chance (the figure shown beside it is rounded to a tenth)."""
     lines = [
-        f"Each cell: the printed chance of at least one success / the chance the rules give "
-        f"(pushing: {data['reading']}); * marks a printed figure a point or more off."
+        "Each cell: the printed chance of at least one success / the chance the rules give",
+        f"(pushing: {data['reading']}). * marks a printed figure that is not the rules' chance",
+        "rounded to a whole percent: more than half a point from it (37.5% agrees with 37 and 38).",
     ]
     for table in data["tables"]:
         columns = [cell["attribute"] for cell in table["rows"][0]["cells"]]
@@ -219,10 +239,13 @@ def format_t2k4e_tables(data: dict) -> str:
 @click.option("--seed", type=SEED, default=None, help="Roll with this seed (0 to 2^63-1) instead.")
 @ruleset_options(StepDice)
 def roll_t2k4e(attribute_die, skill_die, compendium, ruleset_id, as_json, **request):
-    """A Twilight: 2000 4e roll with modifiers, helpers and a push."""
+    """A Twilight: 2000 4e roll with modifiers, helpers and a push.
+
+    The text names the dice a push re-rolls ("die 2 (d6 showing 3)"); with --json,
+    `pushed.rerolled` lists their indices in `faces` and `rolled_pool`, counted from 0."""
     pool = [attribute_die, *([skill_die] if skill_die else [])]
     data = t2k4e_roll(load_ruleset(compendium, ruleset_id, StepDice), T2k4eRoll(pool, **request))
-    emit(data, as_json, summary=t2k4e_summary(data))
+    emit(data if as_json else t2k4e_text_data(data), as_json, summary=t2k4e_summary(data))
 
 
 @click.command("t2k4e")
