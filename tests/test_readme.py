@@ -268,10 +268,13 @@ def check_acknowledgement_example(text: str, tmp_path: Path) -> None:
 
 def check_stage_lines(text: str, tmp_path: Path) -> None:
     """A build says these stage lines on stderr, in this order, each as shown but for
-    its figures (a fresh `rulepress init` repository, built whole)."""
+    its figures (a fresh `rulepress init` repository, committed as a publisher's is, built
+    whole)."""
     from rulepress.commands.init import init_repository
 
     init_repository(tmp_path / "repo")
+    git(tmp_path / "repo", "init", "-q")
+    commit_all(tmp_path / "repo", "rules")
     result = run("build", "--no-cache", cwd=tmp_path / "repo")
     assert result.returncode == 0, result.stderr
     shapes = [re.escape(line).replace(r"\ ", " ") for line in text.strip().splitlines()]
