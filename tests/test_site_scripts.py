@@ -232,7 +232,7 @@ def test_a_kinds_chart_is_on_its_chapters_page_as_well_as_the_overview(bundled, 
     generate(bundled.compendium, tmp_path)
     for page in ("t2k4e/dice.md", "t2k4e/index.md"):
         text = (tmp_path / "docs" / page).read_text(encoding="utf-8")
-        assert '<figure class="rp-chart">' in text
+        assert '<figure class="rp-chart" tabindex="0">' in text
     dice = (tmp_path / "docs" / "t2k4e" / "dice.md").read_text(encoding="utf-8")
     assert "[The chart as an SVG file](../assets/t2k4e-success-odds.svg)" in dice
     skills = (tmp_path / "docs" / "iris" / "skills.md").read_text(encoding="utf-8")

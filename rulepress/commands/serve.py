@@ -7,7 +7,7 @@ the pages the changed documents feed are rendered again (a page whose bytes did 
 change is not touched), and mkdocs rebuilds only the pages newer than their HTML (a
 dirty build); the whole site when pages were added or removed or the navigation
 changed. The browser reloads by itself. A compendium with errors keeps the last good
-site and prints why.
+site, prints why, and shows it on every page served until it is fixed (serve_findings).
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import MkDocsException
-from mkdocs.livereload import LiveReloadServer, _serve_url
+from mkdocs.livereload import _serve_url
 from mkdocs.structure.files import File
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
+from rulepress.commands.serve_findings import FindingsServer, Problems
 from rulepress.commands.validate import format_findings
 from rulepress.commands.watch import BURST_PATHS
 from rulepress.compendium.model import Compendium
@@ -144,6 +145,7 @@ class Preview:
         self.environments = site_environments()
         self.page_inputs = PageInputs()  # what the overview, rulings... were rendered from
         self._written_config: tuple | None = None  # navigation, site settings, game scripts
+        self.problems = Problems()  # why the last good site is shown, for the browser
 
     def first_build(self) -> bool:
         """Build the whole site; False (the findings printed) if the compendium has errors."""
@@ -199,9 +201,13 @@ class Preview:
         started = time.perf_counter()
         update = self.live.update(self.paths.take())
         if update.changes is None:
-            print(format_findings(update.attempt, "text", relative_to=Path.cwd()), flush=True)
-            print("rulepress: the compendium has errors; showing the last good pages", flush=True)
+            findings = format_findings(update.attempt, "text", relative_to=Path.cwd())
+            print(findings, flush=True)
+            headline = "rulepress: the compendium has errors; showing the last good pages"
+            print(headline, flush=True)
+            self.problems.show(headline, findings)
             return
+        self.problems.clear()
         if update.changes.empty and not self._whole:
             return
         updated = time.perf_counter()
@@ -227,6 +233,7 @@ class Preview:
             self.build(project, whole)
         except (OSError, RulepressError, MkDocsException) as exc:
             print(f"rulepress: the site could not be rebuilt: {exc}", flush=True)
+            self.problems.show("rulepress: the site could not be rebuilt", str(exc))
             return
         self._whole = False
         pages = sum(1 for path in project.changed if path.suffix == ".md")
@@ -337,7 +344,8 @@ def serve(compendium: Path, address: str, settings: Path | None = None) -> int:
         if not preview.first_build():
             return 1
         config = preview.mkdocs_config
-        server = LiveReloadServer(
+        server = FindingsServer(
+            problems=preview.problems,
             builder=preview.rebuild,
             host=host.strip("[]"),
             port=int(port),

@@ -47,7 +47,7 @@ def number_input(calculator: str, name: str, label: str, low: int, high: int, va
     labelled with its range."""
     field = html_attribute(f"{calculator}-{name}")
     return (
-        f'<p><label for="{field}">{html_text(label)} ({low} to {high})</label> '
+        f'<p class="rp-field"><label for="{field}">{html_text(label)} ({low} to {high})</label> '
         f'<input type="number" id="{field}" name="{html_attribute(name)}" min="{low}" '
         f'max="{high}" step="1" value="{value}" inputmode="numeric"></p>'
     )
@@ -75,9 +75,32 @@ def select(calculator: str, name: str, label: str, options: list[tuple[str, str]
         for value, text in options
     )
     return (
-        f'<p><label for="{field}">{html_text(label)}</label> '
+        f'<p class="rp-field"><label for="{field}">{html_text(label)}</label> '
         f'<select id="{field}" name="{html_attribute(name)}">{items}</select></p>'
     )
+
+
+COMMAND_SPAN = re.compile(r"`rulepress [^`]*`")
+"""A Markdown code span that gives a rulepress command: an instruction for a publisher."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+
+
+def for_players(text: str) -> str:
+    """A calculator's text as players read it. Players have the site, not rulepress's
+    command line: where a sentence of the text gives a `rulepress` command (a code span),
+    that is for the publisher. Such a sentence ends at the colon before the command, if
+    it has one ("Totals above 200 are not precomputed: `rulepress roll ...` works them
+    out" keeps its first clause), and is left out otherwise."""
+    kept = []
+    for sentence in _SENTENCE_END.split(text):
+        command = COMMAND_SPAN.search(sentence)
+        if command is None:
+            kept.append(sentence)
+            continue
+        before, colon, _ = sentence[: command.start()].rpartition(":")
+        if colon and before.strip():
+            kept.append(before.rstrip() + ".")
+    return " ".join(kept)
 
 
 def calculators_for(ruleset) -> list[Calculator]:
@@ -94,7 +117,8 @@ def calculator_page(title: str, calculators: list[Calculator]) -> str:
     form, then the figures as one JSON block (`<` escaped, so no text ends the script)."""
     blocks = [f"# {title}\n"]
     for calculator in calculators:
-        blocks.append(f"## {calculator.title}\n\n{calculator.text}\n\n{calculator.form}\n")
+        text = for_players(calculator.text)
+        blocks.append(f"## {calculator.title}\n\n{text}\n\n{calculator.form}\n")
     data = script_json({c.id: c.data for c in calculators}, separators=(",", ":"))
     blocks.append(f'<script type="application/json" id="{DATA_ID}">{data}</script>\n')
     return "\n".join(blocks)

@@ -40,6 +40,26 @@ def on_page_markdown(markdown, page, config, files):
     return markdown
 
 
+_SEARCH_DIALOG = re.compile(r'(<div class="md-search" data-md-component="search" role="dialog")>')
+_SEARCH_LABEL = re.compile(
+    r'<input type="text" class="md-search__input" name="query" aria-label="([^"]*)"'
+)
+
+
+def on_post_page(output, page, config):
+    """Name the theme's search dialog (WCAG 4.1.2: a dialog needs a name) with its search
+    field's label, which the theme has already translated and escaped."""
+    label = _SEARCH_LABEL.search(output)
+    if label is None:
+        return output
+    return _SEARCH_DIALOG.sub(lambda m: f'{m[1]} aria-label="{label[1]}">', output, count=1)
+
+
+def on_post_template(output_content, template_name, config):
+    """The theme's own pages (404.html) have the search dialog too."""
+    return on_post_page(output_content, None, config)
+
+
 _ABBR = re.compile(r"<abbr(?= title=)")
 _HEADING_OR_TABLE = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1>|<table>(.*?)</table>", re.S)
 _TAG = re.compile(r"<[^>]+>")
