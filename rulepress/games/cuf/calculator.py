@@ -95,8 +95,7 @@ def cuf_calculator(ruleset) -> Calculator:
         "Give a character's CUF and Willpower and the TCs they have: the calculator shows "
         "the threat state, the check it calls for, the chance of passing it, and what "
         f"failing or passing brings. TC totals above {CUF_TCS} are not precomputed (past "
-        "three times the highest CUF they change only the rounds of suppression): "
-        "`rulepress roll cuf --cuf CUF --willpower WILL --tcs TCS` works any total out."
+        "three times the highest CUF they change only the rounds of suppression)."
     )
     data = {"grid": grid, "situations": situations, "states": states, "chances": chances}
     return Calculator("cuf", "Threat check", text, form, data)

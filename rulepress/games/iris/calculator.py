@@ -85,8 +85,7 @@ def skill_test_calculator(ruleset) -> Calculator:
     if top_rank < MAX_RANK:
         text += (
             f" Ranks above {top_rank} are not precomputed: their exact figures would make "
-            "this page too large to load. For a higher rank, run "
-            "`rulepress odds iris --rank RANK --trait-bonus BONUS`, which works them out exactly."
+            "this page too large to load."
         )
     if len(published) > MAX_CALCULATOR_WEAPONS:
         text += (
