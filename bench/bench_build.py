@@ -65,7 +65,8 @@ from rulepress.exporters.foundry.leveldb import encode  # noqa: E402
 from rulepress.exporters.guide import chapters, section_of  # noqa: E402
 from rulepress.exporters.markdown_guide import MarkdownExporter  # noqa: E402
 from rulepress.exporters.site import run_mkdocs  # noqa: E402
-from rulepress.exporters.site.pages import generate, page_of  # noqa: E402
+from rulepress.exporters.site.pages import generate  # noqa: E402
+from rulepress.exporters.site.places import page_of  # noqa: E402
 from rulepress.validators import run_checks  # noqa: E402
 
 FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs"

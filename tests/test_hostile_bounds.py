@@ -405,7 +405,8 @@ def test_rulings_are_shown_a_bounded_number_to_a_page(tmp_path):
     import yaml
 
     from rulepress.exporters.site import run_mkdocs
-    from rulepress.exporters.site.pages import RULINGS_PER_PAGE, generate
+    from rulepress.exporters.site.pages import generate
+    from rulepress.exporters.site.ruleset_pages import RULINGS_PER_PAGE
 
     count = 2 * RULINGS_PER_PAGE + 1
     rulings = "rulings:\n" + "".join(

@@ -30,7 +30,7 @@ from rulepress.errors import Level
 from rulepress.exporters.foundry.ids import foundry_id
 from rulepress.exporters.guide import chapters
 from rulepress.exporters.markdown_text import to_html
-from rulepress.exporters.site.pages import SiteProject
+from rulepress.exporters.site.project import SiteProject
 from rulepress.history import Change, compare, load_side
 from rulepress.output_names import GENERATED_NAMES
 from tests.helpers import (

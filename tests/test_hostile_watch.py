@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.commands.watch import Events, Watch, follow_events
+from rulepress.commands.watch import Watch, follow_events
+from rulepress.commands.watch_events import Events
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.release import left_out
 from rulepress.live import LiveCompendium
@@ -368,7 +369,7 @@ def test_serve_reads_a_flood_of_events_as_one_whole_read(tmp_path):
     from watchdog.events import FileModifiedEvent
 
     from rulepress.commands.serve import ChangedPaths
-    from rulepress.commands.watch import BURST_PATHS
+    from rulepress.commands.watch_events import BURST_PATHS
 
     noted = ChangedPaths(tmp_path)
     for number in range(5 * BURST_PATHS):

@@ -22,13 +22,9 @@ import pytest
 from watchdog.events import DirModifiedEvent, FileModifiedEvent, FileMovedEvent
 
 from rulepress.commands.serve import ChangedPaths
-from rulepress.exporters.site.pages import (
-    PageInputs,
-    SiteProject,
-    changed_own_pages,
-    site_environments,
-    write_pages,
-)
+from rulepress.exporters.site.pages import site_environments, write_pages
+from rulepress.exporters.site.places import PageInputs, changed_own_pages
+from rulepress.exporters.site.project import SiteProject
 from rulepress.live import LiveCompendium
 from tests.helpers import COMPENDIUM
 

@@ -12,7 +12,8 @@ import pytest
 
 from rulepress.commands.build import build
 from rulepress.exporters.site.calculators import DATA_ID, Calculator, calculator_page
-from rulepress.exporters.site.pages import generate, nav_folders
+from rulepress.exporters.site.pages import generate
+from rulepress.exporters.site.places import nav_folders
 from rulepress.games.iris.calculator import MAX_CALCULATOR_RANK
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.validation import validate

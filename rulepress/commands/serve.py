@@ -37,18 +37,14 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from rulepress.commands.serve_findings import FindingsServer, Problems
 from rulepress.commands.validate import format_findings
-from rulepress.commands.watch import BURST_PATHS
+from rulepress.commands.watch_events import BURST_PATHS
 from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
-from rulepress.exporters.site.pages import (
-    PageInputs,
-    SiteProject,
-    changed_own_pages,
-    site_environments,
-    write_config,
-    write_pages,
-)
+from rulepress.exporters.site.pages import site_environments, write_pages
+from rulepress.exporters.site.places import PageInputs, changed_own_pages
+from rulepress.exporters.site.project import SiteProject
+from rulepress.exporters.site.site_config import write_config
 from rulepress.git import git_output
 from rulepress.history import Revision, history
 from rulepress.live import LiveCompendium

@@ -18,7 +18,8 @@ from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.foundry import FoundryExporter
 from rulepress.exporters.json_data import JsonExporter
 from rulepress.exporters.markdown_guide import MarkdownExporter
-from rulepress.exporters.site.pages import DOWNLOADS, generate
+from rulepress.exporters.site.pages import generate
+from rulepress.exporters.site.project import DOWNLOADS
 from rulepress.git import git_output
 from rulepress.output_names import safe_child
 from rulepress.progress import current

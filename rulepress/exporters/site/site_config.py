@@ -1,0 +1,82 @@
+"""The site's mkdocs.yml: the shipped one with the publisher's settings applied, and
+the glossary every page gets."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from urllib.parse import quote
+
+from ruamel.yaml import YAML
+
+from rulepress.compendium.model import Ruleset
+from rulepress.exporters.escaping import (
+    markdown_abbreviation,
+)
+from rulepress.exporters.site.project import HOOKS, PUBLISHER_FILES, SITE, SiteProject
+from rulepress.models.settings import SiteSettings
+
+
+def apply_settings(config: dict, site: SiteSettings) -> None:
+    """The publisher's site settings, put into the mkdocs configuration. Texts go in as
+    they are: the hooks escape them (mkdocs_hooks.on_config)."""
+    config["site_name"] = site.title
+    config["site_description"] = site.description
+    theme = config["theme"]
+    theme["language"] = site.language
+    for scheme in theme["palette"]:
+        scheme["primary"] = site.colours.primary
+        scheme["accent"] = site.colours.accent
+    if site.url:  # canonical links, sitemap.xml, and a 404 page that works in a sub-folder
+        config["site_url"] = site.url
+    if site.repository:
+        config["repo_url"] = site.repository
+        config["edit_uri"] = ""  # each page's own link is set by the hooks
+        theme["features"].append("content.action.edit")
+    if site.copyright:
+        config["copyright"] = site.copyright
+    # URLs of the files, which mkdocs writes into the pages as they are: a space quoted
+    if site.logo:
+        theme["logo"] = f"{PUBLISHER_FILES}/{quote(site.logo)}"
+    if site.favicon:
+        theme["favicon"] = f"{PUBLISHER_FILES}/{quote(site.favicon)}"
+    config["extra_css"] += [f"{PUBLISHER_FILES}/{quote(css)}" for css in site.extra_css]
+    config["extra_javascript"] += [f"{PUBLISHER_FILES}/{quote(js)}" for js in site.extra_javascript]
+
+
+def glossary_page_text(rulesets: list[Ruleset]) -> str:
+    """Abbreviation definitions (`*[TERM]: text`) for every ruleset's glossary."""
+    terms: dict[str, list[str]] = {}
+    for ruleset in rulesets:
+        for term, definition in ruleset.info.glossary.items():
+            terms.setdefault(term, []).append(
+                definition if len(rulesets) == 1 else f"{ruleset.info.title}: {definition}"
+            )
+    lines = [markdown_abbreviation(term, " / ".join(defs)) for term, defs in sorted(terms.items())]
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def write_config(
+    project: SiteProject, nav: list, hooks: tuple[str, ...], site: SiteSettings
+) -> Path:
+    """Write the project's mkdocs.yml (its navigation `nav`, the hook files `hooks` and the
+    publisher's site settings); return its path."""
+    yaml = YAML(typ="safe", pure=True)
+    yaml.width = 4096  # a long navigation title stays on one line
+    config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["docs_dir"] = "docs"
+    config["theme"]["custom_dir"] = str(SITE / config["theme"]["custom_dir"])
+    config["nav"] = nav
+    config["hooks"] = [str(HOOKS), *hooks]
+    config["extra_javascript"] += [quote(where) for where, _ in project.scripts]
+    apply_settings(config, site)
+    for extension in config["markdown_extensions"]:
+        if isinstance(extension, dict) and "pymdownx.snippets" in extension:
+            extension["pymdownx.snippets"]["base_path"] = [str(project.folder.resolve())]
+            extension["pymdownx.snippets"]["check_paths"] = True
+    path = project.folder / "mkdocs.yml"
+    yaml.default_flow_style = False
+    stream = io.StringIO()
+    yaml.dump(config, stream)
+    project.write("mkdocs.yml", stream.getvalue(), docs=False)
+    return path
