@@ -2,7 +2,8 @@
 
 The settings reference walks the settings model (each field's docstring is its
 description), and the finding codes render the template the rules site's contributing
-page includes: the docs cannot drift from what rulepress checks and accepts.
+page includes: the docs cannot drift from what rulepress checks and accepts. Each is
+appended to its page's hand-written part in docs/ (settings.md, finding-codes.md).
 """
 
 from __future__ import annotations
@@ -115,9 +116,10 @@ def cell(text: str) -> str:
 
 
 def settings_page() -> str:
-    """The settings reference: one row per setting, by its dotted name."""
+    """The settings reference: one row per setting, by its dotted name (appended to
+    docs/settings.md, whose hand-written part says how the file is read)."""
     lines = [
-        "# Settings",
+        "## Every setting",
         "",
         f"A content repository's `{SETTINGS_FILE}`, beside its `compendium/` folder, sets how "
         "the outputs present the rules. Every setting has a default, so the file and each "
@@ -157,10 +159,10 @@ def settings_page() -> str:
 
 
 def finding_codes_page() -> str:
-    """Every finding code, from the template the rules site's contributing page includes."""
+    """Every finding code, from the template the rules site's contributing page includes
+    (appended to docs/finding-codes.md, whose hand-written part sums the codes up by range)."""
     codes = pages_environment().get_template("finding-codes.md.j2").render(**finding_codes())
     intro = (
-        "# Finding codes\n\n"
         "`rulepress validate` prints each finding as `path:line:col: level CODE: message`. "
         "The codes below are generated from rulepress itself: the reading and model codes "
         "from `rulepress.errors`, the checks across documents from each check's docstring "
@@ -170,7 +172,8 @@ def finding_codes_page() -> str:
     return intro + codes
 
 
-with mkdocs_gen_files.open("settings.md", "w") as page:
-    page.write(settings_page())
-with mkdocs_gen_files.open("finding-codes.md", "w") as page:
-    page.write(finding_codes_page())
+# "a": each page's hand-written part in docs/ comes first, the generated reference after it.
+with mkdocs_gen_files.open("settings.md", "a") as page:
+    page.write("\n" + settings_page())
+with mkdocs_gen_files.open("finding-codes.md", "a") as page:
+    page.write("\n" + finding_codes_page())

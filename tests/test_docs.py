@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 import griffe
 import pytest
+import yaml
 from pydantic import BaseModel
 
 from rulepress.cli import cli
@@ -193,3 +194,40 @@ def test_every_public_name_of_the_api_pages_has_a_docstring():
         missing += [] if obj.docstring else [identifier]
         missing += undocumented(obj, only)
     assert missing == []
+
+
+def nav_pages(nav: list) -> list[str]:
+    """The pages a mkdocs nav names, its sections' included."""
+    pages: list[str] = []
+    for entry in nav:
+        for value in entry.values() if isinstance(entry, dict) else [entry]:
+            pages += nav_pages(value) if isinstance(value, list) else [value]
+    return pages
+
+
+def test_every_page_of_docs_is_in_the_navigation():
+    """A page left out of the nav is built but found by no reader (the README's moved
+    sections are pages here); mkdocs only says so at INFO level, which --strict lets by."""
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    listed = nav_pages(config["nav"])
+    written = sorted(path.name for path in (REPO / "docs").glob("*.md"))
+    assert sorted(listed) == [*sorted({*written, "settings.md", "finding-codes.md"})]
+
+
+def article_text(docs: Path, name: str) -> str:
+    """A built page's own text, without the navigation and table of contents around it."""
+    page = (docs / name).read_text(encoding="utf-8")
+    article = page[page.index("<article") : page.index("</article>")]
+    return html.unescape(re.sub(r"<[^>]+>", "", article))
+
+
+def test_a_generated_reference_follows_its_pages_hand_written_part(docs):
+    """settings.md and finding-codes.md are written by hand, and generate_pages.py appends
+    the reference generated from the code: the built page holds both."""
+    settings = article_text(docs, "settings.html")
+    assert "A content repository keeps its own settings in rulepress.yaml" in settings
+    assert settings.index("The publisher's settings") < settings.index("Every setting")
+    assert "foundry.authors[].name" in settings
+    codes = article_text(docs, "finding-codes.html")
+    assert "RP001-RP009" in codes and "Each check's docstring" in codes
+    assert codes.index("RP001-RP009") < codes.index("Reading and model codes")

@@ -328,5 +328,5 @@ def test_the_docs_page_names_every_field_and_the_current_versions():
     for field in [*report["properties"], *export_schema()["properties"]]:
         assert f"| `{field}` |" in page, field
     assert f"| the report's format version: `{REPORT_VERSION}` |" in page
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert SCHEMA_FILE in readme and REPORT_SCHEMA_FILE in readme
+    commands = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert SCHEMA_FILE in commands and REPORT_SCHEMA_FILE in commands

@@ -1,9 +1,10 @@
-"""Every code block of README.md runs here, or a check compares it with what rulepress does,
-or a comment before it says why it cannot: the README cannot drift from the code.
+"""Every code block of README.md, and of the docs pages its reference sections moved to,
+runs here, or a check compares it with what rulepress does, or a comment before it says why
+it cannot: neither the README nor those pages can drift from the code.
 
 A block is one of:
-- ```python: run, in order with the other Python blocks of its `##` section (one namespace
-  per section); `>>>` examples are doctests, their shown results compared;
+- ```python: run, in order with the other Python blocks of its page (one namespace per
+  page); `>>>` examples are doctests, their shown results compared;
 - ```console: each `$ rulepress ...` line run in a copy of the bundled compendium's
   folder; it must exit 0, and print the lines shown under it (`...` stands for any text);
 - marked `<!-- checked: NAME -->`: compared by the check NAME below;
@@ -32,6 +33,26 @@ from rulepress.compendium.settings import load_settings
 from tests.helpers import COMPENDIUM, REPO, commit_all, git, run
 
 README = REPO / "README.md"
+PAGES = tuple(
+    REPO / name
+    for name in (
+        "README.md",
+        "docs/releasing.md",
+        "docs/settings.md",
+        "docs/cli.md",
+        "docs/foundry.md",
+        "docs/api.md",
+        "docs/games.md",
+        "docs/architecture.md",
+        "docs/threat-model.md",
+        "docs/development.md",
+        "docs/finding-codes.md",
+        "docs/contributing.md",
+    )
+)
+"""The README and the docs pages that hold what the README held (their blocks and checks)."""
+README_LINES = 300
+"""The README is the short version: what rulepress is, installing, a first build, the docs."""
 FENCE = re.compile(r"^(?P<indent> *)```(?P<language>[\w-]*)\s*$")
 MARK = re.compile(r"^\s*<!-- (?P<kind>not run|checked): (?P<what>.+?) -->\s*$")
 RUNNABLE = ("python", "console")
@@ -39,30 +60,32 @@ RUNNABLE = ("python", "console")
 
 @dataclass(frozen=True)
 class Block:
-    """A fenced block of the README: where it is, what it says, and how it is marked."""
+    """A fenced block of a page: where it is, what it says, and how it is marked."""
 
+    page: str
+    """The page's path in the repository (README.md, docs/cli.md...)."""
     line: int
     """The line of its opening fence (1-based)."""
     section: str
-    """The `##` heading it is under."""
+    """The `#` or `##` heading it is under ("" before the first)."""
     language: str
     text: str
     mark: tuple[str, str] | None
     """("not run", reason) or ("checked", name), from the comment just before it."""
 
     def __str__(self) -> str:
-        return f"README.md:{self.line} ({self.language or 'no language'}, {self.section})"
+        return f"{self.page}:{self.line} ({self.language or 'no language'}, {self.section})"
 
 
-def readme_blocks(text: str) -> list[Block]:
-    """Every fenced block of `text`, in order, with its section and its mark."""
+def page_blocks(page: str, text: str) -> list[Block]:
+    """Every fenced block of `text`, the page `page`, in order, with its section and mark."""
     blocks: list[Block] = []
     lines = text.splitlines()
     section, number = "", 0
     while number < len(lines):
         line = lines[number]
-        if line.startswith("## "):
-            section = line[3:].strip()
+        if line.startswith(("# ", "## ")):
+            section = line.split(" ", 1)[1].strip()
         opening = FENCE.match(line)
         if not opening:
             number += 1
@@ -71,12 +94,13 @@ def readme_blocks(text: str) -> list[Block]:
         end = number + 1
         while end < len(lines) and not re.fullmatch(rf"{indent}```\s*", lines[end]):
             end += 1
-        assert end < len(lines), f"README.md:{number + 1}: a block that is never closed"
+        assert end < len(lines), f"{page}:{number + 1}: a block that is never closed"
         body = [inner.removeprefix(indent) for inner in lines[number + 1 : end]]
         before = next((lines[i] for i in range(number - 1, -1, -1) if lines[i].strip()), "")
         mark = MARK.match(before)
         blocks.append(
             Block(
+                page=page,
                 line=number + 1,
                 section=section,
                 language=opening["language"],
@@ -88,29 +112,85 @@ def readme_blocks(text: str) -> list[Block]:
     return blocks
 
 
-BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
+def page_name(path: Path) -> str:
+    return path.relative_to(REPO).as_posix()
+
+
+BLOCKS = [
+    block
+    for path in PAGES
+    for block in page_blocks(page_name(path), path.read_text(encoding="utf-8"))
+]
+
+
+# --- The README and the pages ------------------------------------------------------------------
+
+
+def test_the_readme_is_the_short_version():
+    """It says what rulepress is, installs it, starts a repository and builds it, and points
+    at the docs site, in fewer than 300 lines: the reference lives in docs/."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < README_LINES, len(lines)
+    first_screen = "\n".join(lines[:40])
+    for step in ("pip install", "rulepress init", "rulepress build", "(docs/index.md)"):
+        assert step in first_screen, step
+
+
+def test_the_readmes_links_lead_to_files_of_the_repository():
+    """Each relative link of the README names a file that exists (a moved page, renamed)."""
+    links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    assert len(links) >= 10
+    assert [link for link in links if not (REPO / link).exists()] == []
+
+
+def test_the_commands_the_readme_gives_are_the_makefiles_and_ci_runs_the_test_one():
+    """`make build` and `make test` are Makefile targets, and .ci/run runs `make test`."""
+    readme = README.read_text(encoding="utf-8")
+    targets = re.findall(r"^(\w+):", (REPO / "Makefile").read_text(encoding="utf-8"), re.M)
+    for command in ("make build", "make test"):
+        assert re.search(rf"^{command} +# ", readme, re.M), command
+        assert command.split()[1] in targets, command
+    ci = (REPO / ".ci/run").read_text(encoding="utf-8").strip().splitlines()
+    assert ci[-1] == "make test"
+
+
+def test_no_other_page_holds_a_mark_this_test_would_miss():
+    """A `<!-- checked -->` or `<!-- not run -->` block in a docs page not listed in PAGES
+    would never be checked: list the page."""
+    unlisted = [
+        page_name(path)
+        for path in sorted((REPO / "docs").glob("*.md"))
+        if path not in PAGES and any(MARK.match(line) for line in path.read_text().splitlines())
+    ]
+    assert unlisted == []
 
 
 # --- Finding every block ----------------------------------------------------------------------
 
 
-def test_every_fence_of_the_readme_is_a_block_found():
+@pytest.mark.parametrize("path", PAGES, ids=page_name)
+def test_every_fence_of_a_page_is_a_block_found(path):
     """No block hides from the test (an indented fence, a fence with an unusual word)."""
-    fences = [line for line in README.read_text().splitlines() if line.strip().startswith("```")]
-    assert len(fences) == 2 * len(BLOCKS)
-    assert len(BLOCKS) >= 15
+    fences = [line for line in path.read_text().splitlines() if line.strip().startswith("```")]
+    assert len(fences) == 2 * sum(block.page == page_name(path) for block in BLOCKS)
 
 
-def test_every_block_runs_or_says_why_not():
+def test_the_blocks_are_all_found():
+    assert len(BLOCKS) >= 22
+
+
+@pytest.mark.parametrize("path", PAGES, ids=page_name)
+def test_every_block_runs_or_says_why_not(path):
     """A block that is neither run nor checked carries its reason, so none slips in unrun."""
-    unmarked = [str(b) for b in BLOCKS if b.mark is None and b.language not in RUNNABLE]
+    blocks = [block for block in BLOCKS if block.page == page_name(path)]
+    unmarked = [str(b) for b in blocks if b.mark is None and b.language not in RUNNABLE]
     assert not unmarked, f"mark these <!-- not run: REASON --> or make them run: {unmarked}"
-    marks = [line for line in README.read_text().splitlines() if MARK.match(line)]
-    assert len(marks) == sum(b.mark is not None for b in BLOCKS), "a mark with no block after it"
+    marks = [line for line in path.read_text().splitlines() if MARK.match(line)]
+    assert len(marks) == sum(b.mark is not None for b in blocks), "a mark with no block after it"
 
 
 def test_every_checked_block_has_its_check_and_every_check_a_block():
-    """A check named in the README exists, and a check no block names is not left over."""
+    """A check a page names exists, and a check no block names is not left over."""
     named = [b.mark[1] for b in BLOCKS if b.mark and b.mark[0] == "checked"]
     assert sorted(named) == sorted(CHECKS)
 
@@ -118,37 +198,35 @@ def test_every_checked_block_has_its_check_and_every_check_a_block():
 def test_the_blocks_not_run_are_these_few():
     """Not running a block is a decision: a new one changes this count on purpose."""
     not_run = [b for b in BLOCKS if b.mark and b.mark[0] == "not run"]
-    assert [(b.section, b.language) for b in not_run] == [
-        ("", "sh"),
-        ("Installing rulepress for your own compendium", "sh"),
-        ("A game of one's own: kinds and plugins", "toml"),
-        ("A game of one's own: kinds and plugins", "python"),
-        ("Layout", ""),
+    assert [(b.page, b.section, b.language) for b in not_run] == [
+        ("README.md", "Install", "sh"),
+        ("README.md", "This repository: two commands", "sh"),
+        ("docs/releasing.md", "Installing rulepress for your own compendium", "sh"),
+        ("docs/games.md", "A game of one's own: kinds and plugins", "toml"),
+        ("docs/games.md", "A game of one's own: kinds and plugins", "python"),
+        ("docs/architecture.md", "Layout", ""),
     ]
 
 
 # --- Python -----------------------------------------------------------------------------------
 
-PYTHON_SECTIONS = sorted(
-    {b.section for b in BLOCKS if b.language == "python" and b.mark is None},
-    key=lambda section: next(b.line for b in BLOCKS if b.section == section),
-)
+PYTHON_PAGES = list(dict.fromkeys(b.page for b in BLOCKS if b.language == "python" and not b.mark))
 
 
-@pytest.mark.parametrize("section", PYTHON_SECTIONS)
-def test_the_python_examples_of_a_section_run_and_show_true_results(section, monkeypatch):
-    """The section's Python blocks, run in order in the checkout (they load `compendium`)."""
+@pytest.mark.parametrize("page", PYTHON_PAGES)
+def test_the_python_examples_of_a_page_run_and_show_true_results(page, monkeypatch):
+    """The page's Python blocks, run in order in the checkout (they load `compendium`)."""
     monkeypatch.chdir(REPO)
     namespace: dict = {"__name__": "readme"}
     checker = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     for block in BLOCKS:
-        if block.section != section or block.language != "python" or block.mark:
+        if block.page != page or block.language != "python" or block.mark:
             continue
         if ">>>" not in block.text:
             exec(compile(block.text, str(block), "exec"), namespace)
             continue
         test = doctest.DocTestParser().get_doctest(
-            block.text, namespace, str(block), str(README), block.line
+            block.text, namespace, str(block), str(REPO / block.page), block.line
         )
         assert test.examples, f"{block}: no >>> example"
         report: list[str] = []
@@ -244,7 +322,7 @@ def check_typo_finding(text: str, tmp_path: Path) -> None:
 
 
 def check_diff_output(text: str, tmp_path: Path) -> None:
-    """`diff HEAD` after the change says what the README shows, and nothing else."""
+    """`diff HEAD` after the change says what the page shows, and nothing else."""
     shutil.copytree(COMPENDIUM, tmp_path / "compendium")
     git(tmp_path, "init", "--quiet")
     commit_all(tmp_path, "the bundled compendium")
@@ -312,7 +390,30 @@ def check_shell_completion(text: str, tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-1:] == ["markdown"], done.stdout + done.stderr
 
 
+def check_first_build(text: str, tmp_path: Path) -> None:
+    """The lines, run as a shell would in an empty folder (`cd` included), each exit 0, and
+    the build writes every output the README's table of `dist/` lists, for the ruleset and
+    module `init` made."""
+    folder = tmp_path
+    for line in text.strip().splitlines():
+        words = shlex.split(line, comments=True)
+        if words[0] == "cd":
+            folder = folder / words[1]
+            continue
+        assert words[0] == "rulepress", line
+        result = run(*words[1:], cwd=folder)
+        assert result.returncode == 0, f"{line}\n{result.stdout}{result.stderr}"
+    assert result.stdout.startswith("validated: 0 errors, 0 warnings, 0 info\n"), result.stdout
+    table = re.findall(r"^\| `(dist/[^`]+)` \|", README.read_text(encoding="utf-8"), re.M)
+    assert len(table) == 5, table
+    written = [
+        name.replace("<prefix>", "rulepress").replace("<ruleset>", "my-rules") for name in table
+    ]
+    assert [name for name in written if not (folder / name).exists()] == []
+
+
 CHECKS: dict[str, Callable[[str, Path], None]] = {
+    "first-build": check_first_build,
     "settings-example": check_settings_example,
     "command-synopsis": check_command_synopsis,
     "pistol-row": check_pistol_row,
