@@ -184,7 +184,8 @@ def model_reason(error: dict) -> str:
     kept as its validator wrote it."""
     text = error["msg"]
     if error.get("type") in ("value_error", "assertion_error"):
-        return text.split(", ", 1)[1] if ", " in text else text
+        # only pydantic's own prefix goes: a validator's text may have commas of its own
+        return text.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     first = text.split(" ", 1)[0]
     if first[1:] == first[1:].lower():  # a word, not a name in capitals ("JSON", "URL")
         return text[:1].lower() + text[1:]

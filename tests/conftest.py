@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
 import shutil
 import sys
 import tempfile
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -193,3 +196,20 @@ def install(tmp_path, monkeypatch):
     clear_registry()
     for module in modules:  # the next case's module of the same name is its own
         sys.modules.pop(module, None)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(site) -> str:
+    """The built site served on localhost, for the browser tests."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()

@@ -7,10 +7,14 @@ import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import textwrap
 import threading
+import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -710,3 +714,82 @@ def register_kinds(monkeypatch, *added: kinds.Kind) -> dict[str, kinds.Kind]:
     monkeypatch.setattr(kinds, "registry", lambda: extended)
     monkeypatch.setattr(kinds, "models", lambda: {n: k.model for n, k in extended.items()})
     return extended
+
+
+def screenshot(page, name: str) -> None:
+    """Save what the reader sees, for people to look at after the run."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+    assert (ARTIFACTS / name).stat().st_size > 10_000
+
+
+PAGE = "iris/weapons/pistols.html"
+
+
+WEAPON = Path("iris/weapons/pistols/salvaged-pistol.yaml")
+
+
+PATIENCE = 120  # seconds: a slow shared machine, never a measure of speed
+
+
+class Served:
+    """A running `rulepress serve` and the folders it reads and writes."""
+
+    def __init__(self, root: Path):
+        self.compendium = root / "compendium"
+        shutil.copytree(COMPENDIUM, self.compendium)
+        self.temporary = root / "tmp"  # the server's temporary folder lands here
+        self.temporary.mkdir()
+        self.log = root / "serve.log"
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        address = f"127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "rulepress", "serve", str(self.compendium), "-a", address],
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "TMPDIR": str(self.temporary)},
+        )
+
+    def get(self, path: str) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=70) as answer:
+            return answer.read().decode("utf-8")
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def wait_for(self, condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"serve ended:\n{self.output()}"
+            try:
+                if condition():
+                    return
+            except OSError:
+                pass
+            time.sleep(0.3)
+        pytest.fail(f"{what} within {PATIENCE} s:\n{self.output()}")
+
+    def site(self) -> Path:
+        (site,) = self.temporary.glob("rulepress-serve-*/site")
+        return site
+
+    def html_mtimes(self) -> dict[str, int]:
+        site = self.site()
+        return {p.relative_to(site).as_posix(): p.stat().st_mtime_ns for p in site.rglob("*.html")}
+
+    def save(self, relative: Path, old: str, new: str) -> None:
+        file = self.compendium / relative
+        text = file.read_text(encoding="utf-8")
+        assert old in text
+        file.write_text(text.replace(old, new), encoding="utf-8")
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()

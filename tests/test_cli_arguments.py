@@ -40,6 +40,8 @@ VALID: dict[str, list[str]] = {
     "roll cool": ["shock", "--cool", "50", "--roll", "10", "--compendium", "full"],
     "odds iris": ["--rank", "2", "--compendium", "full"],
     "odds t2k4e": ["--attribute", "d8", "--compendium", "full"],
+    "odds cuf": ["--cuf", "3", "--willpower", "8", "--tcs", "2", *FULL],
+    "odds cool": ["--cool", "50", "--penalty", "5", "--compendium", "full"],
     "new weapon": ["Zap Gun", "--section", "pistols", "--compendium", "full"],
     "new skill": ["Zap Lore", "--category", "academic", "--traits", "agility,acuity", *FULL],
     "new tc-source": ["Zap", "--tc", "1", "--compendium", "full"],

@@ -6,17 +6,11 @@ save keeps the last good page."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from watchdog.events import DirModifiedEvent, FileModifiedEvent, FileMovedEvent
@@ -26,74 +20,7 @@ from rulepress.exporters.site.pages import site_environments, write_pages
 from rulepress.exporters.site.places import PageInputs, changed_own_pages
 from rulepress.exporters.site.project import SiteProject
 from rulepress.live import LiveCompendium
-from tests.helpers import COMPENDIUM
-
-PAGE = "iris/weapons/pistols.html"
-WEAPON = Path("iris/weapons/pistols/salvaged-pistol.yaml")
-PATIENCE = 120  # seconds: a slow shared machine, never a measure of speed
-
-
-class Served:
-    """A running `rulepress serve` and the folders it reads and writes."""
-
-    def __init__(self, root: Path):
-        self.compendium = root / "compendium"
-        shutil.copytree(COMPENDIUM, self.compendium)
-        self.temporary = root / "tmp"  # the server's temporary folder lands here
-        self.temporary.mkdir()
-        self.log = root / "serve.log"
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        address = f"127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "rulepress", "serve", str(self.compendium), "-a", address],
-            stdout=self.log.open("wb"),
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "TMPDIR": str(self.temporary)},
-        )
-
-    def get(self, path: str) -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=70) as answer:
-            return answer.read().decode("utf-8")
-
-    def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
-
-    def wait_for(self, condition: Callable[[], bool], what: str) -> None:
-        deadline = time.monotonic() + PATIENCE
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"serve ended:\n{self.output()}"
-            try:
-                if condition():
-                    return
-            except OSError:
-                pass
-            time.sleep(0.3)
-        pytest.fail(f"{what} within {PATIENCE} s:\n{self.output()}")
-
-    def site(self) -> Path:
-        (site,) = self.temporary.glob("rulepress-serve-*/site")
-        return site
-
-    def html_mtimes(self) -> dict[str, int]:
-        site = self.site()
-        return {p.relative_to(site).as_posix(): p.stat().st_mtime_ns for p in site.rglob("*.html")}
-
-    def save(self, relative: Path, old: str, new: str) -> None:
-        file = self.compendium / relative
-        text = file.read_text(encoding="utf-8")
-        assert old in text
-        file.write_text(text.replace(old, new), encoding="utf-8")
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=60)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
+from tests.helpers import COMPENDIUM, PAGE, PATIENCE, WEAPON, Served
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,7 @@ localhost: what a reader sees and does. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 import urllib.request
 from collections import Counter
 from fractions import Fraction
@@ -22,23 +19,7 @@ from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.weapon import weapons_by_section
 from rulepress.games.t2k4e.commands import T2k4eRoll, t2k4e_roll
 from rulepress.games.t2k4e.models.step_dice import StepDice
-from tests.helpers import ARTIFACTS
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def base_url(site) -> str:
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
+from tests.helpers import screenshot
 
 
 @pytest.fixture
@@ -51,13 +32,6 @@ def page(chromium):
     page.on("requestfailed", lambda r: page.errors.append(f"failed: {r.url}"))
     yield page
     context.close()
-
-
-def screenshot(page, name: str) -> None:
-    """Save what the reader sees, for people to look at after the run."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
-    assert (ARTIFACTS / name).stat().st_size > 10_000
 
 
 def test_the_home_page_loads_with_no_console_errors(page, base_url):

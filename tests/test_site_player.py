@@ -11,7 +11,7 @@ import pytest
 
 from rulepress.cli import cli
 from rulepress.exporters.site.calculators import for_players
-from tests.test_site_browser import base_url, screenshot  # noqa: F401 - base_url: a fixture
+from tests.helpers import screenshot
 
 RULESETS = {
     "cool": "Cool: shock and fear rolls",
@@ -57,7 +57,7 @@ SHOWN_MENU_LINKS = """selector => [...document.querySelectorAll(selector)].filte
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_the_desktop_menu_shows_one_game_and_a_tab_per_game(browse, base_url, ruleset):  # noqa: F811
+def test_the_desktop_menu_shows_one_game_and_a_tab_per_game(browse, base_url, ruleset):
     page = browse(DESKTOP)
     load(page, base_url + f"{ruleset}/index.html")
     tabs = page.locator(".md-tabs__link")
@@ -72,7 +72,7 @@ def test_the_desktop_menu_shows_one_game_and_a_tab_per_game(browse, base_url, ru
     screenshot(page, f"menu-{ruleset}.png")
 
 
-def test_the_phone_menu_opens_on_the_current_game(browse, base_url):  # noqa: F811
+def test_the_phone_menu_opens_on_the_current_game(browse, base_url):
     page = browse(PHONE)
     load(page, base_url + "iris/skills.html")
     page.click(".md-header label[for=__drawer]")
@@ -105,7 +105,7 @@ MEASURE_CHART_TEXT = """() => [...document.querySelectorAll('figure.rp-chart')].
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
-def test_chart_text_is_at_least_12_css_px(browse, site, base_url, viewport):  # noqa: F811
+def test_chart_text_is_at_least_12_css_px(browse, site, base_url, viewport):
     pages = chart_pages(site)
     assert {"iris/index.html", "t2k4e/index.html"} <= set(pages), pages
     page = browse(viewport)
@@ -127,7 +127,7 @@ def test_chart_text_is_at_least_12_css_px(browse, site, base_url, viewport):  # 
         screenshot(page, "chart-390px.png")
 
 
-def test_a_keyboard_scrolls_a_chart_on_a_phone(browse, base_url):  # noqa: F811
+def test_a_keyboard_scrolls_a_chart_on_a_phone(browse, base_url):
     page = browse(PHONE)
     load(page, base_url + "t2k4e/index.html")
     figure = page.locator("figure.rp-chart").first
@@ -156,7 +156,7 @@ MEASURE_CONTROLS = """() => [...document.querySelectorAll('.rp-calculator input,
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
 def test_calculator_controls_are_styled_with_44_px_targets(
     browse,
-    base_url,  # noqa: F811
+    base_url,
     viewport,
     scheme,
 ):
@@ -182,7 +182,7 @@ def test_calculator_controls_are_styled_with_44_px_targets(
             screenshot(page, f"calculator-controls-390px-{scheme}.png")
 
 
-def test_a_calculator_control_shows_the_focus_ring(browse, base_url):  # noqa: F811
+def test_a_calculator_control_shows_the_focus_ring(browse, base_url):
     page = browse(PHONE)
     load(page, base_url + "t2k4e/calculator.html")
     page.get_by_label("Attribute die").focus()
@@ -193,7 +193,7 @@ def test_a_calculator_control_shows_the_focus_ring(browse, base_url):  # noqa: F
     assert outline[0] == "skill" and float(outline[1].removesuffix("px")) >= 2, outline
 
 
-def test_the_search_dialog_has_a_name(browse, base_url):  # noqa: F811
+def test_the_search_dialog_has_a_name(browse, base_url):
     for viewport in (PHONE, DESKTOP):
         page = browse(viewport)
         load(page, base_url + "iris/index.html")

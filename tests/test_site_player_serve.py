@@ -9,8 +9,7 @@ import re
 import pytest
 
 from rulepress.commands.serve_findings import BANNER_ID, MOST_LINES, Problems
-from tests.test_serve import PAGE, PATIENCE, WEAPON, Served
-from tests.test_site_browser import screenshot
+from tests.helpers import PAGE, PATIENCE, WEAPON, Served, screenshot
 
 BANNER = f"#{BANNER_ID}"
 HOSTILE = '<img src=x onerror="window.injected=1">'
