@@ -31,8 +31,8 @@ build: $(VENV)/.installed
 	$(BIN)/rulepress build
 
 test: $(VENV)/.installed-test $(TEST_TOOLS)
-	$(BIN)/ruff check rulepress tests bench docs
-	$(BIN)/ruff format --check rulepress tests bench docs
+	$(BIN)/ruff check rulepress tests bench docs examples
+	$(BIN)/ruff format --check rulepress tests bench docs examples
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
@@ -50,8 +50,8 @@ bench: $(VENV)/.installed-test $(TEST_TOOLS)
 	$(BIN)/python bench/bench_build.py
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check rulepress tests bench docs
-	$(BIN)/ruff format --check rulepress tests bench docs
+	$(BIN)/ruff check rulepress tests bench docs examples
+	$(BIN)/ruff format --check rulepress tests bench docs examples
 	$(BIN)/lint-imports
 
 # pip writes its progress and its build backend's warnings into $(PIP_LOG) (the last

@@ -675,7 +675,7 @@ def contents(out: Path, *, packs_as_entries: bool, zips: bool) -> dict[str, obje
     return found
 
 
-PACKAGE_SOURCES = ("pyproject.toml", "README.md", "rulepress")
+PACKAGE_SOURCES = ("pyproject.toml", "README.md", "MANIFEST.in", "rulepress", "examples")
 """What an sdist of rulepress is built from."""
 
 

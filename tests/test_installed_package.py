@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tarfile
 import time
 import urllib.request
 from pathlib import Path
@@ -70,7 +71,11 @@ def installed(tmp_path_factory) -> dict:
     )
     assert "SetuptoolsDeprecationWarning" not in built.stdout + built.stderr
     (wheel,) = packages.glob("rulepress-*.whl")
-    assert len(list(packages.glob("rulepress-*.tar.gz"))) == 1
+    (sdist,) = packages.glob("rulepress-*.tar.gz")
+    with tarfile.open(sdist) as archive:  # the docs' example plugin ships in it, whole
+        example = {n.split("/", 1)[1] for n in archive.getnames() if "/examples/" in n}
+    assert "examples/oracle-plugin/rulepress_oracle/__init__.py" in example
+    assert not [name for name in example if "__pycache__" in name]
 
     venv = root / "venv"
     _quiet_run([sys.executable, "-m", "venv", "--without-pip", str(venv)], timeout=120)

@@ -1,6 +1,6 @@
 """The `json` target's files and `validate --format json` carry a format version and a
 published JSON Schema (schemas/, written by `rulepress schema`), and hold to both: the
-bundled compendium's files and a plugin game's (Omens, tests/fixtures/oracle-plugin)
+bundled compendium's files and a plugin game's (Omens, examples/oracle-plugin)
 validate against it in check-jsonschema and the Python jsonschema library; the schema is
 closed where the export is, so a changed shape fails it; and each version's schema, frozen
 in tests/fixtures/json-formats/, is kept by every later schema of that version (a shape
@@ -36,7 +36,7 @@ SCHEMAS = REPO / "schemas"
 EXPORT_SCHEMA = SCHEMAS / SCHEMA_FILE
 REPORT_SCHEMA = SCHEMAS / REPORT_SCHEMA_FILE
 FROZEN = Path(__file__).parent / "fixtures" / "json-formats"
-ORACLE = Path(__file__).parent / "fixtures" / "oracle-plugin"
+ORACLE = Path(__file__).parent.parent / "examples" / "oracle-plugin"
 
 
 def check_jsonschema(*args: str) -> subprocess.CompletedProcess:

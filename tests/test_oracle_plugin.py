@@ -1,7 +1,7 @@
 """A second game, of another shape than the armour fixture, does everything a bundled game
 does from its own package, importing only rulepress's public module (rulepress.plugin).
 
-The game is Omens (tests/fixtures/oracle-plugin, the `rulepress-oracle` distribution):
+The game is Omens (examples/oracle-plugin, the `rulepress-oracle` distribution):
 moves rolled on 2d6 plus a stat (10+ strong hit, 7-9 weak hit, 6- miss) with rich text
 and worked examples, stats, a model check (OMN101) and a cross-document check (OMN001),
 `rulepress odds move`, a site calculator with its own script, a macro, its own Foundry
@@ -26,7 +26,7 @@ from helpers import run_macro, unpack_with_cli
 
 from tests.helpers import copy_package_sources, venv_environment
 
-PLUGIN = Path(__file__).parent / "fixtures" / "oracle-plugin"
+PLUGIN = Path(__file__).parent.parent / "examples" / "oracle-plugin"
 PACKAGE = PLUGIN / "rulepress_oracle"
 """What rulepress's wheel is built from (what its sdist holds)."""
 MOVES = "compendium/omens/moves"
