@@ -12,8 +12,8 @@ each change, as a build does.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol
@@ -38,6 +38,10 @@ class ExportOptions:
     """The Foundry VTT version the module targets (it picks the TableResult shape)."""
     templates: Path | None = None
     """A folder of templates that override the shipped ones by name (rendered sandboxed)."""
+    built: Mapping[str, Path] = field(default_factory=dict, compare=False)
+    """The folders of the targets this build has already written, by target name, all
+    from these same options: an exporter may copy from one the bytes it would otherwise
+    render again (the site's downloads). Empty outside a build; `build` fills it."""
 
 
 class LiveExporter(Protocol):
