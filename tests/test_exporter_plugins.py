@@ -6,6 +6,7 @@ importlib.metadata finds as it finds an installed package."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -13,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
+from rulepress.commands.watch import Watch
 from rulepress.errors import RulepressError
 from rulepress.exporters import ExportOptions, available_exporters
+from rulepress.live import LiveCompendium
 from tests.helpers import REPO, run
 
 CONFORMING = '''
@@ -59,6 +62,59 @@ def broken():
 '''
 
 
+LIVE = '''
+from rulepress.exporters import BaseExporter
+
+CALLS = []
+
+
+class Counts:
+    """Each ruleset's number of documents, written again in place for the rulesets named."""
+
+    def __init__(self, output, target):
+        self.output, self.target = output, target
+
+    def update(self, compendium, rulesets, removed, steady=()):
+        for ruleset_id in rulesets:
+            CALLS.append(("update", ruleset_id))
+            count = len(compendium.ruleset(ruleset_id).entries)
+            self.output.write(self.target / f"{ruleset_id}.txt", str(count).encode())
+
+    def finish(self):
+        CALLS.append(("finish",))
+
+
+class Counted(BaseExporter):
+    name = "counted"
+    description = "each ruleset's number of documents"
+
+    def export(self, compendium, out, options):
+        CALLS.append(("export",))
+        for ruleset in compendium:
+            (out / f"{ruleset.id}.txt").write_text(str(len(ruleset.entries)), encoding="utf-8")
+
+    def live(self, output, target, options):
+        CALLS.append(("live", target.name))
+        return Counts(output, target)
+
+
+class Whole(BaseExporter):
+    """No live form: exported whole on each change."""
+
+    name = "whole"
+    description = "exported whole"
+
+    def export(self, compendium, out, options):
+        CALLS.append(("whole",))
+        (out / "done").write_text("done", encoding="utf-8")
+
+
+class Odd(Whole):
+    name = "odd"
+    live = "not a method"
+'''
+
+
 def install(folder: Path, module: str, source: str, points: dict[str, str]) -> Path:
     """`module` with `source`, and a distribution whose entry points are `points`."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -86,7 +142,7 @@ def plugin_path(tmp_path, monkeypatch):
         return folder
 
     yield add
-    for module in ("rulepress_shout", "rulepress_careless"):
+    for module in ("rulepress_shout", "rulepress_careless", "rulepress_counted"):
         sys.modules.pop(module, None)
 
 
@@ -155,3 +211,36 @@ def test_the_command_line_names_the_refused_plugin(plugin_path, demo, tmp_path):
     assert "exporter entry point 'careless' (rulepress_careless:Careless)" in result.stderr
     assert "check_replaceable() is missing" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_build_watch_updates_a_plugin_target_through_its_live_form(plugin_path, demo, tmp_path):
+    points = {
+        "counted": "rulepress_counted:Counted",
+        "whole": "rulepress_counted:Whole",
+        "declared": "rulepress_shout:Declared",  # the contract written before `live`
+    }
+    plugin_path("rulepress_counted", LIVE, points)
+    plugin_path("rulepress_shout", CONFORMING, {})
+    calls = importlib.import_module("rulepress_counted").CALLS
+    out, targets = tmp_path / "out", ["counted", "whole", "declared"]
+    validation, _ = build(demo, out, targets, ExportOptions())
+    assert validation.ok
+    watch = Watch(LiveCompendium(demo), out, targets, ExportOptions())
+    watch.prime()
+    assert calls == [("export",), ("whole",), ("live", "counted"), ("update", "demo")]
+    assert watch.updaters["whole"] is None and watch.updaters["declared"] is None
+
+    calls.clear()
+    added = demo / "demo/traits/grit.yaml"
+    added.write_text("kind: trait\nid: grit\nname: Grit\norder: 3\n", encoding="utf-8")
+    assert watch.apply(watch.live.update([added])) == []
+    assert calls == [("update", "demo"), ("whole",)]  # the plugin's own form, not export
+    assert (out / "counted/demo.txt").read_text(encoding="utf-8") == "6"
+    assert watch.finish() == []
+    assert calls[-1] == ("finish",)
+
+
+def test_a_live_that_is_no_method_is_refused(plugin_path):
+    plugin_path("rulepress_counted", LIVE, {"odd": "rulepress_counted:Odd"})
+    with pytest.raises(RulepressError, match="does not meet the exporter contract: live is not"):
+        available_exporters()

@@ -268,3 +268,39 @@ def test_a_calculator_page_escapes_its_data_block():
     )
     block = page.split(f'id="{DATA_ID}">')[1].split("</script>")[0]
     assert "<" not in block and json.loads(block) == {"x": {"name": "</script><b>&"}}
+
+
+def test_the_downloads_are_the_builds_own_outputs_copied_not_rendered_again(tmp_path, monkeypatch):
+    from rulepress.exporters import site as site_exporter
+
+    demo = build_tree(tmp_path / "c", base_tree())
+    rendered: list[str] = []
+    for exporter in (
+        site_exporter.FoundryExporter,
+        site_exporter.MarkdownExporter,
+        site_exporter.JsonExporter,
+    ):
+        export = exporter.export
+
+        def counted(self, *args, export=export, **kwargs):
+            rendered.append(self.name)
+            return export(self, *args, **kwargs)
+
+        monkeypatch.setattr(exporter, "export", counted)
+    validation, _ = build(demo, tmp_path / "all", ["foundry", "markdown", "json", "site"])
+    assert validation.ok
+    assert sorted(rendered) == ["foundry", "json", "markdown"]  # once each: for its target
+    downloads = tmp_path / "all/site/downloads"
+    names = sorted(path.name for path in downloads.iterdir())
+    assert names == ["demo.json", "demo.md", "rulepress-demo.zip"]
+    for name, target in zip(names, ("json", "markdown", "foundry"), strict=True):
+        assert (downloads / name).read_bytes() == (tmp_path / "all" / target / name).read_bytes()
+
+    rendered.clear()  # the site alone renders them, the same bytes
+    validation, _ = build(demo, tmp_path / "site", ["site"])
+    assert validation.ok
+    assert sorted(rendered) == ["foundry", "json", "markdown"]
+    for name in names:
+        assert (tmp_path / "site/site/downloads" / name).read_bytes() == (
+            downloads / name
+        ).read_bytes()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -85,8 +86,10 @@ def build(
                 exporters[name].check_replaceable(safe_child(out, name))
         for name in chosen:
             target = safe_child(out, name)
+            built = {path.name: path for path in written}  # the site copies its downloads
             with current().stage(name) as stage:  # its line says what it wrote
-                _export(exporters[name], validation.compendium, target, options)
+                exported = dataclasses.replace(options, built=built)
+                _export(exporters[name], validation.compendium, target, exported)
                 stage.result, stage.details = _written_said(target)
             written.append(target)
         if after_writing is not None:

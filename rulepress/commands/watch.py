@@ -2,9 +2,10 @@
 
 The compendium stays in memory (rulepress.live.LiveCompendium). A burst of file events
 (an editor writes a temporary file, then renames it) is taken as one batch after a few
-milliseconds of quiet; the batch updates the compendium, and then each target: a
-built-in one in place, only the rulesets that changed and only the files whose bytes
-changed (exporters.live_output); any other target whole, as a build writes it. A
+milliseconds of quiet; the batch updates the compendium, and then each target: one whose
+exporter has a live form (`Exporter.live`: the built-in foundry, markdown and json
+targets, a plugin's that offers one) in place, only the rulesets that changed and only
+the files whose bytes changed; any other target whole, as a build writes it. A
 compendium with errors changes nothing: its findings are printed and the outputs keep
 the last good state. When the events stop for a moment, and however the watch ends (a
 signal, the compendium folder moved away, an error), the foundry modules' packs and
@@ -29,8 +30,13 @@ from rulepress.commands.watch_events import Events
 from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError, printable
-from rulepress.exporters import Exporter, ExportOptions, available_exporters
-from rulepress.exporters.live_output import LiveExporter, live_exporter
+from rulepress.exporters import (
+    Exporter,
+    ExportOptions,
+    LiveExporter,
+    available_exporters,
+    live_form,
+)
 from rulepress.exporters.output import (
     MARKER_NAME,
     BuildLock,
@@ -90,8 +96,8 @@ class Watch:
         """The last update found errors (its fix is reported even if it changes nothing)."""
         self.folder = _identity(live.root)
         """The compendium folder watched: another one at its path is not followed."""
-        for name in targets:
-            self.updaters[name] = live_exporter(name, self.output, safe_child(out, name), options)
+        for name, exporter in self.targets.items():
+            self.updaters[name] = live_form(exporter, self.output, safe_child(out, name), options)
 
     def prime(self) -> None:
         """Render every piece of every target once, before the first save: the build
@@ -141,7 +147,7 @@ class Watch:
         with replaced_atomically(target, output=self.output) as staging:
             exporter.export(current, staging, self.options)
         if self.updaters[name] is not None:  # what it kept describes the replaced output
-            self.updaters[name] = live_exporter(name, self.output, target, self.options)
+            self.updaters[name] = live_form(exporter, self.output, target, self.options)
 
     def _gone(self, target: Path) -> bool:
         """Whether the target's folder no longer holds the build's mark (removed with

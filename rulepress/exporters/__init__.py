@@ -3,18 +3,27 @@
 An exporter never reads YAML and never re-validates. Built-in exporters are listed here;
 other packages add theirs under the `rulepress.exporters` entry-point group, and each is
 checked against the `Exporter` contract when it is found, not when a build first uses it.
+
+A build replaces a target's folder whole; `rulepress build --watch`, after that first
+build, asks each exporter for its live form (`Exporter.live`) and updates the output edit
+by edit through it (`LiveExporter`). An exporter without one is exported whole again on
+each change, as a build does.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from rulepress.compendium.model import Compendium
 from rulepress.environment import entry_points
 from rulepress.errors import RulepressError
+
+if TYPE_CHECKING:  # output_folder is the exporters' own module: imported when used
+    from rulepress.exporters.output_folder import OutputFolder
 
 ENTRY_POINT_GROUP = "rulepress.exporters"
 
@@ -29,10 +38,44 @@ class ExportOptions:
     """The Foundry VTT version the module targets (it picks the TableResult shape)."""
     templates: Path | None = None
     """A folder of templates that override the shipped ones by name (rendered sandboxed)."""
+    built: Mapping[str, Path] = field(default_factory=dict, compare=False)
+    """The folders of the targets this build has already written, by target name, all
+    from these same options: an exporter may copy from one the bytes it would otherwise
+    render again (the site's downloads). Empty outside a build; `build` fills it."""
+
+
+class LiveExporter(Protocol):
+    """A target's output kept up to date in place, ruleset by ruleset (`Exporter.live`).
+
+    Given the compendium and the rulesets to redo, it renders them through the same code
+    as the build and writes only the files whose bytes changed, each through the
+    `OutputFolder` it was given (`write`, `write_if_changed`, `remove`: a temporary file
+    in the same folder, then a rename, never through a link), so a reader sees the old
+    file or the new one, never half of one. After `finish` the output equals a fresh
+    build's."""
+
+    def update(
+        self,
+        compendium: Compendium,
+        rulesets: Iterable[str],
+        removed: Iterable[str],
+        steady: Collection[str] = (),
+    ) -> None:
+        """Bring the output of `rulesets` (ids of `compendium`) up to date and delete that
+        of the `removed` ruleset ids, writing only what changed. In the `steady` rulesets
+        only documents' own contents changed (exporters.pieces.steady_rulesets): what was
+        rendered from an unchanged document may be kept (exporters.pieces). The first
+        call, before any edit, names every ruleset: the files on disk are then the
+        build's own."""
+
+    def finish(self) -> None:
+        """Write what was left for a quiet moment (a release zip); the output then equals
+        a fresh build's."""
 
 
 class Exporter(Protocol):
-    """What `rulepress build` uses of an exporter: every member is declared here."""
+    """What `rulepress build` uses of an exporter: every member is declared here
+    (`live` may be left out: the target is then exported whole on each change)."""
 
     name: str
     """The target name used by `rulepress build --target`."""
@@ -45,6 +88,15 @@ class Exporter(Protocol):
     def check_replaceable(self, previous: Path) -> None:
         """Raise RulepressError if the previous output `previous` must not be replaced
         (checked for every target before any is written)."""
+
+    def live(
+        self, output: OutputFolder, target: Path, options: ExportOptions
+    ) -> LiveExporter | None:
+        """The target's live form for `rulepress build --watch`, writing into `target` (a
+        folder of `output` that holds the build's output) through `output`; made once
+        when the watch starts, and again after the target was exported whole. None: the
+        target is exported whole on each change (the site's, and BaseExporter's
+        default)."""
 
 
 class BaseExporter:
@@ -59,9 +111,17 @@ class BaseExporter:
     def check_replaceable(self, previous: Path) -> None:
         """Any previous output may be replaced."""
 
+    def live(
+        self, output: OutputFolder, target: Path, options: ExportOptions
+    ) -> LiveExporter | None:
+        """No live form: `build --watch` exports the target whole on each change."""
+        return None
+
 
 _MEMBERS = {"name": str, "description": str}
 _METHODS = ("export", "check_replaceable")
+_OPTIONAL_METHODS = ("live",)
+"""Members an exporter written before them may lack (`live_form` stands in for them)."""
 
 
 def builtin_exporters() -> dict[str, Exporter]:
@@ -115,9 +175,27 @@ def plugin_exporter(point: EntryPoint) -> Exporter:
         for method in _METHODS
         if not callable(getattr(exporter, method, None))
     ]
+    problems += [
+        f"{method} is not callable"
+        for method in _OPTIONAL_METHODS
+        if not callable(getattr(exporter, method, _absent))
+    ]
     if problems:
         raise RulepressError(
             f"{where} does not meet the exporter contract: {'; '.join(problems)} "
             "(subclass rulepress.exporters.BaseExporter for the defaults)"
         )
     return exporter
+
+
+def _absent(*_args: object) -> None:
+    """What an exporter without an optional method counts as having."""
+
+
+def live_form(
+    exporter: Exporter, output: OutputFolder, target: Path, options: ExportOptions
+) -> LiveExporter | None:
+    """The exporter's live form writing into `target` (`Exporter.live`); None for one
+    without `live`, whose target `build --watch` exports whole on each change."""
+    live = getattr(exporter, "live", None)
+    return None if live is None else live(output, target, options)

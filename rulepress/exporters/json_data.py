@@ -13,6 +13,7 @@ from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.output import pretty_json
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.ruleset_files import RulesetFiles
 from rulepress.models import Document
 from rulepress.output_names import safe_child
 
@@ -43,6 +44,16 @@ class JsonExporter(BaseExporter):
         output = OutputFolder(out)
         for ruleset in compendium:
             output.write(safe_child(out, f"{ruleset.id}.json"), ruleset_json(ruleset))
+
+    def live(self, output: OutputFolder, target: Path, options: ExportOptions) -> RulesetFiles:
+        """Each changed ruleset's `<ruleset>.json` written again, keeping the text of its
+        unchanged documents."""
+        return RulesetFiles(
+            output,
+            target,
+            ".json",
+            lambda _compendium, ruleset, pieces: ruleset_json(ruleset, pieces),
+        )
 
 
 def ruleset_json(ruleset: Ruleset, pieces: Pieces | None = None) -> bytes:

@@ -18,6 +18,7 @@ from rulepress.exporters.guide import Chapter, Section, chapters, section_of
 from rulepress.exporters.markdown_text import environment, render_section
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.ruleset_files import RulesetFiles
 from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
 from rulepress.output_names import safe_child
@@ -104,6 +105,18 @@ class MarkdownExporter(BaseExporter):
                 compendium.errata_of(ruleset),
             )
             output.write(safe_child(out, f"{ruleset.id}.md"), text.encode("utf-8"))
+
+    def live(self, output: OutputFolder, target: Path, options: ExportOptions) -> RulesetFiles:
+        """Each changed ruleset's `<ruleset>.md` written again, keeping the text of its
+        unchanged sections."""
+        return RulesetFiles(
+            output,
+            target,
+            ".md",
+            lambda compendium, ruleset, pieces: guide_bytes(
+                compendium, ruleset, options.templates, pieces
+            ),
+        )
 
 
 def guide_bytes(

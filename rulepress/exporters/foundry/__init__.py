@@ -17,6 +17,7 @@ from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
+from rulepress.exporters.foundry.live import LiveFoundry
 from rulepress.exporters.foundry.manifest import manifest
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
@@ -72,6 +73,12 @@ class FoundryExporter:
         for parts, _ in output.files(previous, skip_links=True):
             if len(parts) == 4 and parts[1] == "packs" and parts[3] == "LOCK":
                 refuse_if_locked(previous.joinpath(*parts[:3]), output)
+
+    @staticmethod
+    def live(output: OutputFolder, target: Path, options: ExportOptions) -> LiveFoundry:
+        """Each changed module's source files and pack keys written in place; its packs
+        and release zip afresh when the watch quiets (foundry/live.py)."""
+        return LiveFoundry(output, target, options)
 
 
 def _pack_opener(output: OutputFolder, module: Path) -> OpenPack:

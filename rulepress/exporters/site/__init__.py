@@ -18,6 +18,7 @@ from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.foundry import FoundryExporter
 from rulepress.exporters.json_data import JsonExporter
 from rulepress.exporters.markdown_guide import MarkdownExporter
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.site.pages import generate
 from rulepress.exporters.site.project import DOWNLOADS
 from rulepress.git import git_output
@@ -93,12 +94,33 @@ def write_downloads(
     compendium: Compendium, folder: Path, options: ExportOptions, scratch: Path
 ) -> None:
     """Each ruleset's guide, Foundry module zip and JSON, as the `markdown`, `foundry` and
-    `json` targets write them (rendered again here: a site is published on its own, and
-    an exporter never reads another's output)."""
+    `json` targets write them: copied from the build's own output of a target when it has
+    just written it (`options.built`, the same options: the same bytes), else rendered
+    here (`build --target site`: a site is published on its own)."""
     folder.mkdir()
-    MarkdownExporter().export(compendium, folder, options)
-    JsonExporter().export(compendium, folder, options)
-    modules = safe_child(scratch, "foundry")
-    FoundryExporter().export(compendium, modules, options)
-    for module in sorted(modules.glob("*.zip")):
-        module.replace(safe_child(folder, module.name))
+    output = OutputFolder(folder)
+    modules = [compendium.settings.settings.foundry.module_id(r.id) for r in compendium]
+    if not _copied(output, options, "markdown", [f"{r.id}.md" for r in compendium]):
+        MarkdownExporter().export(compendium, folder, options)
+    if not _copied(output, options, "json", [f"{r.id}.json" for r in compendium]):
+        JsonExporter().export(compendium, folder, options)
+    if not _copied(output, options, "foundry", [f"{module}.zip" for module in modules]):
+        rendered = safe_child(scratch, "foundry")
+        FoundryExporter().export(compendium, rendered, options)
+        for module in sorted(rendered.glob("*.zip")):
+            module.replace(safe_child(folder, module.name))
+
+
+def _copied(output: OutputFolder, options: ExportOptions, target: str, names: list[str]) -> bool:
+    """Copy the files `names` from the build's output of `target` into `output`'s folder;
+    False, copying none, when the build has not written that target or lacks one."""
+    built = options.built.get(target)
+    if built is None:
+        return False
+    source = OutputFolder(built)
+    files = {name: source.read(safe_child(built, name)) for name in names}
+    if any(data is None for data in files.values()):
+        return False
+    for name, data in files.items():
+        output.write(safe_child(output.root, name), data)
+    return True
