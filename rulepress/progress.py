@@ -138,6 +138,17 @@ def current() -> Progress:
     return _CURRENT.get()
 
 
+def notice(text: str) -> None:
+    """Say a line that is not progress (what an output leaves out, whom a build waits
+    for) at every verbosity, flushed: through the running command's Progress, so it
+    clears the status line a terminal shows first; on stderr when no command speaks."""
+    running = current()
+    if running is SILENT:
+        print(text, file=sys.stderr, flush=True)
+    else:
+        running.say(text, Verbosity.QUIET)
+
+
 @contextlib.contextmanager
 def speaking(progress: Progress) -> Iterator[Progress]:
     """Have the stages run inside report to `progress`."""

@@ -5,6 +5,7 @@ JSON, annotations, the build's summary) stays what it was, byte for byte."""
 
 from __future__ import annotations
 
+import io
 import os
 import pty
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import REPO, run
 
+from rulepress import progress
 from rulepress.cli import run as run_in_process
 from rulepress.commands.validate import format_findings
 from rulepress.validation import validate
@@ -24,6 +26,7 @@ SECONDS = r"in \d+\.\d s"
 TARGET_LINE = r"wrote {out}/{name}, [\d,]+ files?, [\d,.]+ (bytes|kB|MB) " + SECONDS
 
 PROBE = '''
+import io
 import os
 from pathlib import Path
 
@@ -217,3 +220,21 @@ def test_a_terminal_gets_a_progress_bar_and_stdout_stays_clean(demo):
     said = [line for line in lines if re.fullmatch(rf"(load|checks): .* {SECONDS}", line)]
     assert [line.split(":")[0] for line in said] == ["load", "checks"]
     assert stdout.decode("utf-8") == format_findings(validate(demo), "json", REPO) + "\n"
+
+
+def test_a_notice_clears_the_status_line_of_a_terminal_and_is_said_at_every_verbosity(capsys):
+    """A line that is not progress (the history's, a build's wait) goes through the running
+    command's Progress: on a terminal it first clears the running stage's status line, so
+    the two never share a line; --quiet still says it; with no command, it is stderr's."""
+    drawn = io.StringIO()
+    terminal = progress.Progress(drawn, terminal=True)
+    with progress.speaking(terminal), terminal.stage("site"):
+        progress.notice("history: left out")
+    text = drawn.getvalue()
+    assert f"site ...{progress.CLEAR_LINE}history: left out\n" in text
+    quiet = io.StringIO()
+    with progress.speaking(progress.Progress(quiet, progress.Verbosity.QUIET)):
+        progress.notice("history: left out")
+    assert quiet.getvalue() == "history: left out\n"
+    progress.notice("no command speaks")
+    assert capsys.readouterr().err == "no command speaks\n"

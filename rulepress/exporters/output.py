@@ -9,7 +9,6 @@ import json
 import os
 import re
 import stat
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import orjson
 from rulepress.errors import RulepressError, printable
 from rulepress.exporters.output_folder import OutputFolder, UnwritableOutput
 from rulepress.files import CLOEXEC
+from rulepress.progress import notice
 
 
 def pretty_json(value: object) -> bytes:
@@ -78,13 +78,9 @@ def _holds_marker(output: OutputFolder, folder: Path, target: Path) -> bool:
         return False
 
 
-def _say_waiting(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
 @contextlib.contextmanager
 def output_lock(
-    out: Path, role: str = "build", waiting: Callable[[str], None] = _say_waiting
+    out: Path, role: str = "build", waiting: Callable[[str], None] = notice
 ) -> Iterator[BuildLock]:
     """Hold the output folder for one build at a time: a second build into the same folder
     waits for the first, so their swaps never interleave, and says so (`waiting`: whose

@@ -10,7 +10,6 @@ git) or cut short (a shallow clone), `history` says so in one line, with what it
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from rulepress.errors import Level, RulepressError, printable
 from rulepress.git import git_output
 from rulepress.history.changes import Change, compare, computed_figures, kind_label, percent
 from rulepress.history.checkout import RevisionCheckout, load_side, resolve_commit
+from rulepress.progress import notice
 
 __all__ = [
     "MAX_SCANNED_COMMITS",
@@ -51,12 +51,8 @@ class Revision:
     changes: tuple[Change, ...]
 
 
-def _on_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 def history(
-    compendium: Compendium, limit: int = 3, say: Callable[[str], None] = _on_stderr
+    compendium: Compendium, limit: int = 3, say: Callable[[str], None] = notice
 ) -> list[Revision]:
     """The rules changes of the last `limit` commits that changed a rule, newest first,
     looking back over at most `MAX_SCANNED_COMMITS` commits that touched the compendium
