@@ -46,17 +46,6 @@ AXE = REPO / "tools/axe/node_modules/axe-core/axe.min.js"
 """The official Foundry CLI, installed by `make test`, that reads packs as Foundry does."""
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium, so the browser tests download no browser."""
-KIND_ORDER = (
-    *("ruleset", "rule", "roll-table"),
-    *("trait", "skill", "skill-test", "weapon-section", "weapon", "corruption-rules"),
-    *("corruption-triggers", "obedience-consequences", "cp-spending", "cp-earning"),
-    *("step-dice", "push-rule", "modifier-rule", "group-roll", "opposed-roll", "odds-table"),
-    "time-units",
-    *("cuf-rating", "threat-threshold", "tc-source", "tc-ladder"),
-    *("shock-roll", "fear-roll", "critical-failure"),
-)
-"""Every registered kind, in the registry's order (the core's, then IRIS, T2K4e, CUF and
-Cool): the order of the outputs, which no move of a game's code may change."""
 HARNESS = Path(__file__).resolve().parent / "foundry" / "run_macro.mjs"
 """Runs a generated macro in node against stand-ins for Foundry's Roll and ChatMessage."""
 
