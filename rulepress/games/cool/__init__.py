@@ -7,12 +7,15 @@ from pathlib import Path
 from rulepress.games.cool.kinds import KINDS
 from rulepress.plugin import Game
 
+HERE = Path(__file__).resolve().parent
+"""The game's package folder, which holds its samples and its calculator script."""
+
 GAME = Game(
     "cool",
     "Cool",
-    samples=Path(__file__).resolve().parent / "samples",
+    samples=HERE / "samples",
     order=40,
     kinds=KINDS,
-    scripts=(Path(__file__).resolve().parent / "calculator.js",),
+    scripts=(HERE / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `cool` (group `rulepress.games`)."""

@@ -8,15 +8,18 @@ from rulepress.games.iris.checks import CHECKS
 from rulepress.games.iris.kinds import KINDS
 from rulepress.plugin import Game
 
+HERE = Path(__file__).resolve().parent
+"""The game's package folder, which holds its samples and its calculator script."""
+
 GAME = Game(
     "iris",
     "IRIS",
-    samples=Path(__file__).resolve().parent / "samples",
+    samples=HERE / "samples",
     commands=("rulepress.games.iris.import_group:import_group",),
     order=10,
     kinds=KINDS,
     checks=CHECKS,
     code_prefix="RP",
-    scripts=(Path(__file__).resolve().parent / "calculator.js",),
+    scripts=(HERE / "calculator.js",),
 )
 """The game rulepress's pyproject.toml registers as `iris` (group `rulepress.games`)."""
