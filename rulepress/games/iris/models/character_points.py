@@ -42,7 +42,8 @@ class CpSpending(Document):
 
     def cost(self, purchases: dict[str, int]) -> CpCost:
         """What buying each benefit `purchases[buys]` times costs, by this table: CP and
-        Corruption."""
+        Corruption. The table is the full list: anything else is refused (ruling
+        `spending-table-is-the-list`)."""
         rows = {row.buys: row for row in self.rows}
         unknown = set(purchases) - set(rows)
         if unknown:

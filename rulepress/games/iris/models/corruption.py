@@ -142,15 +142,21 @@ class CorruptionRules(Document, StatesBoundaries):
         *,
         per_aug: int | None = None,
         per_trait_rank: int | None = None,
+        from_presence: int = 0,
     ) -> CorruptionLevel:
         """A Character's Corruption level from their Trait ranks, the natural ranks the
         Director granted at creation (by trait id; a trait not given had none), and the
         Augs installed. `counted_trait_ranks` says which ranks count: above the natural
         number, trait by trait, none where a rank is at or below it; every Aug counts,
         those a new Character starts with too (ruling `counted-trait-ranks`); the
-        figures as in `level` (ruling `corruption-per-purchase`)."""
+        figures as in `level` (ruling `corruption-per-purchase`). `from_presence` is the
+        Corruption failed resists and obeying added, which no rank records; ranks and Augs
+        extracted are not passed, yet Corruption once gained is not lost, so a Character
+        IRIS was extracted from keeps their own tally (ruling `corruption-is-not-lost`)."""
         if any(rank < 0 for rank in [*trait_ranks.values(), *natural_ranks.values()]):
             raise ValueError("a Trait rank cannot be negative")
+        if from_presence < 0:
+            raise ValueError("Corruption from the Presence cannot be negative")
         if self.counted_trait_ranks == "all":
             gained = sum(trait_ranks.values())
         else:
@@ -158,7 +164,7 @@ class CorruptionRules(Document, StatesBoundaries):
                 max(0, rank - natural_ranks.get(trait, 0)) for trait, rank in trait_ranks.items()
             )
         level = self.level(augs, gained, per_aug=per_aug, per_trait_rank=per_trait_rank)
-        return CorruptionLevel(level, gained, augs)
+        return CorruptionLevel(level + from_presence, gained, augs, from_presence)
 
     def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
         """The Willpower test's target, the AP it must reach: the Corruption level, raised
@@ -237,6 +243,7 @@ class CorruptionLevel:
     level: int
     trait_ranks_counted: int
     augs: int
+    from_presence: int = 0
 
 
 def _conditions(character: CharacterState, event_level: int | None) -> dict[str, bool]:
@@ -277,7 +284,8 @@ class CorruptionTriggers(Document, LevelTable):
     def triggers(self, event_level: int, corruption: int) -> bool:
         """Whether an event of a row's level triggers the Presence: its level must be at or
         below the Character's Corruption level (ruling `event-level-comparison` on the
-        corruption rules)."""
+        corruption rules). Which row a happening belongs to is the Director's to judge
+        (ruling `events-as-the-director-judges`)."""
         return event_level <= corruption
 
     def rows_triggering(self, corruption: int) -> list[TriggerRow]:
@@ -294,11 +302,15 @@ class ConsequenceRow(LevelRow):
     test"), when the row states one."""
     no_willpower_ap: Text | None = None
     """Why the row has no Willpower AP (it states no figure), when it has none."""
+    failure_ends_attempts: list[Annotated[int, Field(ge=0, le=20)]] = []
+    """The options (by index) whose failed Willpower test "prevents further attempts"."""
 
     @model_validator(mode="after")
     def _ap_or_reason_not_both(self) -> ConsequenceRow:
         if self.willpower_ap is not None and self.no_willpower_ap is not None:
             raise ValueError("a row states its Willpower AP or why it has none, not both")
+        if any(index >= len(self.options) for index in self.failure_ends_attempts):
+            raise ValueError("failure_ends_attempts names an option the row does not have")
         return self
 
 
@@ -310,6 +322,9 @@ class ConsequenceOption:
     text: str
     willpower_ap: int | None
     no_ap_reason: str | None
+    failure_ends_attempts: bool = False
+    """Whether failing the option's test prevents further attempts at it; a failed test
+    of another option only means it is not taken (ruling `failed-consequence-test`)."""
 
 
 @dataclass(frozen=True)
@@ -339,14 +354,20 @@ class ObedienceConsequences(Document, LevelTable):
     def consequences(self, corruption: int) -> Consequences:
         """The options an obeying Character chooses from at this Corruption level, each with
         the Willpower AP it requires, from the row that applies (ruling
-        `consequence-row-by-level`); none below the first row. The AP is the test's
-        target (ruling `obedience-ap-is-the-target`)."""
+        `consequence-row-by-level`); none below the first row, the last row above it (no
+        "full control" beyond it: ruling `sanity-and-full-control-not-modelled` on the
+        corruption rules). The AP is the test's target (ruling
+        `obedience-ap-is-the-target`); the choice among the options is the table's
+        (ruling `consequence-choice-at-the-table`)."""
         if corruption < 0:
             raise ValueError(f"Corruption cannot be negative ({corruption})")
         row = self.row_for(corruption)
         if row is None:
             return Consequences(None, ())
         options = tuple(
-            ConsequenceOption(text, row.willpower_ap, row.no_willpower_ap) for text in row.options
+            ConsequenceOption(
+                text, row.willpower_ap, row.no_willpower_ap, i in row.failure_ends_attempts
+            )
+            for i, text in enumerate(row.options)
         )
         return Consequences(row.level, options)

@@ -60,7 +60,10 @@ class Skill(Document):
         situation: in one of the use's phases, after the full rounds out of the enemy's
         sight it needs (at least that many: ruling `stealth-after-a-full-round` on the
         skill); a use the note gives no time for is one made in combat (ruling
-        `combat-uses-default-in-combat` on the skill)."""
+        `combat-uses-default-in-combat` on the skill); Expertise's detection is not
+        forbidden in combat, its strategy is (ruling `expertise-in-combat` on the skill).
+        The answer is whether, never a bonus (ruling `expertise-bonuses-unstated` on the
+        skill)."""
         found = next((u for u in self.combat_uses if u.id == use), None)
         if found is None:
             known = ", ".join(u.id for u in self.combat_uses) or "none"

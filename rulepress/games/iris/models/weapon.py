@@ -138,9 +138,10 @@ class WeaponProfile(Document):
         return next((row for row in self.table if row.ap == ap), None)
 
     def row_for(self, ap: int) -> ApRow | None:
-        """The row a test scoring `ap` uses. Below the table's first row the weapon does
-        nothing (None); above its last row the last row applies (ruling `ap-outside-table`
-        on the skill test)."""
+        """The row a test scoring `ap` uses, what the weapon does in the action (ruling
+        `combat-actions-on-the-weapon-profile` on the rule). Below the table's first row
+        the weapon does nothing (None); above its last row the last row applies (ruling
+        `ap-outside-table` on the skill test)."""
         if not self.table or ap < self.table[0].ap:
             return None
         return self.row_at(min(ap, self.table[-1].ap))
