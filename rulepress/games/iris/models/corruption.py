@@ -103,7 +103,7 @@ class CorruptionRules(Document, StatesBoundaries):
     """Corruption gained for each Trait rank above the natural number."""
     uncounted: Text
     """Which ranks do not count, as printed."""
-    counted_trait_ranks: Literal["above-natural", "all"] = "above-natural"
+    counted_trait_ranks: Literal["above-natural", "all"]
     """Which Trait ranks `level_of` counts: those above the natural number the Director
     grants at Character creation (the `uncounted` sentence), or all of them."""
     presence_triggers: list[PresenceTrigger]
