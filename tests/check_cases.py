@@ -118,6 +118,7 @@ text: Corruption rises with every Aug and Trait rank.
 per_aug: 2
 per_trait_rank: 1
 uncounted: Starting ranks do not count.
+counted_trait_ranks: above-natural
 presence_triggers: []
 target_text: The target AP is your Corruption.
 target_raises: []

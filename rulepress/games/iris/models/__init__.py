@@ -11,11 +11,13 @@ from rulepress.games.iris.models.corruption import (
     CharacterState,
     ConsequenceOption,
     Consequences,
+    CorruptionLevel,
     CorruptionRules,
     CorruptionTriggers,
     Effect,
     ObedienceConsequences,
     Presence,
+    PresenceSession,
 )
 from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.skill_test import SkillTest, SkillTestResult
@@ -27,6 +29,7 @@ __all__ = [
     "CharacterState",
     "ConsequenceOption",
     "Consequences",
+    "CorruptionLevel",
     "CorruptionRules",
     "CorruptionTriggers",
     "CpAward",
@@ -37,6 +40,7 @@ __all__ = [
     "Effect",
     "ObedienceConsequences",
     "Presence",
+    "PresenceSession",
     "Skill",
     "SkillTest",
     "SkillTestResult",

@@ -11,6 +11,8 @@ from pydantic import Field
 from rulepress.plugin import Document, IntRange, Model, Name, NonNegative, StatedFigure, Text
 
 Purchase = Literal["skill-rank", "trait-rank", "new-skill", "new-aug"]
+UNLOCKED_SKILL_RANK = 1
+"""The rank a skill starts at when unlocked (ruling `unlocked-skill-starts-at-rank-one`)."""
 _CORRUPTION_SUBJECT = {
     "trait-rank": "corruption gained per Trait rank",
     "new-aug": "corruption gained per Aug",
@@ -40,7 +42,8 @@ class CpSpending(Document):
 
     def cost(self, purchases: dict[str, int]) -> CpCost:
         """What buying each benefit `purchases[buys]` times costs, by this table: CP and
-        Corruption."""
+        Corruption. The table is the full list: anything else is refused (ruling
+        `spending-table-is-the-list`)."""
         rows = {row.buys: row for row in self.rows}
         unknown = set(purchases) - set(rows)
         if unknown:
@@ -50,6 +53,21 @@ class CpSpending(Document):
         cp = sum(rows[b].cp * n for b, n in purchases.items())
         corruption = sum((rows[b].corruption or 0) * n for b, n in purchases.items())
         return CpCost(cp, corruption)
+
+    def skill_cost(self, rank: int, to: int, *, unlocked_rank: int = UNLOCKED_SKILL_RANK) -> CpCost:
+        """What raising a skill from `rank` to `to` costs: a skill at rank 0 is not yet
+        unlocked, and unlocking it ("Unlock new Skill") brings it to rank 1, each rank after
+        that a "+1 Skill rank" (ruling `unlocked-skill-starts-at-rank-one`; pass
+        `unlocked_rank=0` for its alternative)."""
+        if rank < 0 or to < rank:
+            raise ValueError(
+                f"a skill is raised from a rank of 0 or more upwards, not {rank} to {to}"
+            )
+        if rank == to:
+            return CpCost(0, 0)
+        if rank > 0:
+            return self.cost({"skill-rank": to - rank})
+        return self.cost({"new-skill": 1, "skill-rank": to - unlocked_rank})
 
     def stated_figures(self):
         """The corruption figures this table states, for the conflicting-figures check."""

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from rulepress.games.iris.models.presence import (
+    CharacterState,
+    Effect,
+    Presence,
+    PresenceSession,
+)
 from rulepress.plugin import (
     Document,
     Model,
@@ -82,49 +89,6 @@ class TargetRaise(Model):
     to_corruption_plus: Annotated[int, Field(ge=0, le=100)]
 
 
-@dataclass(frozen=True)
-class CharacterState:
-    """What the Presence rules look at in a Character: Corruption, current and maximum
-    Stamina, Health, whether they blacked out and whether IRIS is being extracted."""
-
-    corruption: int
-    stamina: int
-    maximum_stamina: int
-    health: int
-    blacked_out: bool = False
-    extracting_iris: bool = False
-
-
-@dataclass(frozen=True)
-class Presence:
-    """The Presence for a Character's state: the triggers that fire, whether the
-    once-a-day test at midnight applies, when the test is taken, and the Willpower test's
-    target AP with the raises that apply (they do not stack)."""
-
-    triggers: tuple[PresenceTrigger, ...]
-    once_a_day: bool
-    target: int
-    raises: tuple[TargetRaise, ...]
-    tested: Literal["now", "end-of-turn", "midnight"] | None
-    """When the test is taken: at once out of combat, at the end of the turn in combat, at
-    midnight when only the once-a-day trigger fires; None when nothing fires."""
-
-    @property
-    def manifests(self) -> bool:
-        """Whether any trigger fires, so the Character must resist or obey."""
-        return bool(self.triggers)
-
-
-class Effect(Model):
-    """What a choice or a test result changes (Stamina, Corruption, obedience)."""
-
-    text: Text
-    stamina: int = 0
-    corruption: int = 0
-    must_obey: bool = False
-    dispels_for_session: bool = False
-
-
 class CorruptionRules(Document, StatesBoundaries):
     """How corruption accrues, what triggers the Presence, and the Willpower test against it."""
 
@@ -138,6 +102,10 @@ class CorruptionRules(Document, StatesBoundaries):
     per_trait_rank: int
     """Corruption gained for each Trait rank above the natural number."""
     uncounted: Text
+    """Which ranks do not count, as printed."""
+    counted_trait_ranks: Literal["above-natural", "all"]
+    """Which Trait ranks `level_of` counts: those above the natural number the Director
+    grants at Character creation (the `uncounted` sentence), or all of them."""
     presence_triggers: list[PresenceTrigger]
     target_text: Text
     target_raises: list[TargetRaise]
@@ -166,6 +134,38 @@ class CorruptionRules(Document, StatesBoundaries):
         rank = self.per_trait_rank if per_trait_rank is None else per_trait_rank
         return augs * aug + trait_ranks_gained * rank
 
+    def level_of(
+        self,
+        trait_ranks: Mapping[str, int],
+        natural_ranks: Mapping[str, int],
+        augs: int,
+        *,
+        per_aug: int | None = None,
+        per_trait_rank: int | None = None,
+        from_presence: int = 0,
+    ) -> CorruptionLevel:
+        """A Character's Corruption level from their Trait ranks, the natural ranks the
+        Director granted at creation (by trait id; a trait not given had none), and the
+        Augs installed. `counted_trait_ranks` says which ranks count: above the natural
+        number, trait by trait, none where a rank is at or below it; every Aug counts,
+        those a new Character starts with too (ruling `counted-trait-ranks`); the
+        figures as in `level` (ruling `corruption-per-purchase`). `from_presence` is the
+        Corruption failed resists and obeying added, which no rank records; ranks and Augs
+        extracted are not passed, yet Corruption once gained is not lost, so a Character
+        IRIS was extracted from keeps their own tally (ruling `corruption-is-not-lost`)."""
+        if any(rank < 0 for rank in [*trait_ranks.values(), *natural_ranks.values()]):
+            raise ValueError("a Trait rank cannot be negative")
+        if from_presence < 0:
+            raise ValueError("Corruption from the Presence cannot be negative")
+        if self.counted_trait_ranks == "all":
+            gained = sum(trait_ranks.values())
+        else:
+            gained = sum(
+                max(0, rank - natural_ranks.get(trait, 0)) for trait, rank in trait_ranks.items()
+            )
+        level = self.level(augs, gained, per_aug=per_aug, per_trait_rank=per_trait_rank)
+        return CorruptionLevel(level + from_presence, gained, augs, from_presence)
+
     def target(self, corruption: int, circumstances: set[str] = frozenset()) -> int:
         """The Willpower test's target, the AP it must reach: the Corruption level, raised
         to Corruption+5 when any listed circumstance applies (they do not stack: ruling
@@ -177,7 +177,12 @@ class CorruptionRules(Document, StatesBoundaries):
         return corruption + max(raises, default=0)
 
     def presence(
-        self, character: CharacterState, event_level: int | None = None, *, in_combat: bool = False
+        self,
+        character: CharacterState,
+        event_level: int | None = None,
+        *,
+        in_combat: bool = False,
+        session: PresenceSession | None = None,
     ) -> Presence:
         """Evaluate the triggers' and raises' `when` tags for a Character's state and, when
         they witness one, an event's level (its row of the Corruption Triggers table); the
@@ -187,7 +192,9 @@ class CorruptionRules(Document, StatesBoundaries):
         Corruption level (ruling `event-level-comparison`); Corruption above the maximum
         Stamina is tested at midnight, once a day (ruling `above-max-stamina-at-midnight`);
         the raises set the target to Corruption+5 however many apply (ruling
-        `target-raises-do-not-stack`)."""
+        `target-raises-do-not-stack`). In a `session` that a passed resist dispelled, the
+        triggers that hold are listed but the Presence does not manifest and no test is
+        taken (ruling `dispel-lasts-the-session`)."""
         if character.corruption < 0:
             raise ValueError(f"Corruption cannot be negative ({character.corruption})")
         if character.maximum_stamina < 0:
@@ -198,7 +205,8 @@ class CorruptionRules(Document, StatesBoundaries):
         fired = tuple(t for t in self.presence_triggers if holds[t.when])
         raises = tuple(r for r in self.target_raises if holds[r.when])
         daily = [t for t in fired if t.when == "corruption-above-max-stamina"]
-        if not fired:
+        dispelled = session is not None and session.dispelled
+        if not fired or dispelled:
             tested = None
         elif len(daily) == len(fired):
             tested = "midnight"
@@ -210,6 +218,7 @@ class CorruptionRules(Document, StatesBoundaries):
             target=self.target(character.corruption, {r.id for r in raises}),
             raises=raises,
             tested=tested,
+            dispelled=dispelled,
         )
 
     def resist(self, ap: int, target: int) -> Effect:
@@ -226,10 +235,21 @@ class CorruptionRules(Document, StatesBoundaries):
         )
 
 
+@dataclass(frozen=True)
+class CorruptionLevel:
+    """A Character's Corruption level, with the Trait ranks counted and the Augs it was
+    computed from."""
+
+    level: int
+    trait_ranks_counted: int
+    augs: int
+    from_presence: int = 0
+
+
 def _conditions(character: CharacterState, event_level: int | None) -> dict[str, bool]:
     """Each `when` tag of the triggers and raises, evaluated for a Character's state. The
     triggers read "below 0" (Stamina < 0, Health < 0) and the raises "0 or less", as
-    printed (acknowledged RP230 on the corruption rules)."""
+    printed (acknowledged RP230; ruling `zero-stamina-and-health-as-printed`)."""
     corruption = character.corruption
     above_maximum = corruption > character.maximum_stamina
     return {
@@ -264,7 +284,8 @@ class CorruptionTriggers(Document, LevelTable):
     def triggers(self, event_level: int, corruption: int) -> bool:
         """Whether an event of a row's level triggers the Presence: its level must be at or
         below the Character's Corruption level (ruling `event-level-comparison` on the
-        corruption rules)."""
+        corruption rules). Which row a happening belongs to is the Director's to judge
+        (ruling `events-as-the-director-judges`)."""
         return event_level <= corruption
 
     def rows_triggering(self, corruption: int) -> list[TriggerRow]:
@@ -281,11 +302,15 @@ class ConsequenceRow(LevelRow):
     test"), when the row states one."""
     no_willpower_ap: Text | None = None
     """Why the row has no Willpower AP (it states no figure), when it has none."""
+    failure_ends_attempts: list[Annotated[int, Field(ge=0, le=20)]] = []
+    """The options (by index) whose failed Willpower test "prevents further attempts"."""
 
     @model_validator(mode="after")
     def _ap_or_reason_not_both(self) -> ConsequenceRow:
         if self.willpower_ap is not None and self.no_willpower_ap is not None:
             raise ValueError("a row states its Willpower AP or why it has none, not both")
+        if any(index >= len(self.options) for index in self.failure_ends_attempts):
+            raise ValueError("failure_ends_attempts names an option the row does not have")
         return self
 
 
@@ -297,6 +322,9 @@ class ConsequenceOption:
     text: str
     willpower_ap: int | None
     no_ap_reason: str | None
+    failure_ends_attempts: bool = False
+    """Whether failing the option's test prevents further attempts at it; a failed test
+    of another option only means it is not taken (ruling `failed-consequence-test`)."""
 
 
 @dataclass(frozen=True)
@@ -326,14 +354,20 @@ class ObedienceConsequences(Document, LevelTable):
     def consequences(self, corruption: int) -> Consequences:
         """The options an obeying Character chooses from at this Corruption level, each with
         the Willpower AP it requires, from the row that applies (ruling
-        `consequence-row-by-level`); none below the first row. The AP is the test's
-        target (ruling `obedience-ap-is-the-target`)."""
+        `consequence-row-by-level`); none below the first row, the last row above it (no
+        "full control" beyond it: ruling `sanity-and-full-control-not-modelled` on the
+        corruption rules). The AP is the test's target (ruling
+        `obedience-ap-is-the-target`); the choice among the options is the table's
+        (ruling `consequence-choice-at-the-table`)."""
         if corruption < 0:
             raise ValueError(f"Corruption cannot be negative ({corruption})")
         row = self.row_for(corruption)
         if row is None:
             return Consequences(None, ())
         options = tuple(
-            ConsequenceOption(text, row.willpower_ap, row.no_willpower_ap) for text in row.options
+            ConsequenceOption(
+                text, row.willpower_ap, row.no_willpower_ap, i in row.failure_ends_attempts
+            )
+            for i, text in enumerate(row.options)
         )
         return Consequences(row.level, options)

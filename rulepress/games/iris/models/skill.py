@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from rulepress.games.iris.models.combat import CombatSituation, CombatUsability, CombatUse
 from rulepress.plugin import Document, Name, Text, ref
 
 SkillCategory = Literal["academic", "weapon", "specialist", "talent"]
@@ -25,6 +26,8 @@ class Skill(Document):
     """The two traits, in the order printed ("Acuity or Resolve")."""
     combat_note: Text | None = None
     """What the skill does in combat, where the source says."""
+    combat_uses: list[CombatUse] = []
+    """The uses the combat note describes, each with the conditions it states."""
 
     @field_validator("traits")
     @classmethod
@@ -51,3 +54,35 @@ class Skill(Document):
                 f"no rank given for {', '.join(missing)}"
             )
         return [by_key[trait.casefold()] for trait in self.traits]
+
+    def combat_use(self, use: str, situation: CombatSituation) -> CombatUsability:
+        """Whether this skill's `use` (an id of its `combat_uses`) may be made in the
+        situation: in one of the use's phases, after the full rounds out of the enemy's
+        sight it needs (at least that many: ruling `stealth-after-a-full-round` on the
+        skill); a use the note gives no time for is one made in combat (ruling
+        `combat-uses-default-in-combat` on the skill); Expertise's detection is not
+        forbidden in combat, its strategy is (ruling `expertise-in-combat` on the skill).
+        The answer is whether, never a bonus (ruling `expertise-bonuses-unstated` on the
+        skill)."""
+        found = next((u for u in self.combat_uses if u.id == use), None)
+        if found is None:
+            known = ", ".join(u.id for u in self.combat_uses) or "none"
+            raise KeyError(f"{self.name} has no combat use {use!r} (its uses: {known})")
+        if situation.rounds_out_of_sight < 0:
+            raise ValueError("rounds out of sight cannot be negative")
+        reasons = []
+        if situation.phase not in found.phases:
+            reasons.append(f"{self.name} ({use}) is used {' or '.join(found.phases)}")
+        if situation.rounds_out_of_sight < found.out_of_sight_rounds:
+            reasons.append(
+                f"{self.name} ({use}) needs {found.out_of_sight_rounds} full round(s) "
+                f"out of the enemy's sight first, not {situation.rounds_out_of_sight}"
+            )
+        return CombatUsability(self.id, use, not reasons, tuple(reasons))
+
+    def resists(self, condition: str) -> bool:
+        """Whether one of this skill's combat uses resists the Condition named (any case):
+        only the Conditions its note names (ruling `endurance-resists-named-conditions` on
+        the skill)."""
+        wanted = condition.casefold()
+        return any(wanted == c.casefold() for u in self.combat_uses for c in u.resists)

@@ -57,7 +57,8 @@ class SkillTest(Document):
         return self.ap_by_face.get(face, 0)
 
     def dice_for(self, rank: int) -> int:
-        """How many dice a skill rank rolls."""
+        """How many dice a skill rank rolls: none at rank 0, a skill not unlocked, whose
+        test still scores its trait bonus (ruling `rank-zero-skill-test`)."""
         if rank < 0:
             raise ValueError("a rank cannot be negative")
         if rank > MAX_RANK:
@@ -65,7 +66,8 @@ class SkillTest(Document):
         return rank * self.dice_per_rank
 
     def resolve(self, faces: Sequence[int], trait_ranks: Sequence[int] = ()) -> SkillTestResult:
-        """The AP of the faces rolled, plus the higher of the skill's two trait ranks."""
+        """The AP of the faces rolled, plus the higher of the skill's two trait ranks: equal
+        ranks give that rank, none given adds 0 (ruling `trait-bonus-without-ranks`)."""
         faces = tuple(faces)
         return SkillTestResult(
             sum(self.face_ap(face) for face in faces), max(trait_ranks, default=0), faces
@@ -82,8 +84,9 @@ class SkillTest(Document):
         return {ap + trait_bonus: chance for ap, chance in sums.items()}
 
     def chances(self, rank: int, targets: Sequence[int], *, trait_bonus: int = 0) -> list[Fraction]:
-        """The chance of reaching each target AP (total AP >= target), without working out
-        the whole distribution."""
+        """The chance of reaching each target AP (total AP >= target: a score equal to the
+        target succeeds, ruling `target-reached-on-equal`), without working out the whole
+        distribution."""
         thresholds = [target - trait_bonus for target in targets]
         return dice.repeated_at_least(self._die_ap(), self.dice_for(rank), thresholds)
 

@@ -41,7 +41,8 @@ class _RowData:
         damage: NonNegative
         defense: NonNegative
         move: Move
-        """Movement modifier; `Base` means no change (0)."""
+        """Movement modifier; `Base` means no change (0, ruling `base-move-is-no-change`
+        on the skill test)."""
         range: NonNegative
 
 
@@ -62,7 +63,8 @@ class ApRow(NamedTuple):
 
     @property
     def move_value(self) -> int:
-        """The movement modifier as a number (`Base` is 0), for sums and comparisons."""
+        """The movement modifier as a number (`Base` is 0: ruling `base-move-is-no-change`
+        on the skill test), for sums and comparisons."""
         return 0 if self.move == "Base" else self.move
 
     @classmethod
@@ -93,8 +95,10 @@ class WeaponProfile(Document):
     """A weapon profile: the printed header, the stats line and the AP 1-30 table.
 
     The header ("Weapon Profile - Scattergun (Tier 1)") and the name under it are kept
-    apart because the source does not always agree with itself; a check compares them.
-    Drafts are the source's empty placeholder profiles: a header and nothing else.
+    apart because the source does not always agree with itself; a check compares them,
+    and the name under the header names the weapon (ruling `name-under-the-header` on the
+    weapon section). Drafts are the source's empty placeholder profiles: a header and
+    nothing else (ruling `placeholder-profile-is-draft` on the weapon section).
     """
 
     KIND = "weapon"
@@ -116,7 +120,8 @@ class WeaponProfile(Document):
     """Price in the ruleset's currency (Bar)."""
     rarity: Rarity | None = None
     move_column: Literal["Move", "Speed"] = "Move"
-    """What the table's movement column is headed, as printed."""
+    """What the table's movement column is headed, as printed; Speed is read as Move
+    (ruling `speed-is-move` on the weapon section)."""
     description: Text | None = None
     table: Annotated[list[ApRow], Field(max_length=60)] = []
     """One row per AP from 1 to 30, in order."""
@@ -133,9 +138,10 @@ class WeaponProfile(Document):
         return next((row for row in self.table if row.ap == ap), None)
 
     def row_for(self, ap: int) -> ApRow | None:
-        """The row a test scoring `ap` uses. Below the table's first row the weapon does
-        nothing (None); above its last row the last row applies (ruling `ap-outside-table`
-        on the skill test)."""
+        """The row a test scoring `ap` uses, what the weapon does in the action (ruling
+        `combat-actions-on-the-weapon-profile` on the rule). Below the table's first row
+        the weapon does nothing (None); above its last row the last row applies (ruling
+        `ap-outside-table` on the skill test)."""
         if not self.table or ap < self.table[0].ap:
             return None
         return self.row_at(min(ap, self.table[-1].ap))
