@@ -361,3 +361,22 @@ def test_all_the_initiative_modifiers_are_added_before_the_average(ruleset, text
 def test_a_cuf_below_zero_is_zero(ruleset):
     """Ruling `cuf-not-below-zero`: roll 1, -6, Willpower 1 would be -2."""
     assert ruleset.one(CufRating).rating(1, -6, 1) == 0
+
+
+# --- the round's end ------------------------------------------------------------------------------
+
+
+def test_a_rounds_gains_and_reductions_are_netted_before_the_floor(ruleset, text):
+    """ "These TC reductions are subtracted from the TC total at the end of each round":
+    2 TCs, 3 gained and 5 reduced is 0, not 3 (ruling `gains-and-reductions-net`)."""
+    quoted(text, "These TC reductions are subtracted from the TC total at the end of each round")
+    assert cuf.end_of_round(ruleset, 2, cuf=4, gained=3, lost=5).tcs == 0
+
+
+def test_the_referees_amount_for_a_monster_adds_tcs(ruleset, text):
+    """ "the TC varies by the monster", among the things that generate TCs (ruling
+    `referee-amount-follows-effect`)."""
+    quoted(text, "You encounter a supernatural monster or magic (Dark Conspiracy) = the TC varies")
+    assert cuf.total(ruleset, [TcEvent("supernatural-monster-or-magic", amount=0)]) == 0
+    with pytest.raises(ValueError, match="wrong sign"):
+        cuf.total(ruleset, [TcEvent("supernatural-monster-or-magic", amount=-2)])

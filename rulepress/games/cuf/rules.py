@@ -68,6 +68,9 @@ def event_tcs(source: TcSource, event: TcEvent) -> int:
         amount = event.amount
         if source.tc != "referee" and not source.tc.min <= amount <= source.tc.max:
             raise ValueError(f"{source.id}: {amount} is outside {source.tc.min}..{source.tc.max}")
+        if (amount < 0) if source.effect == "adds" else (amount > 0):
+            # the referee's amount has the source's sign (ruling `referee-amount-follows-effect`)
+            raise ValueError(f"{source.id} {source.effect} TCs: {amount} has the wrong sign")
     if event.count > 1 and source.per is None:
         raise ValueError(f"{source.id} counts once, not per {event.count}")
     return amount * event.count
@@ -113,9 +116,10 @@ def end_of_round(
 ) -> RoundEnd:
     """Apply a round's gains and reductions to the TC total `tcs` at its end: the named
     `events`, plus TCs `gained` and `lost` as plain amounts (the chips a referee moves),
-    and say the state the new total reaches for `cuf`. The total never drops below 0 (ruling
-    `tc-total-floor`); the state is the highest threshold exceeded (ruling
-    `highest-threshold-only`)."""
+    and say the state the new total reaches for `cuf`. The round's gains and reductions
+    are netted first and the total then never drops below 0 (rulings
+    `gains-and-reductions-net`, `tc-total-floor`); the state is the highest threshold
+    exceeded (ruling `highest-threshold-only`)."""
     for name, amount in (("current", tcs), ("gained", gained), ("lost", lost)):
         if amount < 0:
             raise ValueError(f"{name} TCs cannot be negative ({amount})")
