@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rulepress.games.cuf import rules as cuf
-from rulepress.games.cuf.models.cuf import Check, CufRating
+from rulepress.games.cuf.models.cuf import CufRating, SkillCheck
 from rulepress.games.cuf.models.threat import TcSource
 from rulepress.games.cuf.rules import TcEvent
 
@@ -163,7 +163,7 @@ def test_check_resolve_adds_a_passed_fear_checks_one_to_the_dice_roll(ruleset, t
     Skill rolls': the Leadership test (a skill roll) against 11 fails on 11 and passes on
     10 while the penalty lasts."""
     quoted(text, 'IF you succeed, you still suffer a "+1" (added to the dice roll) penalty')
-    leadership = Check(difficulty="Average", asset=["leadership", "charisma"])
+    leadership = SkillCheck(difficulty="Average", asset=["leadership", "charisma"])
     ratings = {"leadership": 6, "charisma": 5}
     effects = cuf.lasting(ruleset, 5, cuf=4, passed="fear").effects
     assert leadership.resolve([11], ratings).passed
@@ -177,7 +177,7 @@ def test_check_resolve_adds_a_passed_fear_checks_one_to_the_dice_roll(ruleset, t
 
 def test_check_resolve_rolls_a_bane_under_a_passed_flight_check(ruleset, text):
     quoted(text, 'and will suffer a "BANE" as described above')
-    leadership = Check(difficulty="Average", asset=["leadership", "charisma"])
+    leadership = SkillCheck(difficulty="Average", asset=["leadership", "charisma"])
     ratings = {"leadership": 6, "charisma": 5}
     effects = cuf.lasting(ruleset, 13, cuf=4, passed="fight-or-flight").effects
     roll = leadership.resolve([3, 12], ratings, effects=effects)

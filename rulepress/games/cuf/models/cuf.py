@@ -25,9 +25,12 @@ from rulepress.plugin import (
 
 Multiple = Annotated[int, Field(ge=1, le=10)]
 
-Rating = Literal["cuf", "willpower", "leadership", "persuasion", "charisma"]
-"""The ratings a check's asset names: CUF, the Willpower and Charisma attributes, and the
-Leadership and Persuasion skills ("AVERAGE:[LEADERSHIP+ CHA] or a
+Rating = Literal["cuf", "willpower", "leadership", "charisma"]
+"""The ratings a threat threshold's check may name (the export format's first version)."""
+
+TestRating = Literal["cuf", "willpower", "leadership", "persuasion", "charisma"]
+"""The ratings a TC source's test names: CUF, the Willpower and Charisma attributes, and
+the Leadership and Persuasion skills ("AVERAGE:[LEADERSHIP+ CHA] or a
 DIFFICULT:[PERSUASION+CHA]")."""
 
 SKILLS = frozenset({"leadership", "persuasion"})
@@ -201,6 +204,13 @@ class Check(Model):
             bane = bane or effects.bane
         faces = [dice.roll(20, rng) for _ in range(2 if bane else 1)]
         return self.resolve(faces, ratings, bane=bane, effects=effects)
+
+
+class SkillCheck(Check):
+    """A v2.2 task a TC source names, with the ratings the text gives it, Persuasion
+    included ("a DIFFICULT:[PERSUASION+CHA] test")."""
+
+    asset: Annotated[list[TestRating], Field(min_length=1)]
 
 
 class CheckResult(Model):

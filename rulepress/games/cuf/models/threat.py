@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rulepress.games.cuf.models.cuf import Check
+from rulepress.games.cuf.models.cuf import SkillCheck
 from rulepress.plugin import Document, IntRange, Name, Text, ref
 
 Per = Literal["ally", "surplus-ally", "enemy-down", "enemy-fled"]
@@ -54,7 +54,7 @@ class TcSource(Document):
     outnumbered: Annotated[int, Field(ge=1, le=100)] | None = None
     """For a source of being outnumbered, the ratio it names ("outnumbered 5 to 1": 5;
     plain "outnumbered": 1)."""
-    tests: list[Check] = []
+    tests: list[SkillCheck] = []
     """The checks that bring the source, any one of them ("an AVERAGE:[LEADERSHIP+ CHA] or
     a DIFFICULT:[PERSUASION+CHA] test")."""
 
