@@ -380,3 +380,23 @@ def test_the_referees_amount_for_a_monster_adds_tcs(ruleset, text):
     assert cuf.total(ruleset, [TcEvent("supernatural-monster-or-magic", amount=0)]) == 0
     with pytest.raises(ValueError, match="wrong sign"):
         cuf.total(ruleset, [TcEvent("supernatural-monster-or-magic", amount=-2)])
+
+
+def test_a_failed_fright_checks_bane_lasts_until_tcs_are_reduced_to_twice_cuf(ruleset, text):
+    """ "or suffer from a 1 round suppression per point of TCs ... and then a "BANE"":
+    the BANE lasts until the TCs are reduced to 2 x CUF (ruling `bane-duration`); a failed
+    Fear check (suppression only) leaves nothing lasting."""
+    quoted(text, 'and then a "BANE"')
+    bane = cuf.lasting(ruleset, 10, cuf=4, passed=None, failed="fright")
+    assert (bane.state, bane.bane, bane.initiative_penalty, bane.skill_penalty) == (
+        "fright",
+        True,
+        0,
+        0,
+    )
+    roll = cuf.resolve_skill_roll([3, 15], 12, bane.effects)
+    assert (roll.kept, roll.passed) == (15, False)
+    assert cuf.lasting(ruleset, [10, 8], cuf=4, passed=None, failed="fright").effects is None
+    assert cuf.lasting(ruleset, 5, cuf=4, passed=None, failed="fear").state == "calm"
+    with pytest.raises(ValueError, match="not both"):
+        cuf.lasting(ruleset, 10, cuf=4, passed="fear", failed="fright")

@@ -14,21 +14,18 @@ from rulepress.plugin import Ruleset
 
 @dataclass(frozen=True)
 class Lasting:
-    """What a passed threat check still brings at a TC total: the threshold whose
-    penalties last (None once they have ended), its Initiative and skill penalties and
-    BANE, and the state id they come from (the calm state's once they have ended)."""
+    """What a threat check still brings at a TC total: the threshold whose penalties last
+    (None once they have ended), its Initiative and skill penalties and BANE, the state id
+    they come from (the calm state's once they have ended) and the check's result."""
 
     state: str
     threshold: ThreatThreshold | None
     initiative_penalty: int = 0
     skill_penalty: int = 0
     bane: bool = False
-
-    @property
-    def effects(self) -> CheckResult | None:
-        """The passed check's result while its penalties last, for `Check.resolve` and
-        `resolve_skill_roll`; None once they have ended."""
-        return self.threshold.on_success if self.threshold is not None else None
+    effects: CheckResult | None = None
+    """The check's result while its penalties last, for `Check.resolve` and
+    `resolve_skill_roll`; None once they have ended."""
 
 
 def _threshold(ruleset: Ruleset, passed: str | ThreatThreshold) -> ThreatThreshold:
@@ -44,6 +41,7 @@ def lasting(
     *,
     cuf: int,
     passed: str | ThreatThreshold | None,
+    failed: str | ThreatThreshold | None = None,
 ) -> Lasting:
     """The penalties the check of `passed` (a threshold's id; None for none) leaves at the
     TC total `tcs`, or after the totals of each round since the check (`tcs` a sequence,
@@ -53,19 +51,31 @@ def lasting(
     `penalties-end-below` on the threat threshold). Once they end they stay ended, though
     the TCs rise again (ruling `penalties-end-for-good` on the threat threshold); the
     skill penalty ends with them (ruling `fright-skill-penalty-end` on the threat
-    threshold). Only the latest passed check's penalties count, never several added
-    (ruling `latest-check-penalties` on the threat threshold): pass that one."""
+    threshold). Only the latest check's penalties count, never several added (ruling
+    `latest-check-penalties` on the threat threshold): pass that one. A `failed` check
+    instead leaves the BANE its failure brings (a failed Fright check's "and then a
+    BANE"), which ends as a passed check's penalties do (ruling `bane-duration` on the
+    threat threshold); a failed check with no BANE leaves nothing lasting."""
     totals = [tcs] if isinstance(tcs, int) else list(tcs)
     if not totals or any(total < 0 for total in totals):
         raise ValueError(f"TC totals must be one or more counts, not {totals}")
-    if passed is None:
+    if passed is not None and failed is not None:
+        raise ValueError("give the latest check only: passed or failed, not both")
+    checked = passed if passed is not None else failed
+    if checked is None:
         return Lasting(calm(ruleset).id, None)
-    threshold = _threshold(ruleset, passed)
-    if not all(threshold.penalties_last(total, cuf) for total in totals):
+    threshold = _threshold(ruleset, checked)
+    result = threshold.result(passed is not None)
+    brings = result.bane or result.skill_penalty or result.initiative_penalty
+    if not brings or not all(threshold.penalties_last(total, cuf) for total in totals):
         return Lasting(calm(ruleset).id, None)
-    result = threshold.on_success
     return Lasting(
-        threshold.id, threshold, result.initiative_penalty, result.skill_penalty, result.bane
+        threshold.id,
+        threshold,
+        result.initiative_penalty,
+        result.skill_penalty,
+        result.bane,
+        result,
     )
 
 
@@ -88,13 +98,14 @@ def initiative(
     cuf: int,
     rating: int,
     passed: str | ThreatThreshold | None,
+    failed: str | ThreatThreshold | None = None,
 ) -> Initiative:
     """The effective Initiative of a character with Initiative `rating` who passed the
     check of `passed`, at the TC total `tcs` (or after each round's totals since, as
     `lasting`): the rating plus the penalty while it lasts. Nothing floors it: below 1 is
     left to v2.2's own Initiative rules (ruling `initiative-not-floored` on the threat
     threshold)."""
-    penalties = lasting(ruleset, tcs, cuf=cuf, passed=passed)
+    penalties = lasting(ruleset, tcs, cuf=cuf, passed=passed, failed=failed)
     penalty = penalties.initiative_penalty
     return Initiative(rating, penalty, rating + penalty, penalties.state)
 

@@ -264,7 +264,8 @@ class ThreatThreshold(Document, StatesBoundaries):
 
     def suppression_rounds(self, tcs: int, cuf: int, passed: bool) -> int:
         """Rounds of suppression the check's result brings: the next round, or one round
-        per TC over the threshold."""
+        per TC over the threshold ("suppression" or "freeze" being one effect: ruling
+        `suppression-or-freeze`)."""
         suppression = self.result(passed).suppression
         if suppression == "next-round":
             return 1
