@@ -177,8 +177,10 @@ def test_odds_cuf_gives_the_cuf_calculators_figures(capsys, bundled):
         data = json.loads(_rulepress(capsys, *args, "--tcs", str(tcs), "--json"))
         index, over, failed, passed, _ = figures["situations"][figures["grid"][cuf][tcs]]
         if index < 0:
-            assert (data["state"], data["states"]) == ("none", [])
-            assert "no threat state, so no check" in _rulepress(capsys, *args, "--tcs", str(tcs))
+            assert (data["state"], data["states"]) == ("calm", [])
+            assert "Calm: no threat state, so no check" in _rulepress(
+                capsys, *args, "--tcs", str(tcs)
+            )
             continue
         shown = figures["states"][index]
         (state,) = data["states"]

@@ -96,11 +96,11 @@ def test_the_cuf_macro_reaches_the_state_and_check_the_rules_give(node, macros, 
         node,
         macros["Threat Check"],
         {"cuf": 4, "willpower": 6, "tcs": tcs},
-        [roll] if expected["state"] != "none" else [],
+        [roll] if "check" in expected else [],
     )
     result = run["result"]
     assert result["state"] == expected["state"]
-    if expected["state"] != "none":
+    if "check" in expected:
         assert result["passed"] == expected["check"]["passed"]
         assert result["target"] == expected["check"]["target"]
         assert result["suppressionRounds"] == expected["suppression_rounds"]

@@ -119,11 +119,19 @@ def test_five_tcs_against_cuf_four_is_fear(ruleset):
     assert cuf.state(ruleset, 5, cuf=4).id == "fear"
 
 
-def test_exactly_cuf_tcs_exceeds_no_threshold(ruleset):
+def test_exactly_cuf_tcs_exceeds_no_threshold_and_is_the_calm_state(ruleset, text):
+    """ "When the number of TCs you receive exceeds your CUF score, you must roll a FEAR
+    check": at or under CUF no check is rolled, the named calm state (ruling `calm-state`)."""
+    assert "When the number of TCs you receive exceeds your CUF score" in text
     for tcs in (4, 0):
         below = cuf.state(ruleset, tcs, cuf=4)
-        assert below == cuf.ThreatState(None)
-        assert (below.id, below.name, below.exceeded) == ("none", "No threshold exceeded", False)
+        assert below == cuf.ThreatState("calm", "Calm") == cuf.calm(ruleset)
+        assert (below.id, below.name, below.exceeded, below.threshold) == (
+            "calm",
+            "Calm",
+            False,
+            None,
+        )
 
 
 def test_exactly_twice_cuf_is_still_fear_not_fright(ruleset):
@@ -522,10 +530,10 @@ def test_tcs_gained_as_an_amount_are_added_at_the_rounds_end(ruleset, text):
     assert "we apply those TCs at the end of the round" in text
     assert "ie 9 TCs against a CUF of 4" in text and "ie 13 TCs against a CUF of 4" in text
     assert cuf.end_of_round(ruleset, 0, cuf=4, gained=9) == cuf.RoundEnd(
-        9, cuf.ThreatState(ruleset.get("fright"))
+        9, cuf.ThreatState.of(ruleset.get("fright"))
     )
     assert cuf.end_of_round(ruleset, 5, cuf=4, gained=8).state.id == "fight-or-flight"
-    assert cuf.end_of_round(ruleset, 0, cuf=4, gained=4).state.id == "none"
+    assert cuf.end_of_round(ruleset, 0, cuf=4, gained=4).state.id == "calm"
 
 
 def test_tcs_lost_as_an_amount_are_subtracted_at_the_rounds_end(ruleset, text):

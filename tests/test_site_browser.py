@@ -502,7 +502,7 @@ def test_the_cuf_calculator_says_when_no_check_is_called_for(page, site):
     open_calculator_form(page, site, "t2k-cuf")
     page.get_by_label("TC total").fill("3")
     assert page.locator(".rp-calculator-output").inner_text() == (
-        "3 TCs against CUF 4: no threat state, so no check."
+        "3 TCs against CUF 4: Calm: no threat state, so no check."
     )
 
 

@@ -14,8 +14,11 @@ import pytest
 
 import rulepress.games.cool.models
 import rulepress.games.cool.rules
+import rulepress.games.cuf.lasting
 import rulepress.games.cuf.models.cuf
 import rulepress.games.cuf.rules
+import rulepress.games.cuf.sides
+import rulepress.games.cuf.threat_state
 import rulepress.games.iris.models.character_points
 import rulepress.games.iris.models.corruption
 import rulepress.games.iris.models.skill_test
@@ -39,6 +42,9 @@ RULE_MODULES = [
     rulepress.games.iris.models.skill_test,
     rulepress.games.t2k4e.models.step_dice,
     rulepress.games.cuf.rules,
+    rulepress.games.cuf.lasting,
+    rulepress.games.cuf.sides,
+    rulepress.games.cuf.threat_state,
     rulepress.games.cool.rules,
     rulepress.games.t2k4e.odds,
 ]
@@ -249,13 +255,21 @@ def test_the_cuf_functions_take_their_arguments_in_one_order():
     assert list(parameters(cuf_rules.state))[:2] == ["ruleset", "tcs"]
     assert list(parameters(cuf_rules.end_of_round))[:3] == ["ruleset", "tcs", "events"]
     assert list(parameters(cuf_rules.total)) == ["ruleset", "events"]
-    for function in (cuf_rules.state, cuf_rules.end_of_round):
+    for function in (
+        cuf_rules.state,
+        cuf_rules.end_of_round,
+        cuf_rules.lasting,
+        cuf_rules.initiative,
+        cuf_rules.flee_or_surrender,
+    ):
+        assert list(parameters(function))[:2] == ["ruleset", "tcs"]
         assert parameters(function)["cuf"].kind is inspect.Parameter.KEYWORD_ONLY
 
 
 def test_every_tc_total_has_a_state(cuf):
     for tcs in range(0, 20):
         reached = cuf_rules.state(cuf, tcs, cuf=4)
-        assert reached.id in {"none", "fear", "fright", "fight-or-flight"}
+        assert reached.id in {"calm", "fear", "fright", "fight-or-flight"}
+        assert isinstance(reached.name, str) and reached.name
         assert reached.exceeded == (tcs > 4)
         assert cuf_rules.end_of_round(cuf, tcs, cuf=4).state == reached

@@ -17,7 +17,7 @@
     const [index, threshold, failRounds, passRounds, penaltiesLast] =
       data.situations[data.grid[cuf.value][tcs.value]];
     if (index < 0) {
-      return [paragraph(tcs.value + " TCs against CUF " + cuf.value + ": no threat state, so no check.")];
+      return [paragraph(tcs.value + " TCs against CUF " + cuf.value + ": " + data.calm + ": no threat state, so no check.")];
     }
     const state = data.states[index];
     const target = state.targets[cuf.value][willpower.value];

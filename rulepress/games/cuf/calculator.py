@@ -97,5 +97,11 @@ def cuf_calculator(ruleset) -> Calculator:
         f"failing or passing brings. TC totals above {CUF_TCS} are not precomputed (past "
         "three times the highest CUF they change only the rounds of suppression)."
     )
-    data = {"grid": grid, "situations": situations, "states": states, "chances": chances}
+    data = {
+        "grid": grid,
+        "situations": situations,
+        "states": states,
+        "chances": chances,
+        "calm": cuf_rules.calm(ruleset).name,
+    }
     return Calculator("cuf", "Threat check", text, form, data)

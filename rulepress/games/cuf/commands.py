@@ -45,6 +45,7 @@ def cuf_check(
         "cuf": cuf,
         "tcs": tcs,
         "state": reached.id,
+        "state_name": reached.name,
     }
     threshold = reached.threshold
     if threshold is None:
@@ -75,7 +76,7 @@ def cuf_summary(data: dict) -> str:
     """A CUF threat check's result in words."""
     start = f"{data['tcs']} TC{'' if data['tcs'] == 1 else 's'} against CUF {data['cuf']}"
     if "check" not in data:
-        return f"{start}: no threat state, so no check."
+        return f"{start}: {data['state_name']}: no threat state, so no check."
     check = data["check"]
     return (
         f"{start}: {data['state'].replace('-', ' ').capitalize()}. The {check['difficulty']} "
@@ -109,7 +110,7 @@ def cuf_odds(ruleset: Ruleset, cuf: int, willpower: int, tcs: int | None) -> dic
     data: dict = {"ruleset": ruleset.id, "cuf": cuf, "willpower": willpower}
     if tcs is not None:
         reached = cuf_rules.state(ruleset, tcs, cuf=cuf)
-        data.update(tcs=tcs, state=reached.id)
+        data.update(tcs=tcs, state=reached.id, state_name=reached.name)
         thresholds = [reached.threshold] if reached.threshold else []
     states = []
     for threshold in thresholds:
@@ -135,7 +136,9 @@ def format_cuf_odds(data: dict) -> str:
     """`odds cuf`'s figures as text: a line per threat state."""
     who = f"CUF {data['cuf']}, Willpower {data['willpower']}"
     if "tcs" in data and not data["states"]:
-        return f"{data['tcs']} TCs against {who}: no threat state, so no check."
+        return (
+            f"{data['tcs']} TCs against {who}: {data['state_name']}: no threat state, so no check."
+        )
     rows = [
         [
             s["name"],

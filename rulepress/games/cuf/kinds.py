@@ -42,7 +42,10 @@ def _ladders_in_one(ladders: Sequence[TcLadder], ruleset) -> list[Part]:
 
 def _threat_check_rules(ruleset) -> dict:
     thresholds = sorted(ruleset.all(ThreatThreshold), key=lambda t: t.exceeds)
+    rating = ruleset.one(CufRating)
+    calm = rating.calm if rating else CufRating.model_fields["calm"].default
     return {
+        "calm": {"id": calm.id, "name": calm.name},
         "multipliers": {name: float(value) for name, value in DIFFICULTY.items()},
         "thresholds": [
             {

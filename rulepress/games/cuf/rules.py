@@ -7,58 +7,49 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rulepress.games.cuf.lasting import (
+    FleeOrSurrender,
+    Initiative,
+    Lasting,
+    flee_or_surrender,
+    initiative,
+    lasting,
+)
 from rulepress.games.cuf.models.cuf import CheckResult, ThreatThreshold
-from rulepress.games.cuf.models.threat import TcLadder, TcSource
+from rulepress.games.cuf.models.threat import TcEvent, TcLadder, TcSource
+from rulepress.games.cuf.sides import (
+    EnemiesCounted,
+    LeadershipTest,
+    enemy_events,
+    leadership_test,
+    numbers_events,
+    surplus_allies,
+)
+from rulepress.games.cuf.threat_state import ThreatState, calm, state
 from rulepress.plugin import Example, Ruleset
 
-__all__ = ["RoundEnd", "SkillRoll", "TcEvent", "ThreatState"]
-"""The typed values its rules take and return, exported with the functions."""
-
-
-@dataclass(frozen=True)
-class TcEvent:
-    """Something that happened this round: a TC source, how many times (allies arriving,
-    enemies down), the amount the referee chose for a ranged source, and whether an
-    Intimidation or Leadership check was an Outstanding Success."""
-
-    source: str
-    count: int = 1
-    amount: int | None = None
-    outstanding: bool = False
-
-
-@dataclass(frozen=True)
-class ThreatState:
-    """The state a TC total puts a character in: the highest threat threshold it exceeds,
-    or none (`threshold` None, id `none`) when the TCs are at or under CUF."""
-
-    threshold: ThreatThreshold | None
-
-    @property
-    def id(self) -> str:
-        """The threshold's id (`fear`, `fright`, `fight-or-flight`), or `none`."""
-        return self.threshold.id if self.threshold else NO_THRESHOLD
-
-    @property
-    def name(self) -> str:
-        """The threshold's printed name, or "No threshold exceeded"."""
-        return self.threshold.name if self.threshold else "No threshold exceeded"
-
-    @property
-    def exceeded(self) -> bool:
-        """Whether any threshold is exceeded (a check is rolled)."""
-        return self.threshold is not None
-
-
-NO_THRESHOLD = "none"
-"""The id of the state below every threshold (TCs at or under CUF)."""
-
-
-def state(ruleset: Ruleset, tcs: int, *, cuf: int) -> ThreatState:
-    """The state the TCs reach for `cuf`: the highest threshold they exceed (only that
-    check is rolled: ruling `highest-threshold-only`), or no threshold at or under CUF."""
-    reached = [t for t in ruleset.all(ThreatThreshold) if t.reached(tcs, cuf)]
-    return ThreatState(max(reached, key=lambda t: t.exceeds, default=None))
+__all__ = [
+    "EnemiesCounted",
+    "FleeOrSurrender",
+    "Initiative",
+    "Lasting",
+    "LeadershipTest",
+    "RoundEnd",
+    "SkillRoll",
+    "TcEvent",
+    "ThreatState",
+    "calm",
+    "enemy_events",
+    "flee_or_surrender",
+    "initiative",
+    "lasting",
+    "leadership_test",
+    "numbers_events",
+    "state",
+    "surplus_allies",
+]
+"""The typed values its rules take and return, and the rules kept in the game's other
+modules, exported with the functions."""
 
 
 def event_tcs(source: TcSource, event: TcEvent) -> int:
@@ -77,6 +68,9 @@ def event_tcs(source: TcSource, event: TcEvent) -> int:
         amount = event.amount
         if source.tc != "referee" and not source.tc.min <= amount <= source.tc.max:
             raise ValueError(f"{source.id}: {amount} is outside {source.tc.min}..{source.tc.max}")
+        if (amount < 0) if source.effect == "adds" else (amount > 0):
+            # the referee's amount has the source's sign (ruling `referee-amount-follows-effect`)
+            raise ValueError(f"{source.id} {source.effect} TCs: {amount} has the wrong sign")
     if event.count > 1 and source.per is None:
         raise ValueError(f"{source.id} counts once, not per {event.count}")
     return amount * event.count
@@ -84,7 +78,8 @@ def event_tcs(source: TcSource, event: TcEvent) -> int:
 
 def total(ruleset: Ruleset, events: Sequence[TcEvent] = ()) -> int:
     """The TC total of a round's events. Within an "includes above" ladder only the
-    highest step present counts, since it includes the steps below it."""
+    highest step present in the round counts, since it includes the steps below it; each
+    other event counts on its own (ruling `ladder-steps-per-round`)."""
     outranked: set[str] = set()
     present = {event.source for event in events}
     for ladder in ruleset.all(TcLadder):
@@ -121,9 +116,10 @@ def end_of_round(
 ) -> RoundEnd:
     """Apply a round's gains and reductions to the TC total `tcs` at its end: the named
     `events`, plus TCs `gained` and `lost` as plain amounts (the chips a referee moves),
-    and say the state the new total reaches for `cuf`. The total never drops below 0 (ruling
-    `tc-total-floor`); the state is the highest threshold exceeded (ruling
-    `highest-threshold-only`)."""
+    and say the state the new total reaches for `cuf`. The round's gains and reductions
+    are netted first and the total then never drops below 0 (rulings
+    `gains-and-reductions-net`, `tc-total-floor`); the state is the highest threshold
+    exceeded (ruling `highest-threshold-only`)."""
     for name, amount in (("current", tcs), ("gained", gained), ("lost", lost)):
         if amount < 0:
             raise ValueError(f"{name} TCs cannot be negative ({amount})")

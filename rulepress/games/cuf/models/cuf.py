@@ -25,6 +25,26 @@ from rulepress.plugin import (
 
 Multiple = Annotated[int, Field(ge=1, le=10)]
 
+Rating = Literal["cuf", "willpower", "leadership", "charisma"]
+"""The ratings a threat threshold's check may name (the export format's first version)."""
+
+TestRating = Literal["cuf", "willpower", "leadership", "persuasion", "charisma"]
+"""The ratings a TC source's test names: CUF, the Willpower and Charisma attributes, and
+the Leadership and Persuasion skills ("AVERAGE:[LEADERSHIP+ CHA] or a
+DIFFICULT:[PERSUASION+CHA]")."""
+
+SKILLS = frozenset({"leadership", "persuasion"})
+"""The ratings that are skills: a check naming one is a Skill roll (ruling
+`skill-rolls-name-a-skill` on the threat threshold)."""
+
+
+class CalmState(Model):
+    """The state below every threshold: TCs at or under CUF, no check and no penalty."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+    name: Name
+    text: Text
+
 
 class CufRating(Document):
     """CUF = the average of (1d10 + Initiative modifiers) and Willpower."""
@@ -39,16 +59,27 @@ class CufRating(Document):
     average_with: Literal["willpower"]
     rounding: Literal["down", "up", "half-up"]
     """How a half is rounded when averaging (the source does not say: see rulings)."""
+    calm: CalmState = CalmState(
+        id="calm", name="Calm", text="TCs at or under CUF: no threat check and no penalty."
+    )
+    """The state below every threshold, which the source does not name (ruling
+    `calm-state`)."""
 
-    def rating(self, roll: int, initiative_modifiers: int, willpower: int) -> int:
+    def rating(self, roll: int, initiative_modifiers: int | Sequence[int], willpower: int) -> int:
         """CUF: the die roll plus Initiative modifiers, averaged with Willpower, a half
-        rounded as `rounding` says (ruling `cuf-average-rounding`)."""
+        rounded as `rounding` says (ruling `cuf-average-rounding`). Several modifiers
+        ("Special Forces, Airborne") are all added (ruling `initiative-modifiers-add`); a
+        rating below 0 is 0 (ruling `cuf-not-below-zero`)."""
+        if not isinstance(initiative_modifiers, int):
+            initiative_modifiers = sum(initiative_modifiers)
         doubled = roll + initiative_modifiers + willpower
         if self.rounding == "down":
-            return doubled // 2
-        return -(-doubled // 2)  # "up" and "half-up" agree: only halves are in question
+            return max(doubled // 2, 0)
+        return max(-(-doubled // 2), 0)  # "up" and "half-up" agree: only halves are in question
 
-    def distribution(self, initiative_modifiers: int, willpower: int) -> dict[int, Fraction]:
+    def distribution(
+        self, initiative_modifiers: int | Sequence[int], willpower: int
+    ) -> dict[int, Fraction]:
         """Exact distribution of CUF for a character's modifiers and Willpower."""
         return dice.mapped(
             dice.die(int(self.die.removeprefix("d"))),  # a "d10" has 10 sides
@@ -70,12 +101,18 @@ table (ruling `d20-difficulty-multipliers` on the threat threshold)."""
 @dataclass(frozen=True)
 class CheckRoll:
     """A d20 task rolled: the faces, the one kept (the higher under a BANE), the target it
-    had to meet and whether it passed."""
+    had to meet, whether it passed, and the skill penalty added to the kept die."""
 
     faces: tuple[int, ...]
     kept: int
     target: int
     passed: bool
+    penalty: int = 0
+
+    @property
+    def total(self) -> int:
+        """The kept die with the penalty added: what is compared with the target."""
+        return self.kept + self.penalty
 
     @property
     def bane(self) -> bool:
@@ -87,10 +124,15 @@ class Check(Model):
     """A Twilight: 2000 v2.2 task: roll 1d20 at or under the asset times the difficulty."""
 
     difficulty: Literal["Easy", "Average", "Difficult", "Formidable", "Impossible"]
-    asset: Annotated[
-        list[Literal["cuf", "willpower", "leadership", "charisma"]], Field(min_length=1)
-    ]
+    asset: Annotated[list[Rating], Field(min_length=1)]
     """Ratings summed into the check's asset ("AVERAGE:[CUF + WILL]" is an Average task)."""
+
+    @property
+    def skill_roll(self) -> bool:
+        """Whether the check is a Skill roll, which a threshold's skill penalty and BANE
+        apply to: its asset names a skill (ruling `skill-rolls-name-a-skill` on the
+        threat threshold)."""
+        return any(name in SKILLS for name in self.asset)
 
     def target(self, ratings: dict[str, int]) -> int:
         """The check's target, the highest d20 roll that passes: the asset times the
@@ -106,18 +148,38 @@ class Check(Model):
         `d20-no-automatic-result` on the threat threshold)."""
         return roll <= self.target(ratings)
 
-    def chance(self, ratings: dict[str, int], *, bane: bool = False) -> Fraction:
-        """The chance the check passes; with a BANE roll 2d20 and keep the higher (worse) die."""
-        target = max(0, min(self.target(ratings), 20))
+    def chance(
+        self, ratings: dict[str, int], *, bane: bool = False, effects: CheckResult | None = None
+    ) -> Fraction:
+        """The chance the check passes; with a BANE roll 2d20 and keep the higher (worse)
+        die. `effects` as for `resolve`."""
+        penalty = 0
+        if effects is not None and self.skill_roll:
+            bane = bane or effects.bane
+            penalty = effects.skill_penalty
+        target = max(0, min(self.target(ratings) - penalty, 20))
         single = Fraction(target, 20)
         return single * single if bane else single
 
     def resolve(
-        self, faces: Sequence[int], ratings: dict[str, int], *, bane: bool = False
+        self,
+        faces: Sequence[int],
+        ratings: dict[str, int],
+        *,
+        bane: bool = False,
+        effects: CheckResult | None = None,
     ) -> CheckRoll:
         """Resolve the d20 faces rolled: one face, or under a BANE two, of which the higher
-        (worse) is kept; the kept face passes at or under the target."""
+        (worse) is kept; the kept face, plus a skill penalty, passes at or under the
+        target. `effects` are those a threshold check's result brings
+        (`ThreatThreshold.result(passed)`): on a Skill roll its BANE and its penalty "added
+        to the dice roll" apply (ruling `skill-rolls-name-a-skill` on the threat
+        threshold)."""
         faces = tuple(faces)
+        penalty = 0
+        if effects is not None and self.skill_roll:
+            bane = bane or effects.bane
+            penalty = effects.skill_penalty
         wanted = 2 if bane else 1
         if len(faces) != wanted:
             need = "two d20s (a BANE)" if bane else "one d20"
@@ -126,12 +188,29 @@ class Check(Model):
             if not 1 <= face <= 20:
                 raise ValueError(f"a d20 cannot show {face}")
         kept = max(faces)
-        return CheckRoll(faces, kept, self.target(ratings), self.passes(kept, ratings))
+        target = self.target(ratings)
+        return CheckRoll(faces, kept, target, kept + penalty <= target, penalty)
 
-    def roll(self, ratings: dict[str, int], rng: random.Random, *, bane: bool = False) -> CheckRoll:
+    def roll(
+        self,
+        ratings: dict[str, int],
+        rng: random.Random,
+        *,
+        bane: bool = False,
+        effects: CheckResult | None = None,
+    ) -> CheckRoll:
         """Roll the check with `rng` (seeded, it replays): one d20, or two under a BANE."""
+        if effects is not None and self.skill_roll:
+            bane = bane or effects.bane
         faces = [dice.roll(20, rng) for _ in range(2 if bane else 1)]
-        return self.resolve(faces, ratings, bane=bane)
+        return self.resolve(faces, ratings, bane=bane, effects=effects)
+
+
+class SkillCheck(Check):
+    """A v2.2 task a TC source names, with the ratings the text gives it, Persuasion
+    included ("a DIFFICULT:[PERSUASION+CHA] test")."""
+
+    asset: Annotated[list[TestRating], Field(min_length=1)]
 
 
 class CheckResult(Model):
@@ -185,7 +264,8 @@ class ThreatThreshold(Document, StatesBoundaries):
 
     def suppression_rounds(self, tcs: int, cuf: int, passed: bool) -> int:
         """Rounds of suppression the check's result brings: the next round, or one round
-        per TC over the threshold."""
+        per TC over the threshold ("suppression" or "freeze" being one effect: ruling
+        `suppression-or-freeze`)."""
         suppression = self.result(passed).suppression
         if suppression == "next-round":
             return 1

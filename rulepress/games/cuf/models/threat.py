@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field
 
+from rulepress.games.cuf.models.cuf import SkillCheck
 from rulepress.plugin import Document, IntRange, Name, Text, ref
 
 Per = Literal["ally", "surplus-ally", "enemy-down", "enemy-fled"]
+
+EnemyCondition = Literal["dead", "wounded", "fled"]
+"""What became of an enemy this round, for the per-enemy sources: "Tango Down! = -1TC per
+enemy taken down (dead or wounded)", "Tango Skips = -1TC per enemy who flees"."""
+
+
+@dataclass(frozen=True)
+class TcEvent:
+    """Something that happened this round: a TC source, how many times (allies arriving,
+    enemies down), the amount the referee chose for a ranged source, and whether an
+    Intimidation or Leadership check was an Outstanding Success."""
+
+    source: str
+    count: int = 1
+    amount: int | None = None
+    outstanding: bool = False
 
 
 class TcSource(Document):
@@ -31,6 +49,14 @@ class TcSource(Document):
     """The amount on an Outstanding Success, where the source gives one."""
     note: Text | None = None
     """The source's parenthetical remark, kept as printed."""
+    counts: list[EnemyCondition] = []
+    """For a per-enemy source, the enemies it counts: "(dead or wounded)"."""
+    outnumbered: Annotated[int, Field(ge=1, le=100)] | None = None
+    """For a source of being outnumbered, the ratio it names ("outnumbered 5 to 1": 5;
+    plain "outnumbered": 1)."""
+    tests: list[SkillCheck] = []
+    """The checks that bring the source, any one of them ("an AVERAGE:[LEADERSHIP+ CHA] or
+    a DIFFICULT:[PERSUASION+CHA] test")."""
 
 
 class TcLadder(Document):
