@@ -174,7 +174,7 @@ class FearRoll(Document, StatesBoundaries):
     frozen: Duration
     recovery: Text
     ends: Text
-    ends_out_of_danger: bool = True
+    ends_out_of_danger: bool
     """Whether fear and panic end by themselves once the character is out of danger: "Fear
     or panic automatically ends whenever the character(s) are considered to be no longer
     in danger"."""

@@ -31,7 +31,7 @@ class GroupRoll(Document):
     text: Text
     bonus_per_helper: Annotated[int, Field(ge=0, le=10)]
     max_bonus: Annotated[int, Field(ge=0, le=10)]
-    capable: Literal["able-to-act", "has-skill"] = "able-to-act"
+    capable: Literal["able-to-act", "has-skill"]
     """Who among the others is "capable of helping" (ruling `capable-of-helping`): anyone
     able to act, or only those with a level in the task's skill."""
 
@@ -63,7 +63,7 @@ class OpposedRoll(Document):
     name: Name
     text: Text
     cancel_per_success: Annotated[int, Field(ge=0, le=10)]
-    normal_roll_needs: Annotated[int, Field(ge=1, le=10)] = 1
+    normal_roll_needs: Annotated[int, Field(ge=1, le=10)]
     """Successes a normal (unopposed) roll needs: "For normal rolls, 1 success is
     sufficient to succeed at your task"."""
 

@@ -196,10 +196,10 @@ class PushRule(Document, StatesBoundaries):
     costs: list[PushCost]
     gear_takes_damage: bool
     gear_reliability_loss: Annotated[int, Field(ge=0, le=10)]
-    when: list[Literal["failed", "more-successes-needed"]] = ["failed", "more-successes-needed"]
+    when: Annotated[list[Literal["failed", "more-successes-needed"]], Field(min_length=1)]
     """When a roll may be pushed: "If you fail your initial roll or need more successes
     than you got"."""
-    pushes_per_roll: Annotated[int, Field(ge=1, le=10)] = 1
+    pushes_per_roll: Annotated[int, Field(ge=1, le=10)]
     """How many times one roll may be pushed (ruling `push-how-often`)."""
 
     def may_push(
