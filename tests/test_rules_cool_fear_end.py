@@ -95,3 +95,12 @@ def test_initiative_decides_higher_first_ties_in_given_order(text):
         ]
     )
     assert [c.name for c in order] == ["b", "c", "a"]  # ruling higher-initiative-first
+
+
+def test_a_character_in_shock_cannot_act_that_round(cool, text):
+    quoted(text, "If a character enters shock they are stunned for that round and cannot act.")
+    quoted(text, "A successful roll means they have recovered from shock and can act.")
+    shock, critical = cool.one(ShockRoll), cool.one(CriticalFailure)
+    assert not shock.resolve(75, 70, critical).acts
+    assert shock.resolve(70, 70, critical).acts
+    assert not shock.resolve_recovery(99, 80, 0, critical).acts

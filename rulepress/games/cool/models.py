@@ -264,6 +264,13 @@ class ShockResult:
     target: int
     outcome: ShockOutcome
 
+    @property
+    def acts(self) -> bool:
+        """Whether the character can act this round: only when steady. In shock "they are
+        stunned for that round and cannot act"; after a recovery roll, "A failed roll
+        means they are still in shock and can't act"."""
+        return self.outcome == "steady"
+
 
 @dataclass(frozen=True)
 class FearResult:

@@ -18,7 +18,8 @@ class TimeUnit(Model):
     duration: IntRange
     per: Literal["seconds", "minutes", "hours"]
     use: Name
-    """The "Primary Use" column."""
+    """The "Primary Use" column: what the unit is mostly for, restricting nothing (ruling
+    `primary-use-advisory` on the time units)."""
 
 
 class TimeUnits(Document):
