@@ -203,7 +203,13 @@ class PushRule(Document, StatesBoundaries):
     """How many times one roll may be pushed (ruling `push-how-often`)."""
 
     def may_push(
-        self, faces: Sequence[int], step_dice: StepDice, *, needed: int = 1, pushes: int = 0
+        self,
+        faces: Sequence[int],
+        step_dice: StepDice,
+        *,
+        needed: int = 1,
+        pushes: int = 0,
+        reading: Reading | None = None,
     ) -> PushAllowance:
         """Whether a roll may be pushed: only if it failed or has fewer successes than
         `needed` (1 for a normal roll, the opposed roll's `normal_roll_needs`), only as
@@ -216,7 +222,7 @@ class PushRule(Document, StatesBoundaries):
         short = 0 < got < needed and "more-successes-needed" in self.when
         if not (failed or short):
             return PushAllowance(False, "enough-successes", got)
-        if not self.rerolled(faces, step_dice):
+        if not self.rerolled(faces, step_dice, reading):
             return PushAllowance(False, "nothing-to-pick-up", got)
         return PushAllowance(True, "may-push", got)
 
