@@ -91,7 +91,8 @@ class CharacterImprovement(Document):
     ) -> Improvement:
         """Whether XP may raise this trait now, and to what. `level` is the skill's level
         (none for a skill the character does not have); `used_successfully` means at least
-        once since its last increase; `teacher` is the level of someone who instructed the
+        once since its last increase (for a new skill, an attribute-alone roll for it, ruling
+        `new-skill-use-untrained`); `teacher` is the level of someone who instructed the
         character for the teaching time (1 shift). An attribute never rises; a skill rises
         one level (ruling `one-level-per-raise`), a new one starts at Level D, never above
         Level A (ruling `no-raise-above-a`); a specialty needs a teacher who has it (ruling
