@@ -137,7 +137,7 @@ def t2k4e_summary(data: dict) -> str:
             f"{faces_text(pushed['faces'])}, so {_successes(pushed['successes'])}."
         )
         if pushed.get("allowed", "may-push") != "may-push":
-            text += f" (The rules allow no push here: {NO_PUSH[pushed['allowed']]}.)"
+            text += f" The rules allow no push here: {NO_PUSH[pushed['allowed']]}."
     return text
 
 
