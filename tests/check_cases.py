@@ -84,6 +84,8 @@ rerolls: neither-one-nor-success
 costs: [{attributes: [STR, AGL], cost: damage}, {attributes: [INT, EMP], cost: stress}]
 gear_takes_damage: true
 gear_reliability_loss: 1
+when: [failed, more-successes-needed]
+pushes_per_roll: 1
 """
 
 ODDS_FILE = "demo/dice/odds.yaml"

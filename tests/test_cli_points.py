@@ -111,6 +111,14 @@ def test_a_push_names_the_dice_it_rerolled_and_json_keeps_their_indices(capsys):
     assert "re-rolling die 1 (d8 showing 2) and die 2 (d6 showing 3): 5, 4" in text
     text = _rulepress(capsys, *roll[:-2], "6,6", "--push")
     assert "re-rolling no dice" in text and re.search(r"^  rerolled: +none$", text, re.M)
+    # "If you fail your initial roll or need more successes than you got, you can push"
+    assert "The rules allow no push here: the roll already succeeded." in text
+    data = json.loads(_rulepress(capsys, *roll[:-2], "1,1", "--push", "--json"))
+    assert data["pushed"]["allowed"] == "nothing-to-pick-up"
+    assert (
+        json.loads(_rulepress(capsys, *roll, "--push-faces", "5", "--json"))["pushed"]["allowed"]
+        == "may-push"
+    )
 
 
 def test_a_shock_roll_says_how_long_unconsciousness_lasts_only_when_it_knocks_out(capsys):

@@ -209,7 +209,9 @@ def test_the_vampire_example_ends_ugg_s_fear_once_he_is_out_of_danger(fear, sour
     example = next(e for e in fear.examples if "vampire" in e.text)
     assert "no longer in danger" in normalised(example.text)
     assert example.given["in-danger"] is False
-    assert example.expect == {"fear-ends": True}
+    # "he cannot flee" (frozen), "he is no longer scared or frightened" (not afraid)
+    assert "he cannot flee" in normalised(example.text)
+    assert example.expect == {"fear-ends": True, "state": "not-afraid", "panic": "frozen"}
 
 
 # --- where the source is silent or self-contradictory, a ruling says so ----------------------

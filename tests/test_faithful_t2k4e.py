@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from rulepress.games.t2k4e.models.improvement import CharacterImprovement
 from rulepress.games.t2k4e.models.odds_table import OddsTable
 from rulepress.games.t2k4e.models.step_dice import (
     GroupRoll,
@@ -23,7 +24,16 @@ from rulepress.models import RuleText
 from tests.helpers import COMPENDIUM, normal
 
 SEED = "t2k4e.txt"
-TEXT_KINDS = (RuleText, StepDice, PushRule, ModifierRule, GroupRoll, OpposedRoll, TimeUnits)
+TEXT_KINDS = (
+    RuleText,
+    StepDice,
+    PushRule,
+    ModifierRule,
+    GroupRoll,
+    OpposedRoll,
+    TimeUnits,
+    CharacterImprovement,
+)
 
 
 def printed_table(source: str, heading: str) -> list[list[str]]:

@@ -50,6 +50,7 @@ GAME_KINDS = {
         "opposed-roll",
         "odds-table",
         "time-units",
+        "character-improvement",
     ),
     "cuf": ("cuf-rating", "threat-threshold", "tc-source", "tc-ladder"),
     "cool": ("shock-roll", "fear-roll", "critical-failure"),

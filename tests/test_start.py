@@ -86,7 +86,7 @@ def test_samples_all_writes_the_skeleton_and_the_games_samples_byte_for_byte(tmp
     sources = _documents(SKELETON)
     for samples in every_sample().values():
         sources.update({name: text.encode() for name, text in samples.documents.items()})
-    assert written.keys() == sources.keys() and len(written) == 30
+    assert written.keys() == sources.keys() and len(written) == 31
     for name in sorted(sources.keys() - {"ruleset.yaml"}):
         assert written[name] == sources[name], name
     # the ruleset keeps every chapter and its summary, and has every game's glossary terms

@@ -120,7 +120,8 @@ class ShockRoll(Document, StatesBoundaries):
     def required(self, wound: int, damage_before: int, hit_points: int) -> bool:
         """Whether a wound calls for a shock roll: a single wound of at least half the
         hit points, or total damage passing a mark (1/4 or 1/2) it had not passed before
-        (ruling `damage-marks-each-once`)."""
+        (ruling `damage-marks-each-once`); the marks are not rounded (ruling
+        `damage-marks-unrounded`)."""
         total = damage_before + wound
         for trigger in self.triggers:
             marks = [fraction * hit_points for fraction in trigger.fractions_of_hp]
@@ -134,7 +135,8 @@ class ShockRoll(Document, StatesBoundaries):
 
     def target(self, cool: int, damage_taken: int) -> int:
         """The roll's target, the highest percentile roll that succeeds: Cool less the
-        wound penalty, the damage taken (ruling `wound-penalty-amount`)."""
+        wound penalty, the damage taken (ruling `wound-penalty-amount`), with no floor
+        (ruling `target-not-floored`)."""
         return cool - damage_taken
 
     def resolve(self, roll: int, target: int, critical: CriticalFailure) -> ShockResult:
@@ -172,8 +174,36 @@ class FearRoll(Document, StatesBoundaries):
     frozen: Duration
     recovery: Text
     ends: Text
+    ends_out_of_danger: bool
+    """Whether fear and panic end by themselves once the character is out of danger: "Fear
+    or panic automatically ends whenever the character(s) are considered to be no longer
+    in danger"."""
     acting_order: Text
     examples: list[Example] = []
+
+    def fear_ends(self, *, in_danger: bool) -> bool:
+        """Whether fear or panic ends now, with no roll: when the character is no longer in
+        danger (the referee's call, given as `in_danger`, ruling
+        `fear-roll-triggers-referee`); the state and its penalty end with it (ruling
+        `fear-carried-through`)."""
+        return self.ends_out_of_danger and not in_danger
+
+    def state_after(self, outcome: FearOutcome, *, in_danger: bool) -> FearOutcome:
+        """The state a fear roll's outcome leaves once the referee judges the danger:
+        `not-afraid` when fear ends (`fear_ends`), else the outcome unchanged."""
+        return (
+            "not-afraid"
+            if outcome != "not-afraid" and self.fear_ends(in_danger=in_danger)
+            else outcome
+        )
+
+    def panic(self, *, can_escape: bool, rng: random.Random | None = None) -> PanicResult:
+        """What a panic does: the character flees the scene if they can; if they cannot
+        escape they are frozen to the spot for `frozen` (1d6+1 turns, rolled with `rng` when
+        given; a turn is a round, ruling `turns-and-rounds`)."""
+        if can_escape:
+            return PanicResult("flees", None, None)
+        return PanicResult("frozen", self.frozen, self.frozen.roll(rng) if rng else None)
 
     def target(self, cool: int, damage_taken: int = 0) -> int:
         """The roll's target, the highest percentile roll that succeeds: Cool less the
@@ -186,7 +216,9 @@ class FearRoll(Document, StatesBoundaries):
     ) -> bool:
         """Whether the re-roll made in the following turn ends fear or panic: it must pass
         Cool less the wound penalty, without the fear's own margin penalty (ruling
-        `recovery-roll-unpenalised`); a critical failure never recovers."""
+        `recovery-roll-unpenalised`); a critical failure never recovers, and leaves the
+        state as it was (ruling `fear-recovery-critical`). A frozen character makes it too,
+        and a success ends the freeze (ruling `frozen-can-recover`)."""
         _check_roll(roll)
         return not critical.is_critical(roll) and roll <= self.target(cool, damage_taken)
 
@@ -232,6 +264,13 @@ class ShockResult:
     target: int
     outcome: ShockOutcome
 
+    @property
+    def acts(self) -> bool:
+        """Whether the character can act this round: only when steady. In shock "they are
+        stunned for that round and cannot act"; after a recovery roll, "A failed roll
+        means they are still in shock and can't act"."""
+        return self.outcome == "steady"
+
 
 @dataclass(frozen=True)
 class FearResult:
@@ -248,6 +287,16 @@ class FearResult:
     def penalty(self) -> int:
         """The penalty on every action: the margin, negated."""
         return -self.margin
+
+
+@dataclass(frozen=True)
+class PanicResult:
+    """What a panic leads to: the outcome (`flees`, or `frozen` when the character cannot
+    escape), the freeze's duration and, when rolled, the turns it lasts."""
+
+    outcome: Literal["flees", "frozen"]
+    frozen: Duration | None
+    turns: int | None
 
 
 def _dice_parts(text: str) -> tuple[int, int, int]:
@@ -270,5 +319,12 @@ def _check_roll(roll: int) -> None:
         raise ValueError(f"a percentile roll is 1-100, not {roll}")
 
 
-__all__ = ["CriticalFailure", "FearResult", "FearRoll", "ShockResult", "ShockRoll"]
+__all__ = [
+    "CriticalFailure",
+    "FearResult",
+    "FearRoll",
+    "PanicResult",
+    "ShockResult",
+    "ShockRoll",
+]
 """The kinds and the typed results their rules return."""

@@ -39,8 +39,8 @@ class Combatant:
 
 def acting_order(combatants: Sequence[Combatant]) -> list[Combatant]:
     """Who acts, first to last: steady characters by initiative, then the frightened, then
-    those in shock and the scared; within a group, higher initiative first. Unconscious
-    characters are left out."""
+    those in shock and the scared; within a group, higher initiative first, ties in the
+    order given (ruling `higher-initiative-first`). Unconscious characters are left out."""
     for combatant in combatants:
         if combatant.state not in _RANK and combatant.state != "unconscious":
             raise ValueError(f"{combatant.name}: unknown state {combatant.state!r}")
@@ -61,7 +61,13 @@ def fear_roll_example(rule: FearRoll, example: Example, ruleset: Ruleset) -> Com
     """Whether fear ends, and the fear roll's result."""
     computed: Computed = {}
     if "in-danger" in example.given:
-        computed["fear-ends"] = not example.given["in-danger"]
+        computed["fear-ends"] = rule.fear_ends(in_danger=example.given["in-danger"])
+        if "result" in example.given:
+            computed["state"] = rule.state_after(
+                example.given["result"], in_danger=example.given["in-danger"]
+            )
+    if "can-flee" in example.given:
+        computed["panic"] = rule.panic(can_escape=example.given["can-flee"]).outcome
     if "roll" in example.given:
         critical = ruleset.one(CriticalFailure)
         if critical is None:

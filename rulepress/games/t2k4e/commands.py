@@ -94,7 +94,12 @@ def t2k4e_roll(ruleset: Ruleset, request: T2k4eRoll) -> dict:
             needs = f"the push re-rolls {dice_count(len(picked))}"
             check_faces("--push-faces", push_faces, sides, needs)
         pushed = rule.push(faces, push_faces, step_dice, reading)
-        data["pushed"] = {"rerolled": picked, "faces": pushed, "successes": step_dice.count(pushed)}
+        data["pushed"] = {
+            "rerolled": picked,
+            "faces": pushed,
+            "successes": step_dice.count(pushed),
+            "allowed": rule.may_push(faces, step_dice, reading=reading).outcome,
+        }
         if request.attribute:
             price = rule.price(request.attribute, request.with_gear)
             data["pushed"]["price"] = {
@@ -131,7 +136,17 @@ def t2k4e_summary(data: dict) -> str:
             f" Pushed, re-rolling {which}: "
             f"{faces_text(pushed['faces'])}, so {_successes(pushed['successes'])}."
         )
+        if pushed.get("allowed", "may-push") != "may-push":
+            text += f" The rules allow no push here: {NO_PUSH[pushed['allowed']]}."
     return text
+
+
+NO_PUSH = {
+    "enough-successes": "the roll already succeeded",
+    "nothing-to-pick-up": "no die to pick up",
+    "already-pushed": "the roll was pushed already",
+}
+"""Why a push is not allowed, in words (`PushRule.may_push`'s outcomes)."""
 
 
 def t2k4e_text_data(data: dict) -> dict:

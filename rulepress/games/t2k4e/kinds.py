@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulepress.games.t2k4e.models.improvement import CharacterImprovement
 from rulepress.games.t2k4e.models.odds_table import OddsTable
 from rulepress.games.t2k4e.models.step_dice import (
     STEPS,
@@ -73,6 +74,11 @@ KINDS = (
         TimeUnits,
         guide=Guide("Time", "time-units", 170),
         changes=DiffWording(row_keys=("id", "unit")),
+        templates=TEMPLATES,
+    ),
+    Kind(
+        CharacterImprovement,
+        guide=Guide("Character Improvement", "character-improvement", 180),
         templates=TEMPLATES,
     ),
 )

@@ -33,7 +33,8 @@ def exact_percent(
 def within_rounding(printed: int, exact: Fraction) -> bool:
     """A printed whole percent agrees when it is the exact figure rounded to the nearest
     whole number. A figure exactly half-way (12.5) agrees with both neighbours (12 and
-    13): a printed table does not say whether it rounds halves up or to even."""
+    13): a printed table does not say whether it rounds halves up or to even (ruling
+    `halves-agree-either-way` on the odds table)."""
     return rounds_to(printed, exact, "nearest")
 
 
@@ -61,7 +62,8 @@ class ReadingFit:
 
 
 def best_reading(step_dice: StepDice, table: OddsTable) -> ReadingFit:
-    """The push reading whose figures most printed cells agree with, and how many agree."""
+    """The push reading whose figures most printed cells agree with, and how many agree;
+    on a tie, the rule text's (ruling `reading-fit-tie` on the odds table)."""
     scores = {}
     for reading in READINGS:
         scores[reading] = sum(

@@ -71,8 +71,32 @@ class StepDice(Document, StatesBoundaries):
                 ("successes", number, "at_least"),
             )
 
+    def level_of(self, die: str) -> str:
+        """The level letter of a die (d6 is Level D ... d12 is Level A), from `levels`."""
+        for level in self.levels:
+            if level.die == die:
+                return level.level
+        raise KeyError(f"no level rolls {die!r}")
+
+    def die_of(self, level: str) -> str:
+        """The die a level rolls (Level A is a d12 ... Level D a d6), from `levels`."""
+        for row in self.levels:
+            if row.level == level:
+                return row.die
+        raise KeyError(f"no level {level!r}")
+
+    def pool(self, attribute: str, skill: str | None = None) -> list[str]:
+        """The dice of a roll, each given as a die or a level letter: the attribute die and
+        the skill die, or the attribute alone without the skill ("you can still roll the
+        associated attribute"; ruling `actions-needing-a-skill-level`)."""
+        return [self._die(attribute), *([self._die(skill)] if skill else [])]
+
+    def _die(self, die_or_level: str) -> str:
+        return die_or_level if die_or_level in STEPS else self.die_of(die_or_level)
+
     def successes_for(self, face: int) -> int:
-        """Successes one die counts: the highest step whose threshold the face reaches."""
+        """Successes one die counts: the highest step whose threshold the face reaches
+        (a 10 is 2 successes, not 3: ruling `successes-highest-step`)."""
         steps = [s.successes for s in self.successes if face >= s.at_least]
         return max(steps, default=0)
 
@@ -133,6 +157,16 @@ class PushCost(Model):
 
 
 @dataclass(frozen=True)
+class PushAllowance:
+    """Whether a roll may be pushed, the outcome (the reason in a word) and the successes
+    the roll has."""
+
+    allowed: bool
+    outcome: Literal["may-push", "enough-successes", "already-pushed", "nothing-to-pick-up"]
+    successes: int
+
+
+@dataclass(frozen=True)
 class PushPrice:
     """What one push costs: to the character, and to the gear used."""
 
@@ -162,12 +196,42 @@ class PushRule(Document, StatesBoundaries):
     costs: list[PushCost]
     gear_takes_damage: bool
     gear_reliability_loss: Annotated[int, Field(ge=0, le=10)]
+    when: Annotated[list[Literal["failed", "more-successes-needed"]], Field(min_length=1)]
+    """When a roll may be pushed: "If you fail your initial roll or need more successes
+    than you got"."""
+    pushes_per_roll: Annotated[int, Field(ge=1, le=10)]
+    """How many times one roll may be pushed (ruling `push-how-often`)."""
+
+    def may_push(
+        self,
+        faces: Sequence[int],
+        step_dice: StepDice,
+        *,
+        needed: int = 1,
+        pushes: int = 0,
+        reading: Reading | None = None,
+    ) -> PushAllowance:
+        """Whether a roll may be pushed: only if it failed or has fewer successes than
+        `needed` (1 for a normal roll, the opposed roll's `normal_roll_needs`), only as
+        often as `pushes_per_roll` allows (ruling `push-how-often`), and only if it has a
+        die to pick up (ruling `push-with-nothing-to-pick-up`)."""
+        got = step_dice.count(faces)
+        if pushes >= self.pushes_per_roll:
+            return PushAllowance(False, "already-pushed", got)
+        failed = got == 0 and "failed" in self.when
+        short = 0 < got < needed and "more-successes-needed" in self.when
+        if not (failed or short):
+            return PushAllowance(False, "enough-successes", got)
+        if not self.rerolled(faces, step_dice, reading):
+            return PushAllowance(False, "nothing-to-pick-up", got)
+        return PushAllowance(True, "may-push", got)
 
     def rerolled(
         self, faces: Sequence[int], step_dice: StepDice, reading: Reading | None = None
     ) -> list[int]:
         """Indexes of the dice a push picks up: by the text, those that show neither a 1
-        nor a success; with `every-non-success`, every die that is not a success."""
+        nor a success; with `every-non-success`, every die that is not a success. Every
+        such die is picked up (ruling `push-picks-up-every-die`)."""
         reading = reading or self.rerolls
         return [
             i
@@ -259,50 +323,21 @@ class ModifierRule(Document, StatesBoundaries):
         return [*pool[:index], STEPS[STEPS.index(pool[index]) + 1], *pool[index + 1 :]]
 
 
-class GroupRoll(Document):
-    """One character rolls for a group and gains a bonus per helper, to a maximum."""
+# The group and opposed rolls live in their own module; named here too, where they were.
+from rulepress.games.t2k4e.models.rolls import (  # noqa: E402
+    GroupRoll,
+    OpposedResult,
+    OpposedRoll,
+)
 
-    KIND = "group-roll"
-    kind: Literal["group-roll"]
-    name: Name
-    text: Text
-    bonus_per_helper: Annotated[int, Field(ge=0, le=10)]
-    max_bonus: Annotated[int, Field(ge=0, le=10)]
-
-    def bonus(self, helpers: int) -> int:
-        """+1 per helper, to a maximum of +3 on the helpers' bonus alone (ruling
-        `group-bonus-and-other-modifiers`)."""
-        if helpers < 0:
-            raise ValueError("helpers cannot be negative")
-        return min(helpers * self.bonus_per_helper, self.max_bonus)
-
-
-class OpposedRoll(Document):
-    """Both sides roll; the side with more successes wins, the loser's successes cancel."""
-
-    KIND = "opposed-roll"
-    kind: Literal["opposed-roll"]
-    name: Name
-    text: Text
-    cancel_per_success: Annotated[int, Field(ge=0, le=10)]
-
-    def compare(self, acting: int, opposing: int) -> OpposedResult:
-        """Compare both sides' successes: the side with more wins, with its successes less
-        one per success of the loser's (`cancel_per_success`); equal successes are a tie
-        that no one wins (ruling `opposed-tie`)."""
-        if acting < 0 or opposing < 0:
-            raise ValueError("successes cannot be negative")
-        if acting == opposing:
-            return OpposedResult("tie", 0)
-        winner, loser = max(acting, opposing), min(acting, opposing)
-        net = max(winner - loser * self.cancel_per_success, 0)
-        return OpposedResult("acting-wins" if acting > opposing else "opposing-wins", net)
-
-
-@dataclass(frozen=True)
-class OpposedResult:
-    """An opposed roll settled: who won (the outcome), and the winner's successes left
-    after the loser's cancelled theirs (0 on a tie)."""
-
-    outcome: Literal["acting-wins", "opposing-wins", "tie"]
-    successes: int
+__all__ = [
+    "GroupRoll",
+    "ModifierRule",
+    "OpposedResult",
+    "OpposedRoll",
+    "PushAllowance",
+    "PushPrice",
+    "PushRule",
+    "StepDice",
+]
+"""The kinds and the typed results their rules return."""
