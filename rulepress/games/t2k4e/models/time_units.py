@@ -28,3 +28,9 @@ class TimeUnits(Document):
     text: Text
     headers: Annotated[list[Name], Field(min_length=3, max_length=3)]
     rows: Annotated[list[TimeUnit], Field(min_length=1)]
+
+    def stated_conversions(self):
+        """Each unit and the calendar unit the table measures it in (`Round`, `seconds`),
+        with its row's path: what the duration-units check (RP228) takes as stated."""
+        for number, row in enumerate(self.rows):
+            yield row.unit, row.per, ("rows", number, "per")
