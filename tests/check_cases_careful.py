@@ -168,3 +168,84 @@ PASSING = [
     Passes("magazines that rise with the tiers", magazines(4, 4, 6), "RP229"),
     Passes("magazines that rise and fall alike", magazines(5, 2, 6, 1), "RP229"),
 ]
+
+
+# -- RP305: a worked example's words against its rule's data ---------------------------
+
+SHOCK_FILE = "demo/shock-roll.yaml"
+SHOCK = """\
+kind: shock-roll
+id: shock-roll
+name: Shock roll
+text: A heavy wound calls for a cool roll.
+triggers:
+  - id: single-wound-half-hp
+    text: a single wound of at least 1/2 of their total hit-points
+    when: single-wound-at-least
+    fractions_of_hp: [0.5]
+  - id: total-damage-marks
+    text: their total damage exceeds the 1/2 and 1/4 H.P. damage marks
+    when: total-damage-passes
+    fractions_of_hp: [0.25, 0.5]
+wound_penalty: damage-taken
+on_failure: Stunned.
+recovery: Roll again.
+critical_failure: Unconscious for 1d6+1 rounds.
+unconscious: {dice: 1d6+1, unit: rounds}
+examples:
+  - id: ugg
+    title: Ugg takes ten damage
+    text: Ugg takes 10 damage and %s. He needs 70 or less.
+    given: {cool: 80, damage: 10}
+    expect: {penalty: -10, target: 70}
+%s"""
+
+
+def shock(says: str, boundaries: str = "") -> Files:
+    """A shock roll whose example says `says` (its `text:` at line 22, column 11), and
+    `boundaries` (a YAML list) as data."""
+    return {SHOCK_FILE: SHOCK % (says, f"boundaries:\n{boundaries}" if boundaries else "")}
+
+
+QUARTER_WOUND = (
+    "  - {quantity: single-wound, comparison: '>', value: quarter-hp,"
+    " text: exceeds a quarter of his hit-points in a single wound}\n"
+)
+
+FAILING += [
+    Fails(
+        "an example stating a single wound's boundary the rule's trigger puts elsewhere",
+        shock("exceeds a quarter of his hit-points in a single wound", QUARTER_WOUND),
+        "RP305",
+        SHOCK_FILE,
+        22,
+        11,
+        WARN,
+    ),
+    Fails(
+        "an example stating a fraction none of the rule's figures holds",
+        shock("so passes a third of his hit-points"),
+        "RP305",
+        SHOCK_FILE,
+        22,
+        11,
+        WARN,
+    ),
+]
+
+PASSING += [
+    Passes(
+        "an example stating the boundary and fraction the rule holds",
+        shock(
+            "his single wound is at least half of his hit-points",
+            "  - {quantity: single-wound, comparison: '>=', value: half-hp,"
+            " text: at least half of his hit-points}\n",
+        ),
+        "RP305",
+    ),
+    Passes(
+        "an example stating the quarter mark the rule holds for total damage",
+        shock("so passes a quarter of his hit-points"),
+        "RP305",
+    ),
+]

@@ -5,6 +5,7 @@ from rulepress.validators import (  # noqa: F401
     computed,
     consistency,
     durations,
+    example_figures,
     fields,
     names,
     prose,
