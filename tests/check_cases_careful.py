@@ -9,6 +9,7 @@ from tests.check_cases import (
     RULE,
     RULE_FILE,
     SECOND_RULE_FILE,
+    STEP_DICE,
     WARN,
     Fails,
     Files,
@@ -248,4 +249,39 @@ PASSING += [
         shock("so passes a quarter of his hit-points"),
         "RP305",
     ),
+]
+
+
+# -- RP306: cells a table's construction makes equal -----------------------------------
+
+MIRROR_FILE = "demo/dice/mirror.yaml"
+
+
+def mirrored(d8_with_d6: int = 48) -> Files:
+    """The step dice and an odds table of attribute d6 and d8 by skill none, d6 and d8
+    (the d8 skill row at line 10, its d6 cell at column 27); the other cells are the
+    exact chances, rounded."""
+    table = (
+        "kind: odds-table\nid: mirror\nname: Odds\nroll: initial\ncorner: Attribute / Skill\n"
+        "columns: [d6, d8]\nrows:\n  - {skill: null, percent: [17, 38]}\n"
+        f"  - {{skill: d6, percent: [31, 48]}}\n  - {{skill: d8, percent: [{d8_with_d6}, 61]}}\n"
+    )
+    return {"demo/dice/step-dice.yaml": STEP_DICE, MIRROR_FILE: table}
+
+
+FAILING += [
+    Fails(
+        "an odds table whose d8 skill with a d6 attribute differs from its mirror",
+        mirrored(47),
+        "RP306",
+        MIRROR_FILE,
+        10,
+        27,
+        WARN,
+        also=("RP301", "RP303"),
+    ),
+]
+
+PASSING += [
+    Passes("an odds table whose mirror cells agree", mirrored(), "RP306"),
 ]

@@ -7,6 +7,7 @@ from rulepress.validators import (  # noqa: F401
     durations,
     example_figures,
     fields,
+    mirrors,
     names,
     prose,
     references,
