@@ -66,15 +66,14 @@ def _against(entries: list[Entry], stat: str) -> Iterator[tuple[Entry, list[Entr
 
 @check("RP229", "tier-progression", Level.INFO, reads="group")
 def tier_progression(ruleset: Ruleset):
-    """Within a group of documents with tiers (an IRIS weapon section), a stat that
+    """Within a group of documents with tiers (the weapons of one section), a stat that
     progresses across the tiers goes the other way somewhere. A stat progresses when at
     least 3 documents of the group give it and, over the steps from each tier to the next
     whose values differ, at least twice as many rise as fall (or fall as rise): each
     document whose value goes against that way from a lower tier's is named, with the
-    lower tiers. Every
-    number a document gives at its top level is a stat (capacity, weight, reload, cost),
-    whatever its name; the tiers' tables are the tier-weaker-table check's. It may be a
-    trade-off, so it is information.
+    lower tiers. Every number a document gives at its top level is a stat (capacity,
+    weight, reload, cost), whatever its name; the tiers' tables are the
+    tier-weaker-table check's. It may be a trade-off, so it is information.
 
     Example: a section whose magazines hold 4, 6 and 8 at tiers 1-3 and 5 at tier 4."""
     for entries in entries_by_group(ruleset.entries).values():
