@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
+from rulepress.validators.plugin_calls import stated
 from rulepress.validators.registry import Report, check
 
 CALENDAR = ("second", "minute", "hour", "day", "week", "month", "year")
@@ -25,14 +26,12 @@ COUNT = (
 """What stands before a unit that is a duration ("the following round", "1d6+1 turns")."""
 
 
-def conversions(document) -> Iterator[tuple[str, str, tuple]]:
+def conversions(entry: Entry) -> tuple[list[tuple[str, str, tuple]], Report | None]:
     """The conversions a document states, as (unit, unit it is measured in, data path):
     a kind states them with a `stated_conversions()` method (a time table's "Round: 5-10
-    seconds")."""
-    stated = getattr(document, "stated_conversions", None)
-    if stated is not None:
-        for unit, other, path in stated():
-            yield unit_name(unit), unit_name(other), path
+    seconds"); and an error report if a plugin's method failed."""
+    listed, failed = stated(entry, "stated_conversions")
+    return [(unit_name(unit), unit_name(other), path) for unit, other, path in listed], failed
 
 
 def unit_name(word: str) -> str:
@@ -111,7 +110,10 @@ def duration_units(ruleset: Ruleset):
     joined, named, defining = _Joined(), set(PLAY), set()
     for entry in ruleset.entries:
         if not entry.document.is_draft:
-            for unit, other, path in conversions(entry.document):
+            listed, failed = conversions(entry)
+            if failed is not None:
+                yield failed
+            for unit, other, path in listed:
                 named.update((unit, other))
                 joined.join(unit, other)
                 defining.add((id(entry), path[:-1]))  # the row that states it

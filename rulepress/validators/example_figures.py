@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level, data_path_text
 from rulepress.models.common import StatesBoundaries
+from rulepress.validators.plugin_calls import stated as stated_by
 from rulepress.validators.registry import Report, check
 
 NOT_DATA = frozenset({"examples", "rulings", "acknowledged", "boundaries"})
@@ -70,7 +71,9 @@ def _boundary_reports(entry) -> Iterator[Report]:
     document = entry.document
     if not isinstance(document, StatesBoundaries):
         return
-    stated = list(document.stated_boundaries())
+    stated, failed = stated_by(entry, "stated_boundaries")
+    if failed is not None:
+        yield failed
     for number, example in enumerate(document.examples):
         ours = [(b, p) for b, p in stated if _stated_in(example.text, b.text)]
         for boundary, _ in ours:

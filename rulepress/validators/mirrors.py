@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import Level
+from rulepress.validators.plugin_calls import stated
 from rulepress.validators.registry import Report, check
 
 
@@ -19,10 +20,12 @@ def equal_cells_differ(ruleset: Ruleset):
     Example: an odds table printing 49% for a d6 skill with a d8 attribute, and 47% for
     a d8 skill with a d6 attribute."""
     for entry in ruleset.entries:
-        stated = getattr(entry.document, "equal_cells", None)
-        if entry.document.is_draft or stated is None:
+        if entry.document.is_draft:
             continue
-        for why, cells in stated():
+        sets, failed = stated(entry, "equal_cells")
+        if failed is not None:
+            yield failed
+        for why, cells in sets:
             (label, value, _), *others = cells
             for other, theirs, path in others:
                 if theirs != value:

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.validators.registry import Report, check, entries_by_group
+from rulepress.validators.plugin_calls import guarded
+from rulepress.validators.registry import Report, check, group_of
 
 FEWEST_CARRIERS = 3
 """A stat is compared only in a group where at least this many documents give it."""
@@ -64,6 +65,20 @@ def _against(entries: list[Entry], stat: str) -> Iterator[tuple[Entry, list[Entr
             yield b, lower, way
 
 
+def _groups(entries: list[Entry]) -> tuple[dict[str, list[Entry]], list[Report]]:
+    """`entries` by their group, and an error for each whose plugin's group hook failed
+    (its document left out of the comparison)."""
+    groups: dict[str, list[Entry]] = {}
+    failed = []
+    for entry in entries:
+        group, report = guarded(entry, "the group hook", lambda e=entry: group_of(e.document))
+        if report is not None:
+            failed.append(report)
+        elif group is not None:
+            groups.setdefault(group, []).append(entry)
+    return groups, failed
+
+
 @check("RP229", "tier-progression", Level.INFO, reads="group")
 def tier_progression(ruleset: Ruleset):
     """Within a group of documents with tiers (the weapons of one section), a stat that
@@ -76,8 +91,12 @@ def tier_progression(ruleset: Ruleset):
     tier-weaker-table check's. It may be a trade-off, so it is information.
 
     Example: a section whose magazines hold 4, 6 and 8 at tiers 1-3 and 5 at tier 4."""
-    for entries in entries_by_group(ruleset.entries).values():
-        tiered = [e for e in entries if not e.document.is_draft and _tier(e.document) is not None]
+    tiered_entries = [
+        e for e in ruleset.entries if not e.document.is_draft and _tier(e.document) is not None
+    ]
+    groups, failed = _groups(tiered_entries)
+    yield from failed
+    for tiered in groups.values():
         stats = sorted({stat for e in tiered for stat in _stats(e.document)})
         for stat in stats:
             for entry, lower, way in _against(tiered, stat):
