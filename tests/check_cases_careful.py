@@ -285,3 +285,37 @@ FAILING += [
 PASSING += [
     Passes("an odds table whose mirror cells agree", mirrored(), "RP306"),
 ]
+
+
+def capacities(*stats: tuple[str, int]) -> Files:
+    """Weapons of tiers 2, 3, ... in the demo pistol's section (its tier 1 has a magazine
+    of 3), each giving its capacity as the field named (`magazine` at line 8, column 11;
+    `attacks` just before the table)."""
+    files: Files = {}
+    for tier, (field, size) in enumerate(stats, 2):
+        other = {"magazine": None, "attacks": size} if field == "attacks" else {"magazine": size}
+        files.update(second_weapon(f"gun-{tier}", tier=tier, **other))
+    return files
+
+
+FAILING += [
+    Fails(
+        "a tier 4 magazine smaller than the attacks of tiers 2-3, one capacity printed two ways",
+        capacities(("attacks", 5), ("attacks", 6), ("magazine", 2)),
+        "RP229",
+        "demo/weapons/gun-4.yaml",
+        8,
+        11,
+        INFO,
+        also=("RP215",),
+    ),
+]
+
+PASSING += [
+    Passes(
+        "a capacity that rises through magazines and attacks",
+        capacities(("attacks", 5), ("attacks", 6), ("magazine", 8)),
+        "RP229",
+        also=("RP215",),
+    ),
+]

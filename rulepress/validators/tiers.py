@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from fractions import Fraction
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
@@ -11,12 +12,19 @@ from rulepress.validators.plugin_calls import guarded
 from rulepress.validators.registry import Report, check, group_of
 
 FEWEST_CARRIERS = 3
-"""A stat is compared only in a group where at least this many documents give it."""
+"""A stat is judged only where at least this many documents of its kind give it."""
+ALTERNATIVES_COVER = Fraction(2, 3)
+"""Fields no document gives together are one stat when, together, at least this share
+of their kind's documents give one of them."""
 NOT_STATS = frozenset({"tier", "order"})
 """Numbers that are not stats: the tier itself, and where a document sits."""
 
+Stat = tuple[str, ...]
+"""A stat: the field that gives it, or the alternative fields that do (`magazine`,
+`attacks`), each document giving at most one of them."""
 
-def _stats(document) -> dict[str, float]:
+
+def _numbers(document) -> dict[str, float]:
     """The numbers a document gives at its top level, by field (a flag is not a number)."""
     return {
         name: value
@@ -32,84 +40,131 @@ def _tier(document) -> int | None:
     return tier if isinstance(tier, int) and not isinstance(tier, bool) else None
 
 
-def _against(entries: list[Entry], stat: str) -> Iterator[tuple[Entry, list[Entry], int]]:
-    """Each entry whose `stat` goes against the way it progresses across the group's
-    tiers, with the entries of other tiers it goes against, and the way (1 rises, -1 falls)."""
-    carriers = [e for e in entries if stat in _stats(e.document)]
-    if len(carriers) < FEWEST_CARRIERS:
-        return
-    value = {id(e): _stats(e.document)[stat] for e in carriers}
-    tiers = sorted({_tier(e.document) for e in carriers})
-    following = dict(itertools.pairwise(tiers))
-    steps = [  # from each tier to the next that gives the stat
+def _value(entry: Entry, stat: Stat) -> float | None:
+    numbers = _numbers(entry.document)
+    return next((numbers[field] for field in stat if field in numbers), None)
+
+
+def _stats(entries: list[Entry]) -> list[Stat]:
+    """The stats documents of one kind give: each numeric field, and fields that are
+    alternatives (no document gives two of them, and together most documents give one)
+    as one stat."""
+    given = [set(_numbers(e.document)) for e in entries]
+    fields = sorted(set().union(*given))
+    apart = {
         (a, b)
-        for a in carriers
-        for b in carriers
-        if following.get(_tier(a.document)) == _tier(b.document) and value[id(a)] != value[id(b)]
-    ]
-    rises = sum(value[id(b)] > value[id(a)] for a, b in steps)
+        for a, b in itertools.combinations(fields, 2)
+        if not any(a in numbers and b in numbers for numbers in given)
+        and Fraction(sum(a in n or b in n for n in given), len(given)) >= ALTERNATIVES_COVER
+    }
+    stats: list[Stat] = []
+    for field in fields:
+        joined = next((s for s in stats if all((f, field) in apart for f in s)), None)
+        if joined is None:
+            stats.append((field,))
+        else:
+            stats[stats.index(joined)] = (*joined, field)
+    return stats
+
+
+def _steps(groups: list[list[Entry]], stat: Stat) -> Iterator[tuple[Entry, Entry]]:
+    """Each step of `stat` from a tier of a group to the next tier of the group that gives
+    it, between documents whose values differ."""
+    for entries in groups:
+        carriers = [e for e in entries if _value(e, stat) is not None]
+        following = dict(itertools.pairwise(sorted({_tier(e.document) for e in carriers})))
+        for a in carriers:
+            for b in carriers:
+                if following.get(_tier(a.document)) == _tier(b.document) and _value(
+                    a, stat
+                ) != _value(b, stat):
+                    yield a, b
+
+
+def _way(groups: list[list[Entry]], stat: Stat) -> int:
+    """The way `stat` progresses across the tiers of its kind's groups: 1 when its steps
+    rise at least twice as often as they fall, -1 the other way, 0 for neither or when
+    no step goes against it."""
+    if sum(_value(e, stat) is not None for entries in groups for e in entries) < FEWEST_CARRIERS:
+        return 0
+    steps = list(_steps(groups, stat))
+    rises = sum(_value(b, stat) > _value(a, stat) for a, b in steps)
     falls = len(steps) - rises
-    if rises >= 2 * falls and falls:
-        way = 1
-    elif falls >= 2 * rises and rises:
-        way = -1
-    else:  # no progression, or none it goes against
-        return
-    for b in carriers:
-        lower = [
-            a
-            for a in carriers
-            if _tier(a.document) < _tier(b.document) and (value[id(b)] - value[id(a)]) * way < 0
-        ]
-        if lower:
-            yield b, lower, way
+    if falls and rises >= 2 * falls:
+        return 1
+    if rises and falls >= 2 * rises:
+        return -1
+    return 0
 
 
-def _groups(entries: list[Entry]) -> tuple[dict[str, list[Entry]], list[Report]]:
-    """`entries` by their group, and an error for each whose plugin's group hook failed
-    (its document left out of the comparison)."""
-    groups: dict[str, list[Entry]] = {}
+def _groups(entries: list[Entry]) -> tuple[dict[tuple[str, str], list[Entry]], list[Report]]:
+    """`entries` by their kind and group, and an error for each whose plugin's group hook
+    failed (its document left out of the comparison)."""
+    groups: dict[tuple[str, str], list[Entry]] = {}
     failed = []
     for entry in entries:
         group, report = guarded(entry, "the group hook", lambda e=entry: group_of(e.document))
         if report is not None:
             failed.append(report)
         elif group is not None:
-            groups.setdefault(group, []).append(entry)
+            groups.setdefault((entry.document.kind, group), []).append(entry)
     return groups, failed
 
 
-@check("RP229", "tier-progression", Level.INFO, reads="group")
+@check("RP229", "tier-progression", Level.INFO, reads="ruleset")
 def tier_progression(ruleset: Ruleset):
     """Within a group of documents with tiers (the weapons of one section), a stat that
-    progresses across the tiers goes the other way somewhere. A stat progresses when at
-    least 3 documents of the group give it and, over the steps from each tier to the next
-    whose values differ, at least twice as many rise as fall (or fall as rise): each
-    document whose value goes against that way from a lower tier's is named, with the
-    lower tiers. Every number a document gives at its top level is a stat (capacity,
-    weight, reload, cost), whatever its name; the tiers' tables are the
-    tier-weaker-table check's. It may be a trade-off, so it is information.
+    progresses across the tiers goes the other way. A stat is a number a document gives
+    at its top level (capacity, weight, reload, cost), whatever its name; fields no
+    document gives together, which together most documents of the kind give, are one
+    stat (a capacity printed as a Magazine or as Attacks). It progresses when at least 3
+    documents of the kind give it and, over the steps from each tier of a group to the
+    next, at least twice as many rise as fall (or fall as rise), in all the kind's groups
+    together: each document whose value goes against that way from a lower tier's of its
+    group is named, with those lower tiers. The tiers' tables are the tier-weaker-table
+    check's. It may be a trade-off, so it is information.
 
-    Example: a section whose magazines hold 4, 6 and 8 at tiers 1-3 and 5 at tier 4."""
-    tiered_entries = [
+    Example: magazines of 4, 6 and 8 at tiers 1-3 of one section and 5 at tier 4, in a
+    ruleset whose sections' magazines otherwise only grow."""
+    tiered = [
         e for e in ruleset.entries if not e.document.is_draft and _tier(e.document) is not None
     ]
-    groups, failed = _groups(tiered_entries)
+    by_group, failed = _groups(tiered)
     yield from failed
-    for tiered in groups.values():
-        stats = sorted({stat for e in tiered for stat in _stats(e.document)})
-        for stat in stats:
-            for entry, lower, way in _against(tiered, stat):
-                value = _stats(entry.document)[stat]
-                names = ", ".join(
-                    f"tier {_tier(a.document)} '{a.document.display_name}' "
-                    f"({_stats(a.document)[stat]})"
-                    for a in sorted(lower, key=lambda a: (_tier(a.document), a.document.id))
-                )
-                yield Report(
-                    entry,
-                    f"{stat} {'rises' if way > 0 else 'falls'} with the tiers of its group, "
-                    f"but tier {_tier(entry.document)} gives {value}, "
-                    f"{'less' if way > 0 else 'more'} than {names}",
-                    (stat,),
-                )
+    kinds: dict[str, list[list[Entry]]] = {}
+    for (kind, _), entries in by_group.items():
+        kinds.setdefault(kind, []).append(entries)
+    for groups in kinds.values():
+        for stat in _stats([e for entries in groups for e in entries]):
+            way = _way(groups, stat)
+            if way:
+                for entries in groups:
+                    yield from _against(entries, stat, way)
+
+
+def _against(entries: list[Entry], stat: Stat, way: int) -> Iterator[Report]:
+    """A report for each entry whose `stat` goes against `way` from a lower tier's."""
+    for b in entries:
+        value = _value(b, stat)
+        lower = [
+            a
+            for a in entries
+            if value is not None
+            and (theirs := _value(a, stat)) is not None
+            and _tier(a.document) < _tier(b.document)
+            and (value - theirs) * way < 0
+        ]
+        if not lower:
+            continue
+        names = ", ".join(
+            f"tier {_tier(a.document)} '{a.document.display_name}' ({_value(a, stat)})"
+            for a in sorted(lower, key=lambda a: (_tier(a.document), a.document.id))
+        )
+        field = next(f for f in stat if f in _numbers(b.document))
+        yield Report(
+            b,
+            f"{'/'.join(stat)} {'rises' if way > 0 else 'falls'} with the tiers, but tier "
+            f"{_tier(b.document)} gives {field} {value}, {'less' if way > 0 else 'more'} "
+            f"than {names}",
+            (field,),
+        )
