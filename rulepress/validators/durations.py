@@ -45,15 +45,13 @@ def unit_name(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
-def _durations(model: BaseModel, units: tuple[str, ...], path: tuple = ()) -> Iterator:
-    """(unit, data path, stated as data) of each duration in `model`: a `unit` field naming
-    one of `units`, or a unit after a count in a text ("for 1d6+1 rounds")."""
-    pattern = re.compile(
+def _pattern(units: tuple[str, ...]) -> re.Pattern:
+    """A unit of `units` after a count, in a text ("for 1d6+1 rounds")."""
+    return re.compile(
         rf"\b(?:{COUNT})\s+(?:(?:full|whole|entire|single)\s+)?"
         rf"({'|'.join(map(re.escape, units))})(?:e?s)?\b",
         re.IGNORECASE,
     )
-    yield from _walk(model, path, pattern, units)
 
 
 def _walk(value: object, path: tuple, pattern: re.Pattern, units: tuple[str, ...]) -> Iterator:
@@ -66,7 +64,7 @@ def _walk(value: object, path: tuple, pattern: re.Pattern, units: tuple[str, ...
                 yield unit_name(field), (*path, name), True
             else:
                 yield from _walk(field, (*path, name), pattern, units)
-    elif isinstance(value, (list, tuple)):
+    elif isinstance(value, list):  # not a tuple: a table's row of figures holds no words
         for index, item in enumerate(value):
             yield from _walk(item, (*path, index), pattern, units)
     elif isinstance(value, dict):
@@ -118,11 +116,12 @@ def duration_units(ruleset: Ruleset):
                 joined.join(unit, other)
                 defining.add((id(entry), path[:-1]))  # the row that states it
     units = tuple(sorted(named - set(CALENDAR)))
+    pattern = _pattern(units)
     used: dict[str, dict[int, tuple[Entry, tuple, bool]]] = {}
     for entry in ruleset.entries:
         if entry.document.is_draft:
             continue
-        for unit, path, as_data in _durations(entry.document, units):
+        for unit, path, as_data in _walk(entry.document, (), pattern, units):
             if as_data and (id(entry), path[:-1]) in defining:
                 continue  # a unit a conversion defines, not a duration
             first = used.setdefault(unit, {}).get(id(entry))

@@ -106,20 +106,18 @@ def _missing(places: list[_Place]) -> Iterator[tuple[_Place, str, int]]:
     for field, carriers in carried.items():
         if Fraction(len(carriers), len(places)) < MOST_CARRY or len(carriers) == len(places):
             continue
+        beside = {other for other in fields if any(_carries(c, other) for c in carriers)}
         for place in places:
-            if not _carries(place, field) and not _alternative(place, field, carriers, fields):
+            if not _carries(place, field) and not _alternative(place, fields, beside):
                 yield place, field, len(carriers)
 
 
-def _alternative(place: _Place, field: str, carriers: list[_Place], fields: list[str]) -> bool:
-    """Whether `place` carries, instead of `field`, another field no sibling carrying
-    `field` has (a weapon's Attacks where the others print a Magazine): the two are
-    alternatives, and their names, if two for one figure, are another check's."""
-    return any(
-        _carries(place, other) and not any(_carries(c, other) for c in carriers)
-        for other in fields
-        if other != field
-    )
+def _alternative(place: _Place, fields: list[str], beside: set[str]) -> bool:
+    """Whether `place` carries, instead of the field, another that no sibling carrying
+    the field has (`beside` holds theirs): a weapon's Attacks where the others print a
+    Magazine. The two are alternatives, and their names, if two for one figure, are
+    another check's."""
+    return any(_carries(place, other) for other in fields if other not in beside)
 
 
 def _fields_index(document) -> object:

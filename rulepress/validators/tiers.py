@@ -40,16 +40,20 @@ def _tier(document) -> int | None:
     return tier if isinstance(tier, int) and not isinstance(tier, bool) else None
 
 
-def _value(entry: Entry, stat: Stat) -> float | None:
-    numbers = _numbers(entry.document)
-    return next((numbers[field] for field in stat if field in numbers), None)
+Numbers = dict[int, dict[str, float]]
+"""The numbers of each document of one run (`_numbers`), by its entry's id."""
 
 
-def _stats(entries: list[Entry]) -> list[Stat]:
+def _value(numbers: Numbers, entry: Entry, stat: Stat) -> float | None:
+    given = numbers[id(entry)]
+    return next((given[field] for field in stat if field in given), None)
+
+
+def _stats(numbers: Numbers, entries: list[Entry]) -> list[Stat]:
     """The stats documents of one kind give: each numeric field, and fields that are
     alternatives (no document gives two of them, and together most documents give one)
     as one stat."""
-    given = [set(_numbers(e.document)) for e in entries]
+    given = [set(numbers[id(e)]) for e in entries]
     fields = sorted(set().union(*given))
     apart = {
         (a, b)
@@ -67,28 +71,32 @@ def _stats(entries: list[Entry]) -> list[Stat]:
     return stats
 
 
-def _steps(groups: list[list[Entry]], stat: Stat) -> Iterator[tuple[Entry, Entry]]:
+def _steps(
+    numbers: Numbers, groups: list[list[Entry]], stat: Stat
+) -> Iterator[tuple[Entry, Entry]]:
     """Each step of `stat` from a tier of a group to the next tier of the group that gives
     it, between documents whose values differ."""
     for entries in groups:
-        carriers = [e for e in entries if _value(e, stat) is not None]
+        carriers = [e for e in entries if _value(numbers, e, stat) is not None]
         following = dict(itertools.pairwise(sorted({_tier(e.document) for e in carriers})))
         for a in carriers:
             for b in carriers:
-                if following.get(_tier(a.document)) == _tier(b.document) and _value(
-                    a, stat
-                ) != _value(b, stat):
+                step = following.get(_tier(a.document)) == _tier(b.document)
+                if step and _value(numbers, a, stat) != _value(numbers, b, stat):
                     yield a, b
 
 
-def _way(groups: list[list[Entry]], stat: Stat) -> int:
+def _way(numbers: Numbers, groups: list[list[Entry]], stat: Stat) -> int:
     """The way `stat` progresses across the tiers of its kind's groups: 1 when its steps
     rise at least twice as often as they fall, -1 the other way, 0 for neither or when
     no step goes against it."""
-    if sum(_value(e, stat) is not None for entries in groups for e in entries) < FEWEST_CARRIERS:
+    if (
+        sum(_value(numbers, e, stat) is not None for entries in groups for e in entries)
+        < FEWEST_CARRIERS
+    ):
         return 0
-    steps = list(_steps(groups, stat))
-    rises = sum(_value(b, stat) > _value(a, stat) for a, b in steps)
+    steps = list(_steps(numbers, groups, stat))
+    rises = sum(_value(numbers, b, stat) > _value(numbers, a, stat) for a, b in steps)
     falls = len(steps) - rises
     if falls and rises >= 2 * falls:
         return 1
@@ -129,38 +137,39 @@ def tier_progression(ruleset: Ruleset):
     tiered = [
         e for e in ruleset.entries if not e.document.is_draft and _tier(e.document) is not None
     ]
+    numbers = {id(e): _numbers(e.document) for e in tiered}
     by_group, failed = _groups(tiered)
     yield from failed
     kinds: dict[str, list[list[Entry]]] = {}
     for (kind, _), entries in by_group.items():
         kinds.setdefault(kind, []).append(entries)
     for groups in kinds.values():
-        for stat in _stats([e for entries in groups for e in entries]):
-            way = _way(groups, stat)
+        for stat in _stats(numbers, [e for entries in groups for e in entries]):
+            way = _way(numbers, groups, stat)
             if way:
                 for entries in groups:
-                    yield from _against(entries, stat, way)
+                    yield from _against(numbers, entries, stat, way)
 
 
-def _against(entries: list[Entry], stat: Stat, way: int) -> Iterator[Report]:
+def _against(numbers: Numbers, entries: list[Entry], stat: Stat, way: int) -> Iterator[Report]:
     """A report for each entry whose `stat` goes against `way` from a lower tier's."""
     for b in entries:
-        value = _value(b, stat)
+        value = _value(numbers, b, stat)
         lower = [
             a
             for a in entries
             if value is not None
-            and (theirs := _value(a, stat)) is not None
+            and (theirs := _value(numbers, a, stat)) is not None
             and _tier(a.document) < _tier(b.document)
             and (value - theirs) * way < 0
         ]
         if not lower:
             continue
         names = ", ".join(
-            f"tier {_tier(a.document)} '{a.document.display_name}' ({_value(a, stat)})"
+            f"tier {_tier(a.document)} '{a.document.display_name}' ({_value(numbers, a, stat)})"
             for a in sorted(lower, key=lambda a: (_tier(a.document), a.document.id))
         )
-        field = next(f for f in stat if f in _numbers(b.document))
+        field = next(f for f in stat if f in numbers[id(b)])
         yield Report(
             b,
             f"{'/'.join(stat)} {'rises' if way > 0 else 'falls'} with the tiers, but tier "
