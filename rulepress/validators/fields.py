@@ -121,8 +121,13 @@ def _alternative(place: _Place, fields: list[str], beside: set[str]) -> bool:
 
 
 def _fields_index(document) -> object:
-    """What usual-field-missing reads of a document: its kind, status and data."""
-    return (document.kind, document.is_draft, document.model_dump(exclude=set(NOT_COMPARED)))
+    """What usual-field-missing reads of a document: its kind, id, status and data."""
+    return (
+        document.kind,
+        document.id,
+        document.is_draft,
+        document.model_dump(exclude=set(NOT_COMPARED)),
+    )
 
 
 @check("RP227", "usual-field-missing", Level.WARNING, index=_fields_index)
