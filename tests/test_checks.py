@@ -36,6 +36,8 @@ from tests.check_cases import (
     table,
     tc_source,
 )
+from tests.check_cases_careful import FAILING as CAREFUL_FAILING
+from tests.check_cases_careful import PASSING as CAREFUL_PASSING
 from tests.helpers import (
     WEAPON_FILE,
     base_tree,
@@ -43,6 +45,8 @@ from tests.helpers import (
     weapon,
 )
 
+FAILING = [*FAILING, *CAREFUL_FAILING]
+PASSING = [*PASSING, *CAREFUL_PASSING]
 CHECKS = registered_checks()
 """Every check the registry runs: rulepress's own and its games' (not only those imported so far)."""
 

@@ -4,12 +4,17 @@ games' are read from the registry (`registered_checks`)."""
 from rulepress.validators import (  # noqa: F401
     computed,
     consistency,
+    durations,
+    example_figures,
+    fields,
+    mirrors,
     names,
     prose,
     references,
     rich_text,
     tables,
     thresholds,
+    tiers,
 )
 from rulepress.validators.acknowledgements import apply_acknowledgements
 from rulepress.validators.registry import (

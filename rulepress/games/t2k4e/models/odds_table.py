@@ -31,3 +31,33 @@ class OddsTable(Document):
     columns: Annotated[list[StepDie], Field(min_length=1, max_length=4)]
     """The attribute die of each column."""
     rows: Annotated[list[OddsRow], Field(min_length=1, max_length=5)]
+
+    def equal_cells(self):
+        """The cells the table's construction makes equal, for the equal-cells check
+        (RP306): a roll of a skill die X and an attribute die Y is the same two dice as a
+        skill die Y and an attribute die X, so the two cells give one chance. Each pair
+        as (why, [(label, printed percent, data path), ...])."""
+        cells = {
+            (row.skill, column): (r, c)
+            for r, row in enumerate(self.rows)
+            for c, column in enumerate(self.columns)
+            if c < len(row.percent)
+        }
+        for (skill, attribute), (r, c) in cells.items():
+            mirror = cells.get((attribute, skill))
+            if skill is None or mirror is None or mirror <= (r, c):
+                continue
+            yield (
+                "a roll of the same two dice",
+                [
+                    (
+                        f"skill {s}, attribute {a}",
+                        self.rows[i].percent[j],
+                        ("rows", i, "percent", j),
+                    )
+                    for (s, a), (i, j) in (
+                        ((skill, attribute), (r, c)),
+                        ((attribute, skill), mirror),
+                    )
+                ],
+            )

@@ -79,6 +79,13 @@ class TimeUnits(Document):
         return Fraction(SECONDS[key]), Fraction(SECONDS[key])
 
 
+    def stated_conversions(self):
+        """Each unit and the calendar unit the table measures it in (`Round`, `seconds`),
+        with its row's path: what the duration-units check (RP228) takes as stated."""
+        for number, row in enumerate(self.rows):
+            yield row.unit, row.per, ("rows", number, "per")
+
+
 SECONDS = {"seconds": 1, "minutes": 60, "hours": 3600}
 """The clock's units, exact."""
 

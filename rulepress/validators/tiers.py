@@ -1,0 +1,179 @@
+"""The check that each stat that progresses across tiers does so in every step (RP229)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from fractions import Fraction
+
+from rulepress.compendium.model import Entry, Ruleset
+from rulepress.errors import Level
+from rulepress.validators.plugin_calls import guarded
+from rulepress.validators.registry import Report, check, group_of
+
+FEWEST_CARRIERS = 3
+"""A stat is judged only where at least this many documents of its kind give it."""
+ALTERNATIVES_COVER = Fraction(2, 3)
+"""Fields no document gives together are one stat when, together, at least this share
+of their kind's documents give one of them."""
+NOT_STATS = frozenset({"tier", "order"})
+"""Numbers that are not stats: the tier itself, and where a document sits."""
+
+Stat = tuple[str, ...]
+"""A stat: the field that gives it, or the alternative fields that do (`magazine`,
+`attacks`), each document giving at most one of them."""
+
+
+def _numbers(document) -> dict[str, float]:
+    """The numbers a document gives at its top level, by field (a flag is not a number)."""
+    return {
+        name: value
+        for name in type(document).model_fields
+        if name not in NOT_STATS
+        and isinstance(value := getattr(document, name), (int, float))
+        and not isinstance(value, bool)
+    }
+
+
+def _tier(document) -> int | None:
+    tier = getattr(document, "tier", None)
+    return tier if isinstance(tier, int) and not isinstance(tier, bool) else None
+
+
+Numbers = dict[int, dict[str, float]]
+"""The numbers of each document of one run (`_numbers`), by its entry's id."""
+
+
+def _value(numbers: Numbers, entry: Entry, stat: Stat) -> float | None:
+    given = numbers[id(entry)]
+    return next((given[field] for field in stat if field in given), None)
+
+
+def _stats(numbers: Numbers, entries: list[Entry]) -> list[Stat]:
+    """The stats documents of one kind give: each numeric field, and fields that are
+    alternatives (no document gives two of them, and together most documents give one)
+    as one stat."""
+    given = [set(numbers[id(e)]) for e in entries]
+    fields = sorted(set().union(*given))
+    apart = {
+        (a, b)
+        for a, b in itertools.combinations(fields, 2)
+        if not any(a in numbers and b in numbers for numbers in given)
+        and Fraction(sum(a in n or b in n for n in given), len(given)) >= ALTERNATIVES_COVER
+    }
+    stats: list[Stat] = []
+    for field in fields:
+        joined = next((s for s in stats if all((f, field) in apart for f in s)), None)
+        if joined is None:
+            stats.append((field,))
+        else:
+            stats[stats.index(joined)] = (*joined, field)
+    return stats
+
+
+def _steps(
+    numbers: Numbers, groups: list[list[Entry]], stat: Stat
+) -> Iterator[tuple[Entry, Entry]]:
+    """Each step of `stat` from a tier of a group to the next tier of the group that gives
+    it, between documents whose values differ."""
+    for entries in groups:
+        carriers = [e for e in entries if _value(numbers, e, stat) is not None]
+        following = dict(itertools.pairwise(sorted({_tier(e.document) for e in carriers})))
+        for a in carriers:
+            for b in carriers:
+                step = following.get(_tier(a.document)) == _tier(b.document)
+                if step and _value(numbers, a, stat) != _value(numbers, b, stat):
+                    yield a, b
+
+
+def _way(numbers: Numbers, groups: list[list[Entry]], stat: Stat) -> int:
+    """The way `stat` progresses across the tiers of its kind's groups: 1 when its steps
+    rise at least twice as often as they fall, -1 the other way, 0 for neither or when
+    no step goes against it."""
+    if (
+        sum(_value(numbers, e, stat) is not None for entries in groups for e in entries)
+        < FEWEST_CARRIERS
+    ):
+        return 0
+    steps = list(_steps(numbers, groups, stat))
+    rises = sum(_value(numbers, b, stat) > _value(numbers, a, stat) for a, b in steps)
+    falls = len(steps) - rises
+    if falls and rises >= 2 * falls:
+        return 1
+    if rises and falls >= 2 * rises:
+        return -1
+    return 0
+
+
+def _groups(entries: list[Entry]) -> tuple[dict[tuple[str, str], list[Entry]], list[Report]]:
+    """`entries` by their kind and group, and an error for each whose plugin's group hook
+    failed (its document left out of the comparison)."""
+    groups: dict[tuple[str, str], list[Entry]] = {}
+    failed = []
+    for entry in entries:
+        group, report = guarded(entry, "the group hook", lambda e=entry: group_of(e.document))
+        if report is not None:
+            failed.append(report)
+        elif group is not None:
+            groups.setdefault((entry.document.kind, group), []).append(entry)
+    return groups, failed
+
+
+@check("RP229", "tier-progression", Level.INFO, reads="ruleset")
+def tier_progression(ruleset: Ruleset):
+    """Within a group of documents with tiers (the weapons of one section), a stat that
+    progresses across the tiers goes the other way. A stat is a number a document gives
+    at its top level (capacity, weight, reload, cost), whatever its name; fields no
+    document gives together, which together most documents of the kind give, are one
+    stat (a capacity printed as a Magazine or as Attacks). It progresses when at least 3
+    documents of the kind give it and, over the steps from each tier of a group to the
+    next, at least twice as many rise as fall (or fall as rise), in all the kind's groups
+    together: each document whose value goes against that way from a lower tier's of its
+    group is named, with those lower tiers. The tiers' tables are the tier-weaker-table
+    check's. It may be a trade-off, so it is information.
+
+    Example: magazines of 4, 6 and 8 at tiers 1-3 of one section and 5 at tier 4, in a
+    ruleset whose sections' magazines otherwise only grow."""
+    tiered = [
+        e for e in ruleset.entries if not e.document.is_draft and _tier(e.document) is not None
+    ]
+    numbers = {id(e): _numbers(e.document) for e in tiered}
+    by_group, failed = _groups(tiered)
+    yield from failed
+    kinds: dict[str, list[list[Entry]]] = {}
+    for (kind, _), entries in by_group.items():
+        kinds.setdefault(kind, []).append(entries)
+    for groups in kinds.values():
+        for stat in _stats(numbers, [e for entries in groups for e in entries]):
+            way = _way(numbers, groups, stat)
+            if way:
+                for entries in groups:
+                    yield from _against(numbers, entries, stat, way)
+
+
+def _against(numbers: Numbers, entries: list[Entry], stat: Stat, way: int) -> Iterator[Report]:
+    """A report for each entry whose `stat` goes against `way` from a lower tier's."""
+    for b in entries:
+        value = _value(numbers, b, stat)
+        lower = [
+            a
+            for a in entries
+            if value is not None
+            and (theirs := _value(numbers, a, stat)) is not None
+            and _tier(a.document) < _tier(b.document)
+            and (value - theirs) * way < 0
+        ]
+        if not lower:
+            continue
+        names = ", ".join(
+            f"tier {_tier(a.document)} '{a.document.display_name}' ({_value(numbers, a, stat)})"
+            for a in sorted(lower, key=lambda a: (_tier(a.document), a.document.id))
+        )
+        field = next(f for f in stat if f in numbers[id(b)])
+        yield Report(
+            b,
+            f"{'/'.join(stat)} {'rises' if way > 0 else 'falls'} with the tiers, but tier "
+            f"{_tier(b.document)} gives {field} {value}, {'less' if way > 0 else 'more'} "
+            f"than {names}",
+            (field,),
+        )
