@@ -1306,3 +1306,9 @@ PASSING = [
         "RP203",
     ),
 ]
+
+# The checks of names, ladders and the text's quality keep their cases in a file of their own.
+from tests.check_cases_text import FAILING_TEXT, PASSING_TEXT  # noqa: E402
+
+FAILING += FAILING_TEXT
+PASSING += PASSING_TEXT

@@ -9,6 +9,7 @@ from rulepress.validators import (  # noqa: F401
     references,
     rich_text,
     tables,
+    text_quality,
     thresholds,
 )
 from rulepress.validators.acknowledgements import apply_acknowledgements

@@ -1,0 +1,112 @@
+"""Checks over the quality of the prose itself: a word written twice in a row, and a
+source's own placeholder or "old revision" markers left in its text.
+
+Prose is what `rulepress.validators.prose.prose` walks (every `Text` or `Name` value),
+less a document's `acknowledged` reasons: a reason quotes the source's words to say
+why a finding is kept, and quoting "a a" must not be a finding again. A finding points
+at the word in the YAML, and a file reports a bounded number of them (see
+rulepress.validators.word_places)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pydantic import BaseModel
+
+from rulepress.compendium.model import Entry, Ruleset
+from rulepress.errors import Level
+from rulepress.validators.prose import prose
+from rulepress.validators.registry import check
+from rulepress.validators.word_places import WORD, WordReport, reports_at_words
+
+ALLOWED_TWICE = frozenset({"had", "that"})
+"""Words English writes twice on purpose ("he had had enough", "said that that was
+all"): never reported as doubled."""
+_GAP = re.compile(r"[ \t]+\n?[ \t]*|\n[ \t]*")
+"""What stands between two words that reads as nothing: spaces, or one line break (a
+blank line, a full stop or a comma between them is a new sentence or clause)."""
+
+
+def source_prose(document: BaseModel) -> Iterator[tuple[tuple, str]]:
+    """(data path, text) of the document's prose, its acknowledgements' reasons left out."""
+    for path, value in prose(document):
+        if path[:1] != ("acknowledged",):
+            yield path, value
+
+
+# -- doubled words -------------------------------------------------------------------------
+
+
+@check("RP236", "doubled-word", Level.WARNING, reads="document")
+def doubled_word(ruleset: Ruleset):
+    """A word of a text, name or title is written twice in a row, with nothing but
+    spaces or one line break between ("a a", "the\\nthe"), whatever the case of each.
+    "had had" and "that that", which English writes on purpose, are not reported, nor
+    words a full stop, a comma or a blank line separates. Reported at the second word;
+    a file reports its first 50, then how many more.
+
+    Example: `text: Below is a a full list.`, reported at the second "a"."""
+    for entry in ruleset.entries:
+        yield from reports_at_words(entry, _doubled(entry), "doubled words")
+
+
+def _doubled(entry: Entry) -> Iterator[WordReport]:
+    for path, value in source_prose(entry.document):
+        previous = None
+        for match in WORD.finditer(value):
+            word = match.group()
+            if (
+                previous is not None
+                and word.lower() == previous.group().lower()
+                and word.lower() not in ALLOWED_TWICE
+                and _GAP.fullmatch(value, previous.end(), match.start())
+            ):
+                message = (
+                    f'"{previous.group()} {word}": the word "{word}" is written twice in a row'
+                )
+                yield WordReport(message, path, value, match.start())
+            previous = match
+
+
+# -- placeholder and revision markers ------------------------------------------------------
+
+MARKERS = re.compile(
+    r"(?<![A-Za-z0-9])(?:TODO|TBD|TBA|FIXME|XXX)(?![A-Za-z0-9])"
+    r"|(?i:(?<![A-Za-z])lorem ipsum(?![A-Za-z]))"
+    r"|(?i:(?<![A-Za-z])(?:old|older|outdated) revision(?![A-Za-z]))"
+)
+"""The markers an editor leaves in a text that is not finished or not current: the
+placeholders TODO, TBD, TBA, FIXME and XXX (in capitals, as written to be found again),
+filler "lorem ipsum", and a wiki's banner of an old revision ("This is an old revision
+of the document!", "(old revision)")."""
+
+
+@check("RP238", "placeholder-marker", Level.WARNING, reads="document")
+def placeholder_marker(ruleset: Ruleset):
+    """A text, name or title holds a marker its source left in it: a placeholder (TODO,
+    TBD, TBA, FIXME or XXX in capitals, or the filler "lorem ipsum") where the text is
+    not written yet, or a page's note that it is an old revision ("This is an old
+    revision of the document!"), so the text may not be the current rules. Reported at
+    the marker; a file reports its first 50, then how many more. A marker the source
+    printed is acknowledged with the source's words.
+
+    Example: `text: Damage is TBD.`, reported at "TBD"."""
+    for entry in ruleset.entries:
+        yield from reports_at_words(entry, _markers(entry), "placeholder markers")
+
+
+def _markers(entry: Entry) -> Iterator[WordReport]:
+    for path, value in source_prose(entry.document):
+        for match in MARKERS.finditer(value):
+            found = match.group()
+            if "ipsum" in found.lower():
+                message = f'"{found}" is filler text, not rules'
+            elif "revision" in found.lower():
+                message = (
+                    f'"{found}" marks the text as an old revision: it may not be the current rules'
+                )
+            else:
+                message = f'"{found}" is a placeholder left in the text: it is not written yet'
+
+            yield WordReport(message, path, value, match.start())

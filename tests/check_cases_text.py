@@ -1,0 +1,70 @@
+"""The cases of tests/test_checks.py for the checks of names, ladders and the text's own
+quality (RP234-RP238, RP231's further dictionaries): kept apart from tests/check_cases.py,
+which adds them to its FAILING and PASSING lists."""
+
+from __future__ import annotations
+
+from tests.check_cases import RULE_FILE, WARN, Fails, Passes, rule_text
+
+FAILING_TEXT = [
+    # RP236 doubled-word
+    Fails(
+        "an article written twice, reported at the second",
+        rule_text("Below is a a full list."),
+        "RP236",
+        RULE_FILE,
+        6,
+        18,
+        WARN,
+    ),
+    Fails(
+        "a word doubled across a line break of a block text, whatever its case",
+        rule_text("|\n  Roll the\n  The dice."),
+        "RP236",
+        RULE_FILE,
+        8,
+        3,
+        WARN,
+    ),
+    # RP238 placeholder-marker
+    Fails(
+        "a placeholder left in a text",
+        rule_text("Damage is TBD."),
+        "RP238",
+        RULE_FILE,
+        6,
+        17,
+        WARN,
+    ),
+    Fails(
+        "a wiki's old-revision banner kept in a text",
+        rule_text("This is an old revision of the document! Roll."),
+        "RP238",
+        RULE_FILE,
+        6,
+        18,
+        WARN,
+    ),
+]
+
+PASSING_TEXT = [
+    Passes(
+        "words English writes twice, and a word repeated across a full stop",
+        rule_text("He had had enough. Roll a die. A die is enough; that that is all."),
+        "RP236",
+    ),
+    Passes(
+        "a doubled word quoted in an acknowledgement's reason",
+        {
+            RULE_FILE: rule_text("Find the row.")[RULE_FILE]
+            + "acknowledged:\n  - code: RP236\n    reason: The source prints a a.\n"
+        },
+        "RP236",
+        also=("RP011",),
+    ),
+    Passes(
+        "words that only contain a marker's letters",
+        rule_text("Revision of the old rules; a toddler's XXL coat, tbd in lower case."),
+        "RP238",
+    ),
+]
