@@ -7,6 +7,25 @@ from __future__ import annotations
 from tests.check_cases import RULE_FILE, WARN, Fails, Passes, rule_text
 
 FAILING_TEXT = [
+    # RP231 misspelled-word, from codespell's further dictionaries
+    Fails(
+        "a missing apostrophe (codespell's code dictionary)",
+        rule_text("Dont roll the dice."),
+        "RP231",
+        RULE_FILE,
+        6,
+        7,
+        WARN,
+    ),
+    Fails(
+        "a British spelling in a text that writes American ones",
+        rule_text("Color, honor and armour."),
+        "RP231",
+        RULE_FILE,
+        6,
+        24,
+        WARN,
+    ),
     # RP236 doubled-word
     Fails(
         "an article written twice, reported at the second",
@@ -48,6 +67,11 @@ FAILING_TEXT = [
 ]
 
 PASSING_TEXT = [
+    Passes(
+        "British spellings only, and a programmers' word that is a word in prose",
+        rule_text("Colour, honour and armour; open the ammunition crate."),
+        "RP231",
+    ),
     Passes(
         "words English writes twice, and a word repeated across a full stop",
         rule_text("He had had enough. Roll a die. A die is enough; that that is all."),
