@@ -1175,6 +1175,7 @@ PASSING = [
         "a trait and a skill with one name",
         {SKILL_FILE: SKILL.replace("Bio Lore", "Acuity")},
         "RP214",
+        also=("RP234",),  # one name for two things of different kinds
     ),
     Passes(
         "draft printed with Speed beside a Move table",

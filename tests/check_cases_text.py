@@ -4,7 +4,8 @@ which adds them to its FAILING and PASSING lists."""
 
 from __future__ import annotations
 
-from tests.check_cases import RULE_FILE, WARN, Fails, Passes, rule_text
+from tests.check_cases import RULE, RULE_FILE, WARN, Fails, Passes, rule_text
+from tests.helpers import ACUITY_FILE, SKILL, SKILL_FILE, WEAPON_FILE
 
 FAILING_TEXT = [
     # RP231 misspelled-word, from codespell's further dictionaries
@@ -24,6 +25,35 @@ FAILING_TEXT = [
         RULE_FILE,
         6,
         24,
+        WARN,
+    ),
+    # RP234 name-spelled-two-ways
+    Fails(
+        "a weapon's name written with a hyphen in a rule",
+        rule_text("Aim the Test-Pistol, then the TestPistol."),
+        "RP234",
+        RULE_FILE,
+        6,
+        15,
+        WARN,
+        more=((RULE_FILE, 6, 37),),
+    ),
+    Fails(
+        "a rule titled like a weapon but for a plural and the case",
+        {RULE_FILE: RULE.replace("title: Reading Tables", "title: test pistols")},
+        "RP234",
+        WEAPON_FILE,
+        3,
+        7,
+        WARN,
+    ),
+    Fails(
+        "a skill named like a trait",
+        {SKILL_FILE: SKILL.replace("Bio Lore", "Acuity")},
+        "RP234",
+        ACUITY_FILE,
+        3,
+        7,
         WARN,
     ),
     # RP236 doubled-word
@@ -71,6 +101,11 @@ PASSING_TEXT = [
         "British spellings only, and a programmers' word that is a word in prose",
         rule_text("Colour, honour and armour; open the ammunition crate."),
         "RP231",
+    ),
+    Passes(
+        "a name in another case and plural, and a name of one word",
+        rule_text("Aim the test pistol; two Test Pistols, an acuity-test."),
+        "RP234",
     ),
     Passes(
         "words English writes twice, and a word repeated across a full stop",
