@@ -4,8 +4,32 @@ which adds them to its FAILING and PASSING lists."""
 
 from __future__ import annotations
 
-from tests.check_cases import RULE, RULE_FILE, WARN, Fails, Passes, rule_text
+from tests.check_cases import (
+    LADDER,
+    RULE,
+    RULE_FILE,
+    WARN,
+    Fails,
+    Files,
+    Passes,
+    rule_text,
+    wound_ladder,
+)
 from tests.helpers import ACUITY_FILE, SKILL, SKILL_FILE, WEAPON_FILE
+
+LADDER_FILE = "demo/tc/wound-ladder.yaml"
+
+
+def ladder_text(*lines: str, stated: str = "true") -> Files:
+    """The wound ladder of tests/check_cases.py with a text of one line per step; its
+    `steps` list is at line 4, the third step at column 37."""
+    text = "".join(f"\n  {line}" for line in lines)
+    files = wound_ladder()
+    files[LADDER_FILE] = (
+        LADDER.replace("stated_in_source: true", f"stated_in_source: {stated}") + f"text: |{text}\n"
+    )
+    return files
+
 
 FAILING_TEXT = [
     # RP231 misspelled-word, from codespell's further dictionaries
@@ -56,6 +80,16 @@ FAILING_TEXT = [
         7,
         WARN,
     ),
+    # RP235 ladder-inclusion
+    Fails(
+        "a ladder one of whose steps says it includes those below and another does not",
+        ladder_text("Wounded = 1", "Seriously wounded = 2 (includes above)", "Killed = 4"),
+        "RP235",
+        LADDER_FILE,
+        4,
+        37,
+        WARN,
+    ),
     # RP236 doubled-word
     Fails(
         "an article written twice, reported at the second",
@@ -97,6 +131,18 @@ FAILING_TEXT = [
 ]
 
 PASSING_TEXT = [
+    Passes(
+        "a ladder every step of which says it includes those below",
+        ladder_text(
+            "Wounded = 1", "Seriously = 2 (includes above)", "Killed = 4 (includes the ones above)"
+        ),
+        "RP235",
+    ),
+    Passes(
+        "ladders none of whose steps say",
+        ladder_text("Wounded = 1", "Seriously wounded = 2", "Killed = 4", stated="false"),
+        "RP235",
+    ),
     Passes(
         "British spellings only, and a programmers' word that is a word in prose",
         rule_text("Colour, honour and armour; open the ammunition crate."),

@@ -49,8 +49,11 @@ from rulepress.models.common import (
     Die,
     Example,
     IntRange,
+    LadderStep,
     Percent,
     StatesBoundaries,
+    StatesLadder,
+    says_includes_below,
 )
 from rulepress.models.figures import StatedFigure
 from rulepress.models.rows import Span, level_problems, level_spans, raise_problems
@@ -76,6 +79,7 @@ __all__ = [
     "Guide",
     "IntRange",
     "Kind",
+    "LadderStep",
     "Level",
     "Macro",
     "Model",
@@ -94,6 +98,7 @@ __all__ = [
     "Span",
     "StatedFigure",
     "StatesBoundaries",
+    "StatesLadder",
     "TableRow",
     "Text",
     "ascii_slug",
@@ -106,5 +111,6 @@ __all__ = [
     "one_part_per_document",
     "raise_problems",
     "ref",
+    "says_includes_below",
     "slug",
 ]

@@ -4,6 +4,7 @@ games' are read from the registry (`registered_checks`)."""
 from rulepress.validators import (  # noqa: F401
     computed,
     consistency,
+    ladders,
     name_spellings,
     names,
     prose,
