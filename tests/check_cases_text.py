@@ -15,7 +15,7 @@ from tests.check_cases import (
     rule_text,
     wound_ladder,
 )
-from tests.helpers import ACUITY_FILE, SKILL, SKILL_FILE, WEAPON_FILE
+from tests.helpers import ACUITY_FILE, RULESET, RULESET_FILE, SKILL, SKILL_FILE, WEAPON_FILE
 
 LADDER_FILE = "demo/tc/wound-ladder.yaml"
 
@@ -109,6 +109,16 @@ FAILING_TEXT = [
         3,
         WARN,
     ),
+    # RP237 undefined-unit
+    Fails(
+        "a cost glued to a unit no currency or glossary defines, reported once",
+        rule_text("A pistol costs 1Bar, a rifle 8Bar."),
+        "RP237",
+        RULE_FILE,
+        6,
+        23,
+        WARN,
+    ),
     # RP238 placeholder-marker
     Fails(
         "a placeholder left in a text",
@@ -152,6 +162,19 @@ PASSING_TEXT = [
         "a name in another case and plural, and a name of one word",
         rule_text("Aim the test pistol; two Test Pistols, an acuity-test."),
         "RP234",
+    ),
+    Passes(
+        "a cost in the ruleset's currency",
+        {**rule_text("A pistol costs 1Bar."), RULESET_FILE: RULESET + "currency: Bar\n"},
+        "RP237",
+    ),
+    Passes(
+        "figures that carry no unit, a unit of measure, and a unit a glossary defines",
+        {
+            **rule_text("The 1st of 10s; 2d6, 1D10, 3x, 5e, 10kg and 2Crowns."),
+            RULESET_FILE: RULESET + "glossary:\n  Crown: A coin.\n",
+        },
+        "RP237",
     ),
     Passes(
         "words English writes twice, and a word repeated across a full stop",

@@ -1,5 +1,6 @@
-"""Checks over the quality of the prose itself: a word written twice in a row, and a
-source's own placeholder or "old revision" markers left in its text.
+"""Checks over the quality of the prose itself: a word written twice in a row, a source's
+own placeholder or "old revision" markers left in its text, and a figure's unit that
+nothing defines.
 
 Prose is what `rulepress.validators.prose.prose` walks (every `Text` or `Name` value),
 less a document's `acknowledged` reasons: a reason quotes the source's words to say
@@ -16,7 +17,7 @@ from pydantic import BaseModel
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.validators.prose import prose
+from rulepress.validators.prose import defined_terms, prose
 from rulepress.validators.registry import check
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words
 
@@ -110,3 +111,89 @@ def _markers(entry: Entry) -> Iterator[WordReport]:
                 message = f'"{found}" is a placeholder left in the text: it is not written yet'
 
             yield WordReport(message, path, value, match.start())
+
+
+# -- units no data defines -----------------------------------------------------------------
+
+GLUED_UNIT = re.compile(r"(?<![A-Za-z0-9.,])[0-9]+(?:\.[0-9]+)?([A-Za-z]+)(?![A-Za-z0-9])")
+"""A figure with a word glued to it: `1Bar`, `26Bar`, `10kg`. A die (`2d6`, `1D10`) is
+none: a digit follows its letter."""
+NOT_UNITS = frozenset({"st", "nd", "rd", "th", "s", "x", "e"})
+"""What a figure is written with that is no unit: an ordinal (1st, 2nd, 3rd, 4th), a
+plural (the 1990s, roll 10s), a multiple (3x) and an edition (5e)."""
+MEASURES = frozenset(
+    {"mm", "cm", "m", "km", "g", "kg", "t", "l", "ml", "lb", "lbs", "oz", "in", "ft", "yd"}
+    | {"mi", "ms", "sec", "secs", "min", "mins", "h", "hr", "hrs", "mph", "kph", "kmh"}
+)
+"""Units of measure every reader knows, defined nowhere in a ruleset."""
+_ABBREVIATION = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z]*")
+"""Two capitals or more (`TC`, `APs`): undefined-term's units (RP232), not this check's."""
+
+
+def _data_words(value: object) -> Iterator[str]:
+    """Every one-word string of a document's data (`per: seconds`, `unit: Round`)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _data_words(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _data_words(item)
+    elif isinstance(value, str) and value.isalpha() and len(value) <= 40:
+        yield value.lower()
+
+
+def defined_units(ruleset: Ruleset) -> set[str]:
+    """What names a unit in the ruleset, lowercase: its currency, what undefined-term
+    counts as defined (glossary terms; documents' ids, names and titles; abbreviations
+    a text introduces), and every one-word value of the data (a time unit's `per:
+    seconds`)."""
+    units = defined_terms(ruleset)
+    if ruleset.info.currency:
+        units.add(ruleset.info.currency.lower())
+    for entry in (ruleset.whole or ruleset).entries:
+        units.update(_data_words(entry.document.model_dump(mode="json")))
+    return units
+
+
+def _unit_defined(unit: str, defined: set[str]) -> bool:
+    lowered = unit.lower()
+    singular = lowered[:-1] if lowered.endswith("s") and len(lowered) > 2 else lowered
+    return bool({lowered, singular} & (defined | MEASURES))
+
+
+@check("RP237", "undefined-unit", Level.WARNING)
+def undefined_unit(ruleset: Ruleset):
+    """A figure in a text is written with a unit glued to it that nothing in the ruleset
+    defines: not its `currency`, no glossary term, no document's id, name or title, no
+    one-word value of any document's data (a time unit's `per: seconds`), no
+    abbreviation a text introduces, and no common unit of measure (kg, km, min...). So
+    a reader cannot tell what the figure counts. Ordinals (4th), plurals (10s), dice
+    (2d6), multiples (3x) and editions (5e) are no units; abbreviations of two capitals
+    or more (`13TCs`) are undefined-term's (RP232). Case and a plural "s" are ignored.
+    Reported where the unit is first used in the ruleset (in file order).
+
+    Example: `text: A pistol costs 1Bar.` in a ruleset with no `currency: Bar` and no
+    Bar in its glossary."""
+    defined = defined_units(ruleset)
+    reported: set[str] = set()
+    for entry in ruleset.entries:
+        yield from reports_at_words(entry, _units(entry, defined, reported), "undefined units")
+
+
+def _units(entry: Entry, defined: set[str], reported: set[str]) -> Iterator[WordReport]:
+    for path, value in source_prose(entry.document):
+        for match in GLUED_UNIT.finditer(value):
+            unit = match.group(1)
+            if (
+                unit.lower() in NOT_UNITS
+                or _ABBREVIATION.fullmatch(unit)
+                or unit.lower() in reported
+                or _unit_defined(unit, defined)
+            ):
+                continue
+            reported.add(unit.lower())
+            message = (
+                f'"{match.group()}": the unit "{unit}" is defined nowhere in this ruleset (no '
+                "currency, glossary entry, document or data names it)"
+            )
+            yield WordReport(message, path, value, match.start(1))
