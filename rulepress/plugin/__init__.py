@@ -18,6 +18,13 @@ from __future__ import annotations
 from rulepress import dice
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level, PluginError, Problem
+from rulepress.importers.markdown_tables import (
+    MarkdownTable,
+    SourceFormatError,
+    is_table_row,
+    read_markdown_table,
+    table_cells,
+)
 from rulepress.kinds import (
     Attribute,
     DiffWording,
@@ -82,6 +89,7 @@ __all__ = [
     "LadderStep",
     "Level",
     "Macro",
+    "MarkdownTable",
     "Model",
     "Name",
     "NonNegative",
@@ -95,6 +103,7 @@ __all__ = [
     "Ruleset",
     "Section",
     "Slug",
+    "SourceFormatError",
     "Span",
     "StatedFigure",
     "StatesBoundaries",
@@ -104,13 +113,16 @@ __all__ = [
     "ascii_slug",
     "check",
     "dice",
+    "is_table_row",
     "level_problems",
     "level_spans",
     "name_key",
     "names_index",
     "one_part_per_document",
     "raise_problems",
+    "read_markdown_table",
     "ref",
     "says_includes_below",
     "slug",
+    "table_cells",
 ]
