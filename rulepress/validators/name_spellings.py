@@ -99,7 +99,7 @@ def name_spelled_two_ways(ruleset: Ruleset):
     space or the other way round, or run together ("Fight-or-Flight" where the threshold
     is named "Fight or Flight"); case and a plural "s" alone are a text's grammar and are
     not reported there. Or two published documents have names that differ only in case,
-    joins or a plural "s" ("Ally Killed" and "Allies-killed"), so one name stands for
+    joins or a plural "s" ("Semi-Auto Shotgun", "semi auto shotguns"), so one name stands for
     two things; two of one kind whose names differ only in case or punctuation are
     duplicate-name's (RP214). A glossary term that is a document's name is that
     document's definition, not a second thing; a link's destination (`doc:test-pistol`)
