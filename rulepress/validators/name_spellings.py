@@ -24,7 +24,7 @@ _PART = re.compile(r"[A-Za-z0-9]+")
 _NOT_WORDS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*`|<[^>\s]*>")
 """What a text writes that is no words of its: a link's destination (`](doc:test-pistol)`),
 code and an autolink; masked before names are looked for."""
-_JOIN = r"[ \t\n-]*"
+_JOINED = re.compile(r"[ \t\n-]*")
 """What may stand between two words of a name where it is written: spaces, a line break,
 hyphens, or nothing ("Fight or Flight", "Fight-or-Flight", "FightorFlight")."""
 
@@ -119,54 +119,79 @@ def name_spelled_two_ways(ruleset: Ruleset):
             by_letters.setdefault(_letters(name.written), []).append(name)
     if not by_letters:
         return
-    pattern = _pattern([n.written for found in by_letters.values() for n in found])
+    prefixes = frozenset(key[:end] for key in by_letters for end in range(1, len(key) + 1))
     for entry in ruleset.entries:
-        found = _spelled_otherwise(entry, pattern, by_letters)
+        found = _spelled_otherwise(entry, by_letters, prefixes)
         yield from reports_at_words(entry, found, "names spelled two ways")
 
 
 def _letters(text: str) -> str:
-    """A name's letters and digits only, lowercase, a final plural "s" dropped."""
+    """A name's letters and digits only, lowercase, a plural "s" dropped from its words."""
     return "".join(name_words(text))
 
 
-def _pattern(names: list[str]) -> re.Pattern[str]:
-    """One pattern for every name, its words joined any way, any case, a plural "s" after."""
-    alternatives = sorted(
-        {_JOIN.join(re.escape(word) for word in _PART.findall(name)) for name in names},
-        key=len,
-        reverse=True,
-    )
-    return re.compile(
-        rf"(?<![A-Za-z0-9])(?:{'|'.join(alternatives)})(?:e?s)?(?![A-Za-z0-9])", re.IGNORECASE
-    )
+def _word(token: str) -> str:
+    """One written word as `name_words` reads it."""
+    token = token.lower()
+    return token[:-1] if len(token) > 3 and token.endswith("s") else token
 
 
 def _spelled_otherwise(
-    entry: Entry, pattern: re.Pattern[str], by_letters: dict[str, list[_Name]]
+    entry: Entry, by_letters: dict[str, list[_Name]], prefixes: frozenset[str]
 ) -> Iterator[WordReport]:
-    """Each place a text of `entry` writes a name with its words joined another way."""
+    """Each place a text of `entry` writes a name with its words joined another way: the
+    text's words are read once, each run of them joined by spaces, hyphens or nothing
+    compared with the names while it is the start of one (time linear in the text)."""
     own = _given_name(entry.document)
     for path, value in source_prose(entry.document):
         masked = _NOT_WORDS.sub(lambda m: " " * len(m.group()), value)
-        for match in pattern.finditer(masked):
-            written = match.group()
-            names = by_letters.get(_letters(written), [])
-            if not names or any(_same_spelling(written, name.written) for name in names):
+        tokens = list(_PART.finditer(masked))
+        start = 0
+        while start < len(tokens):
+            end = _longest_name(masked, tokens, start, by_letters, prefixes)
+            if end is None:
+                start += 1
                 continue
-            name = names[0]
+            offset = tokens[start].start()
+            written = masked[offset : tokens[end].end()]
+            start = end + 1
+            names = by_letters[_letters(written)]
+            if any(_same_spelling(written, name.written) for name in names):
+                continue
             if (
                 own is not None
                 and _letters(own) == _letters(written)
-                and (path in (("name",), ("title",)) or match.group() == value.strip())
+                and (path in (("name",), ("title",)) or written == value.strip())
             ):
                 continue  # the document's own name, or a header that is only that: not a text
             shown = re.sub(r"\s+", " ", written)
             message = (
-                f'"{shown}" is written here, but the name of {name.owner} is '
-                f'"{name.written}": one name, two spellings'
+                f'"{shown}" is written here, but the name of {names[0].owner} is '
+                f'"{names[0].written}": one name, two spellings'
             )
-            yield WordReport(message, path, value, match.start())
+            yield WordReport(message, path, value, offset)
+
+
+def _longest_name(
+    text: str,
+    tokens: list[re.Match[str]],
+    start: int,
+    by_letters: dict[str, list[_Name]],
+    prefixes: frozenset[str],
+) -> int | None:
+    """The last token of the longest name written from `tokens[start]` on, its words
+    joined by spaces, a line break, hyphens or nothing; None when none is."""
+    letters, found = "", None
+    for index in range(start, len(tokens)):
+        gap = (tokens[index - 1].end(), tokens[index].start()) if index > start else None
+        if gap is not None and not _JOINED.fullmatch(text, *gap):
+            break
+        letters += _word(tokens[index].group())
+        if letters in by_letters:  # names of two words or more: one word is run together
+            found = index
+        if letters not in prefixes:
+            break
+    return found
 
 
 def _same_spelling(written: str, name: str) -> bool:

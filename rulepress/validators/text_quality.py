@@ -130,16 +130,23 @@ _ABBREVIATION = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z]*")
 """Two capitals or more (`TC`, `APs`): undefined-term's units (RP232), not this check's."""
 
 
-def _data_words(value: object) -> Iterator[str]:
-    """Every one-word string of a document's data (`per: seconds`, `unit: Round`)."""
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _data_words(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _data_words(item)
-    elif isinstance(value, str) and value.isalpha() and len(value) <= 40:
-        yield value.lower()
+def _data_words(document: BaseModel) -> set[str]:
+    """Every one-word string value of a document's data, lowercase (`per: seconds`,
+    `unit: Round`), its models, lists and mappings walked without copying them."""
+    words: set[str] = set()
+    stack: list[object] = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if value.isalpha() and len(value) <= 40:
+                words.add(value.lower())
+        elif isinstance(value, BaseModel):
+            stack.extend(value.__dict__.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(item for item in value if not isinstance(item, int | float))
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    return words
 
 
 def defined_units(ruleset: Ruleset) -> set[str]:
@@ -151,7 +158,7 @@ def defined_units(ruleset: Ruleset) -> set[str]:
     if ruleset.info.currency:
         units.add(ruleset.info.currency.lower())
     for entry in (ruleset.whole or ruleset).entries:
-        units.update(_data_words(entry.document.model_dump(mode="json")))
+        units.update(_data_words(entry.document))
     return units
 
 
