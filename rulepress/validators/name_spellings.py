@@ -146,8 +146,12 @@ def _spelled_otherwise(
     for path, value in source_prose(entry.document):
         masked = _NOT_WORDS.sub(lambda m: " " * len(m.group()), value)
         tokens = list(_PART.finditer(masked))
+        words = [_word(token.group()) for token in tokens]
         start = 0
         while start < len(tokens):
+            if words[start] not in prefixes:  # most words begin no name: no more work
+                start += 1
+                continue
             end = _longest_name(masked, tokens, start, by_letters, prefixes)
             if end is None:
                 start += 1
