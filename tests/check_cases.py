@@ -1178,6 +1178,7 @@ PASSING = [
         "a trait and a skill with one name",
         {SKILL_FILE: SKILL.replace("Bio Lore", "Acuity")},
         "RP214",
+        also=("RP234",),  # one name for two things of different kinds
     ),
     Passes(
         "draft printed with Speed beside a Move table",
@@ -1309,3 +1310,9 @@ PASSING = [
         "RP203",
     ),
 ]
+
+# The checks of names, ladders and the text's quality keep their cases in a file of their own.
+from tests.check_cases_text import FAILING_TEXT, PASSING_TEXT  # noqa: E402
+
+FAILING += FAILING_TEXT
+PASSING += PASSING_TEXT

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import Field, model_validator
 
@@ -86,3 +87,38 @@ class StatesBoundaries(Model):
         already hold a boundary adds those)."""
         for number, boundary in enumerate(self.boundaries):
             yield boundary, ("boundaries", number)
+
+
+INCLUDES_BELOW = re.compile(r"\binclud(?:e|es|ed|ing)\b[^.;\n]*?\babove\b", re.IGNORECASE)
+"""How a source says that a step of a ladder takes in the steps before it: "(includes
+above)", "(including the 1TC for above)", "(includes lethal weapons above)"."""
+
+
+def says_includes_below(text: str) -> bool:
+    """Whether `text`, a step's words, says the step includes the steps above it in the
+    list (the lower ones), as INCLUDES_BELOW reads it."""
+    return INCLUDES_BELOW.search(text) is not None
+
+
+class LadderStep(NamedTuple):
+    """A step of a ladder above its first, and whether the source says it includes the
+    steps below it."""
+
+    step: str
+    """The step's name or id, as a message names it."""
+    includes_below: bool
+    """The source's words for this step say it includes the ones below."""
+    words: str
+    """The source's words for this step ("" when it has none of its own)."""
+    path: tuple
+    """Where the step is in the document's data."""
+
+
+class StatesLadder(Model):
+    """A document kind that is a ladder: steps from the lowest to the highest of one
+    condition. Ladders of one kind are compared on whether their source says each step
+    includes the ones below (the ladder-inclusion check)."""
+
+    def ladder_steps(self) -> list[LadderStep]:
+        """Each step above the first, lowest first (a kind that is a ladder says how)."""
+        return []

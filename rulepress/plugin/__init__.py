@@ -18,6 +18,13 @@ from __future__ import annotations
 from rulepress import dice
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level, PluginError, Problem
+from rulepress.importers.markdown_tables import (
+    MarkdownTable,
+    SourceFormatError,
+    is_table_row,
+    read_markdown_table,
+    table_cells,
+)
 from rulepress.kinds import (
     Attribute,
     DiffWording,
@@ -49,8 +56,11 @@ from rulepress.models.common import (
     Die,
     Example,
     IntRange,
+    LadderStep,
     Percent,
     StatesBoundaries,
+    StatesLadder,
+    says_includes_below,
 )
 from rulepress.models.figures import StatedFigure
 from rulepress.models.rows import Span, level_problems, level_spans, raise_problems
@@ -76,8 +86,10 @@ __all__ = [
     "Guide",
     "IntRange",
     "Kind",
+    "LadderStep",
     "Level",
     "Macro",
+    "MarkdownTable",
     "Model",
     "Name",
     "NonNegative",
@@ -91,20 +103,26 @@ __all__ = [
     "Ruleset",
     "Section",
     "Slug",
+    "SourceFormatError",
     "Span",
     "StatedFigure",
     "StatesBoundaries",
+    "StatesLadder",
     "TableRow",
     "Text",
     "ascii_slug",
     "check",
     "dice",
+    "is_table_row",
     "level_problems",
     "level_spans",
     "name_key",
     "names_index",
     "one_part_per_document",
     "raise_problems",
+    "read_markdown_table",
     "ref",
+    "says_includes_below",
     "slug",
+    "table_cells",
 ]

@@ -17,6 +17,7 @@ from pydantic import BaseModel, BeforeValidator
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
+from rulepress.models import Document
 from rulepress.models.base import Name, Text
 from rulepress.validators.registry import check
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words
@@ -80,20 +81,58 @@ def _walk(value: object, path: tuple, is_prose: bool) -> Iterator[tuple[tuple, s
 # -- spelling ------------------------------------------------------------------------------
 
 
-@functools.cache
-def misspellings() -> dict[str, str]:
-    """codespell's dictionaries of common misspellings ("clear" and "rare", its defaults),
-    lowercase misspelling -> suggested fixes, less the project's word list. Read once,
-    as a library: no process per file."""
+DICTIONARIES = ("dictionary.txt", "dictionary_rare.txt")
+"""codespell's "clear" and "rare" dictionaries, its defaults, read whole."""
+RUN_TOGETHER_DICTIONARY = "dictionary_code.txt"
+"""codespell's "code" dictionary, of which only the run-together words and missing
+apostrophes are read ("dont" for "don't", "upto" for "up to"): the rest of it are
+programmers' abbreviations that are words in prose ("crate", "lite", "hist")."""
+VARIANT_DICTIONARY = "dictionary_en-GB_to_en-US.txt"
+"""codespell's British to American spellings: a spelling of one variant is reported only
+where the ruleset's texts mostly write the other ("armour" among "defense", "color")."""
+# Left out, on purpose: "informal" (gonna, kinda) and "usage" (master, whitelist) advise
+# on style, not spelling; "names" flags real names (Tim, Manuel); "en_to_en-OX" asks for
+# Oxford -ize spellings, which are no error in either variant.
+
+
+def _dictionary(name: str, ignored: frozenset[str]) -> dict[str, str]:
+    """One of codespell's bundled dictionaries, lowercase misspelling -> its fixes
+    ("fix, other fix"), less the `ignored` words."""
     from codespell_lib._spellchecker import Misspelling, build_dict
 
     found: dict[str, Misspelling] = {}
-    data = resources.files("codespell_lib") / "data"
-    ignored = project_words()
-    for name in ("dictionary.txt", "dictionary_rare.txt"):
-        with resources.as_file(data / name) as dictionary:
-            build_dict(str(dictionary), found, ignored)
+    with resources.as_file(resources.files("codespell_lib") / "data" / name) as dictionary:
+        build_dict(str(dictionary), found, set(ignored))
     return {word: misspelling.data for word, misspelling in found.items()}
+
+
+def _run_together(word: str, fixes: str) -> bool:
+    """Every fix is the word itself with spaces, hyphens or apostrophes put in."""
+    joined = [re.sub(r"[ '\-]", "", fix.strip()) for fix in fixes.split(",")]
+    return all(fix == re.sub(r"['\-]", "", word) for fix in joined)
+
+
+@functools.cache
+def misspellings() -> dict[str, str]:
+    """The misspellings RP231 reports, lowercase misspelling -> suggested fixes: codespell's
+    "clear" and "rare" dictionaries and the run-together words of its "code" one (see
+    RUN_TOGETHER_DICTIONARY), less the project's word list. Read once, as a library: no
+    process per file."""
+    ignored = project_words()
+    found: dict[str, str] = {}
+    for name in DICTIONARIES:
+        found.update(_dictionary(name, ignored))
+    for word, fixes in _dictionary(RUN_TOGETHER_DICTIONARY, ignored).items():
+        if _run_together(word, fixes):
+            found.setdefault(word, fixes)
+    return found
+
+
+@functools.cache
+def spelling_variants() -> dict[str, str]:
+    """British spelling -> American (lowercase), from codespell's en-GB_to_en-US
+    dictionary, less the project's word list; the American ones are its values."""
+    return _dictionary(VARIANT_DICTIONARY, project_words())
 
 
 @functools.cache
@@ -108,32 +147,90 @@ def project_words() -> frozenset[str]:
     )
 
 
-@check("RP231", "misspelled-word", Level.WARNING, reads="document")
-def misspelled_word(ruleset: Ruleset):
-    """A word of a text, name or title is a common misspelling (codespell's dictionary),
-    reported at the word itself with the likely fix. A game's own term that the
-    dictionary takes for a misspelling belongs in its ruleset's `words:` (ruleset.yaml),
-    or, for the games rulepress ships, in rulepress/validators/words.txt; a misspelling
-    the source printed is acknowledged. A file reports its first 50 misspellings, then
-    one finding of how many more it holds.
+@functools.cache
+def _american() -> frozenset[str]:
+    """The American spellings of the variant dictionary (its fixes)."""
+    return frozenset(
+        fix.strip() for fixes in spelling_variants().values() for fix in fixes.split(",")
+    )
 
-    Example: `text: Roll teh dice.`, reported as "teh" (did you mean "the"?)."""
+
+def _variant_counts(document, texts: list[tuple[tuple, str]] | None = None) -> tuple[int, int]:
+    """(British, American) spellings of the variant dictionary in a document's prose
+    (`texts`, when walked already): what misspelled-word reads of the documents besides
+    the one it reports on."""
+    british, american = spelling_variants(), _american()
+    gb = us = 0
+    for _, value in prose(document) if texts is None else texts:
+        words = WORD.findall(value.lower())
+        if british.keys().isdisjoint(words) and american.isdisjoint(words):
+            continue  # most texts: two passes in C, none word by word in Python
+        gb += sum(map(british.__contains__, words))
+        us += sum(map(american.__contains__, words))
+    return gb, us
+
+
+@check("RP231", "misspelled-word", Level.WARNING, reads="document", index=_variant_counts)
+def misspelled_word(ruleset: Ruleset):
+    """A word of a text, name or title is a common misspelling, reported at the word
+    itself with the likely fix. The misspellings are codespell's "clear" and "rare"
+    dictionaries (its defaults), the run-together words and missing apostrophes of its
+    "code" dictionary ("dont", "upto"), and, where a ruleset's texts mostly write one of
+    British and American spelling, a spelling of the other ("armour" in a ruleset that
+    writes "defense" and "color"; on a tie the British one is reported). A game's own
+    term that the dictionaries take for a misspelling belongs in its ruleset's `words:`
+    (ruleset.yaml), or, for the games rulepress ships, in rulepress/validators/words.txt;
+    a misspelling the source printed is acknowledged. A file reports its first 50
+    misspellings, then one finding of how many more it holds.
+
+    Example: `text: Roll teh dice.`, reported as "teh" (did you mean "the"?); `text:
+    Dont roll.` (did you mean "don't"?)."""
     known = misspellings()
     own = {word.lower() for word in ruleset.info.words}
+    texts = {id(entry.document): list(prose(entry.document)) for entry in ruleset.entries}
+    counts = [
+        _variant_counts(document, texts.get(id(document)))
+        for document in ruleset.all(Document, drafts=True)
+    ]
+    odd = _odd_variant(sum(gb for gb, _ in counts), sum(us for _, us in counts))
     for entry in ruleset.entries:
-        yield from reports_at_words(entry, _misspelt(entry, known, own), "misspellings")
+        found = _misspelt(texts[id(entry.document)], known, own, odd)
+        yield from reports_at_words(entry, found, "misspellings")
 
 
-def _misspelt(entry: Entry, known: dict[str, str], own: set[str]) -> Iterator[WordReport]:
-    """Each misspelt word of an entry's prose, in order, with its likely fix."""
-    for path, value in prose(entry.document):
+def _odd_variant(british: int, american: int) -> dict[str, str] | None:
+    """The spellings to report as the ruleset's other variant, each with the one the
+    ruleset writes instead; None when its texts write only one variant."""
+    if not british or not american:
+        return None
+    pairs = [
+        (gb, us.strip()) for gb, fixes in spelling_variants().items() for us in fixes.split(",")
+    ]
+    if british <= american:
+        return dict(pairs)
+    return {us: gb for gb, us in pairs}
+
+
+def _misspelt(
+    texts: list[tuple[tuple, str]], known: dict[str, str], own: set[str], odd: dict[str, str] | None
+) -> Iterator[WordReport]:
+    """Each misspelt word of a document's prose (`texts`), in order, with its likely fix."""
+    for path, value in texts:
         for match in WORD.finditer(value):
             word = match.group().lower().replace("’", "'")
-            fixes = known.get(word)
-            if fixes is None or word in own:
+            if word in own:
                 continue
-            suggestion = " or ".join(f'"{fix.strip()}"' for fix in fixes.split(","))
-            message = f'"{match.group()}" is a common misspelling (did you mean {suggestion}?)'
+            fixes = known.get(word)
+            if fixes is not None:
+                suggestion = " or ".join(f'"{fix.strip()}"' for fix in fixes.split(","))
+                message = f'"{match.group()}" is a common misspelling (did you mean {suggestion}?)'
+            elif odd is not None and word in odd:
+                message = (
+                    f'"{match.group()}" is spelled in the other variant of English than most '
+                    f'of this ruleset, which would write "{odd[word]}"'
+                )
+            else:
+                continue
             yield WordReport(message, path, value, match.start())
 
 

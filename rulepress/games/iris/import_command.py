@@ -21,7 +21,7 @@ from rulepress.games.iris.importer import (
 )
 from rulepress.games.iris.models.skill import Skill
 from rulepress.games.iris.models.weapon import WeaponProfile, WeaponSection
-from rulepress.plugin import ascii_slug
+from rulepress.plugin import SourceFormatError, ascii_slug
 from rulepress.plugin.cli import (
     RulepressError,
     dump_document,
@@ -43,7 +43,7 @@ def import_wiki(page: Path, ruleset_folder: Path) -> list[Path]:
     them or, on any error, none. Every file is rendered and validated first."""
     try:
         sections, profiles = parse_page(_read_page(page), page)
-    except WikiFormatError as exc:
+    except SourceFormatError as exc:  # a WikiFormatError, or a Markdown table's
         raise RulepressError(str(exc)) from None
     if not profiles:
         raise RulepressError(f"{page}: no 'Weapon Profile - NAME (Tier N)' headers found")

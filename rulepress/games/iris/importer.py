@@ -8,6 +8,9 @@ The page is plain text: headings on lines of their own, then for each weapon
     AP<TAB>Damage<TAB>Defense<TAB>Move<TAB>Range
     1<TAB>1<TAB>1<TAB>-5<TAB>10   (30 rows; a placeholder prints the AP column only)
 
+or the same table as Markdown (`| AP | Damage | Defense | Move | Range |`, its separator
+row `| --- | ... |`, then a row per AP), read by rulepress.plugin's `read_markdown_table`.
+
 A heading directly above a profile names its section; a heading directly above that
 heading names the group the following sections belong to, until a heading that ends
 in "Weapons" starts a new top-level section.
@@ -19,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulepress.plugin import SourceFormatError, is_table_row, read_markdown_table
+
 HEADER = "Weapon Profile - "
 # Numbers in ASCII digits and of a bounded length: str.isdigit() and int() also take
 # superscripts, fullwidth and other scripts' digits, and int() refuses 4,300 digits.
@@ -28,13 +33,9 @@ COLUMNS = ("AP", "Damage", "Defense", "Range")
 MOVE_LABELS = ("Move", "Speed")
 
 
-class WikiFormatError(Exception):
-    """A page that does not follow the format, pointing at its line like a finding."""
-
-    def __init__(self, path: Path, line: int, message: str):
-        """The message starts with `page:line:1`, as a finding's place reads."""
-        super().__init__(f"{path}:{line}:1: {message}")
-        self.path, self.line, self.message = path, line, message
+class WikiFormatError(SourceFormatError):
+    """A page that does not follow the format, pointing at its line like a finding
+    (`page:line:1`; a Markdown table's problems are SourceFormatErrors at their column)."""
 
 
 def profile_header(line: str) -> tuple[str, str] | None:
@@ -154,22 +155,37 @@ def _read_profile(lines: list[str], index: int, profile: ParsedProfile, path: Pa
         index += 1
     if index >= len(lines):
         raise WikiFormatError(path, profile.line, "profile has no table header")
+    if is_table_row(lines[index]):  # the page as Markdown: `| AP | Damage | ... |`
+        table = read_markdown_table(lines, index, path)
+        profile.move_column = _columns("\t".join(table.header), path, index + 1)
+        rows = [
+            (number, list(cells)) for number, cells in zip(table.row_lines, table.rows, strict=True)
+        ]
+        _read_rows(rows, profile, path)
+        return table.end
     profile.move_column = _columns(lines[index], path, index + 1)
     index += 1
-    expected_ap = 1
+    rows = []
     while index < len(lines):
         cells = lines[index].strip().split("\t")
         if not cells[0].isdigit():  # digits of any script: odd ones are reported, not skipped
             break
-        if whole_number(cells[0], path, index + 1, "AP") != expected_ap:
-            raise WikiFormatError(path, index + 1, f"expected the row for AP {expected_ap}")
-        if len(cells) == 5:
-            profile.rows.append(_row(cells, path, index + 1))
-        elif len(cells) != 1:
-            raise WikiFormatError(path, index + 1, f"a table row needs 5 cells, found {len(cells)}")
-        expected_ap += 1
+        rows.append((index + 1, cells))
         index += 1
+    _read_rows(rows, profile, path)
     return index
+
+
+def _read_rows(rows: list[tuple[int, list[str]]], profile: ParsedProfile, path: Path) -> None:
+    """The AP rows (line number, cells) of a profile's table into `profile.rows`: AP 1 up,
+    five cells each, or the AP alone in a placeholder."""
+    for expected_ap, (number, cells) in enumerate(rows, 1):
+        if whole_number(cells[0], path, number, "AP") != expected_ap:
+            raise WikiFormatError(path, number, f"expected the row for AP {expected_ap}")
+        if len(cells) == 5:
+            profile.rows.append(_row(cells, path, number))
+        elif len(cells) != 1:
+            raise WikiFormatError(path, number, f"a table row needs 5 cells, found {len(cells)}")
 
 
 def _stats(line: str, path: Path, number: int) -> dict[str, str | None]:

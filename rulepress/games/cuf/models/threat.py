@@ -8,7 +8,16 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from rulepress.games.cuf.models.cuf import SkillCheck
-from rulepress.plugin import Document, IntRange, Name, Text, ref
+from rulepress.plugin import (
+    Document,
+    IntRange,
+    LadderStep,
+    Name,
+    StatesLadder,
+    Text,
+    ref,
+    says_includes_below,
+)
 
 Per = Literal["ally", "surplus-ally", "enemy-down", "enemy-fled"]
 
@@ -59,7 +68,7 @@ class TcSource(Document):
     a DIFFICULT:[PERSUASION+CHA] test")."""
 
 
-class TcLadder(Document):
+class TcLadder(Document, StatesLadder):
     """Sources that are steps of one condition: only the highest step that applies counts.
 
     `stated_in_source` is true where the text says "includes above"; otherwise the ladder
@@ -73,3 +82,22 @@ class TcLadder(Document):
     """From lowest to highest step."""
     stated_in_source: bool
     text: Text | None = None
+    """The source's lines of the ladder, one per step, as printed."""
+
+    def ladder_steps(self) -> list[LadderStep]:
+        """Each step above the first, with whether its line of `text` says it includes
+        the steps below. Without a line per step, each step takes the whole text's word
+        (and `stated_in_source`)."""
+        lines = [line for line in (self.text or "").splitlines() if line.strip()]
+        if len(lines) != len(self.steps):
+            whole = self.stated_in_source or says_includes_below(self.text or "")
+            return [
+                LadderStep(step, whole, "", ("steps", number))
+                for number, step in enumerate(self.steps)
+                if number
+            ]
+        return [
+            LadderStep(step, says_includes_below(line), line.strip(), ("steps", number))
+            for number, (step, line) in enumerate(zip(self.steps, lines, strict=True))
+            if number
+        ]

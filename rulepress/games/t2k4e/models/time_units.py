@@ -78,7 +78,6 @@ class TimeUnits(Document):
             raise KeyError(f"no unit of time {unit!r} (known: {known})")
         return Fraction(SECONDS[key]), Fraction(SECONDS[key])
 
-
     def stated_conversions(self):
         """Each unit and the calendar unit the table measures it in (`Round`, `seconds`),
         with its row's path: what the duration-units check (RP228) takes as stated."""
