@@ -400,3 +400,13 @@ def test_a_failed_fright_checks_bane_lasts_until_tcs_are_reduced_to_twice_cuf(ru
     assert cuf.lasting(ruleset, 5, cuf=4, passed=None, failed="fear").state == "calm"
     with pytest.raises(ValueError, match="not both"):
         cuf.lasting(ruleset, 10, cuf=4, passed="fear", failed="fright")
+
+
+def test_a_check_is_rolled_on_entering_a_higher_state_not_every_round(ruleset, text):
+    quoted(text, "the new TC total is then enacted the next round")
+    assert cuf.check_due(ruleset, 4, cuf=4) is None  # calm: no check
+    assert cuf.check_due(ruleset, 5, cuf=4).id == "fear"  # entering Fear
+    assert cuf.check_due(ruleset, 6, cuf=4, last="fear") is None  # still Fear
+    assert cuf.check_due(ruleset, 9, cuf=4, last="fear").id == "fright"  # a higher state
+    assert cuf.check_due(ruleset, 6, cuf=4, last="fright") is None  # falling rolls nothing
+    assert cuf.check_due(ruleset, 13, cuf=4).id == "fight-or-flight"

@@ -25,7 +25,7 @@ from rulepress.games.cuf.sides import (
     numbers_events,
     surplus_allies,
 )
-from rulepress.games.cuf.threat_state import ThreatState, calm, state
+from rulepress.games.cuf.threat_state import ThreatState, calm, check_due, state
 from rulepress.plugin import Example, Ruleset
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "TcEvent",
     "ThreatState",
     "calm",
+    "check_due",
     "enemy_events",
     "flee_or_surrender",
     "initiative",

@@ -50,3 +50,20 @@ def state(ruleset: Ruleset, tcs: int, *, cuf: int) -> ThreatState:
     if not reached:
         return calm(ruleset)
     return ThreatState.of(max(reached, key=lambda t: t.exceeds))
+
+
+def check_due(
+    ruleset: Ruleset, tcs: int, *, cuf: int, last: str | None = None
+) -> ThreatState | None:
+    """The state whose check the character rolls as the round's TC total is enacted, or
+    None: a check is due on entering a state above the one `last` checked (the id of
+    the threshold whose check was last rolled, None for none or after the penalties
+    ended); staying in it, or falling to a lower one, rolls nothing again (ruling
+    `check-on-entering-a-state` on the fear threshold)."""
+    now = state(ruleset, tcs, cuf=cuf)
+    if not now.exceeded:
+        return None
+    before = next((t for t in ruleset.all(ThreatThreshold) if t.id == last), None)
+    if before is not None and now.threshold.exceeds <= before.exceeds:
+        return None
+    return now
