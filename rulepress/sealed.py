@@ -147,15 +147,16 @@ def _mark(folder: int) -> None:
         os.close(handle)
 
 
-def read(folder: str, name: str) -> bytes | None:
+def read(folder: str, name: str, *, limit: int | None = None) -> bytes | None:
     """The content sealed in `folder`/`name`, or None: missing, not a regular file, a
-    link, damaged, or not sealed with this key."""
+    link, larger than `limit` bytes (when given), damaged, or not sealed with this key."""
     secret = key()
     handle = open_folder(folder, create=False) if secret is not None else None
     if handle is None:
         return None
+    whole = None if limit is None else limit + SEAL_BYTES
     try:
-        with open_regular(name, limit=None, follow_links=False, dir_fd=handle) as file:
+        with open_regular(name, limit=whole, follow_links=False, dir_fd=handle) as file:
             size = os.fstat(file.fileno()).st_size - SEAL_BYTES
             seal = file.read(SEAL_BYTES)
             mac, body_digest = seal[:KEY_BYTES], seal[KEY_BYTES:]

@@ -417,7 +417,8 @@ def test_a_history_loaded_without_a_cache_reads_no_cache(tree, tmp_path, monkeyp
     parsed = counting_parses(monkeypatch)
     revisions = history(validate(tree).compendium)
     assert len(revisions) == 1  # the first commit has nothing before it
-    # the working tree, then the first revision whole; of the second, only the file it
-    # changed: the revisions share the rest, parsed once in memory
-    assert len(parsed) == files + files + 1
+    # the working tree, then of the revisions only the old bytes of the file the commit
+    # changed: the rest are the working tree's documents, held in memory for the call
+    assert len(parsed) == files + 1
     assert [path.name for path in parsed[-1:]] == [Path(WEAPON_FILE).name]
+    assert not list((tmp_path / "cache").glob("history-*"))  # nor any stored changes
