@@ -42,7 +42,7 @@ class StoredChanges:
         self.stored: dict[Pair, tuple[Change, ...] | None] | None = None
         self.used: dict[Pair, tuple[Change, ...] | None] = {}
 
-    def get(self, pair: Pair) -> tuple[Change, ...] | None | bool:
+    def get(self, pair: Pair) -> tuple[Change, ...] | bool | None:
         """The changes of `pair` (None: a side did not load); False when not stored."""
         if self.stored is None:
             self.stored = self._read()
