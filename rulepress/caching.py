@@ -12,10 +12,10 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
-from hashlib import blake2b
 
 from rulepress.environment import installed_path
 from rulepress.files import read_regular
+from rulepress.sealed import blake2b  # hashlib's, without OpenSSL (see rulepress.sealed)
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 SKIPPED_FOLDERS = ("__pycache__",)

@@ -21,7 +21,8 @@ from rulepress.errors import RulepressError, printable
 from rulepress.git import git_output, tree_ids
 from rulepress.history.changes import Change, compare, computed_figures, kind_label, percent
 from rulepress.history.checkout import RevisionCheckout, load_side, resolve_commit
-from rulepress.history.revisions import RevisionDoesNotLoad, RevisionLoads
+from rulepress.history.patched import PatchedRevisions
+from rulepress.history.revisions import RevisionDoesNotLoad
 from rulepress.history.stored import StoredChanges
 from rulepress.progress import notice
 
@@ -121,7 +122,8 @@ def _revisions(compendium: Compendium, prefix: str, log: str, limit: int) -> lis
     with tempfile.TemporaryDirectory(
         prefix="rulepress-history-", ignore_cleanup_errors=True
     ) as tmp:
-        loads = RevisionLoads(RevisionCheckout(Path(tmp) / "compendium", path, root), documents)
+        checkout = RevisionCheckout(Path(tmp) / "compendium", path, root)
+        loads = PatchedRevisions(compendium, checkout, Path(tmp) / "scratch", documents)
         failed: set[str] = set()  # commits whose files do not load (not a git failure)
 
         def side(revision: str) -> tuple[Compendium | None, bool]:
@@ -146,10 +148,8 @@ def _revisions(compendium: Compendium, prefix: str, log: str, limit: int) -> lis
             keep = stored is not None and None not in pair
             known = stored.get(pair) if keep else False
             if known is False:
-                (before, unloadable), (after, unloadable_after) = (
-                    side(f"{commit}~1"),
-                    side(commit),
-                )
+                before, unloadable = side(f"{commit}~1")  # none: `after` is not needed
+                after, unloadable_after = side(commit) if before is not None else (None, False)
                 known = None if before is None or after is None else tuple(compare(before, after))
                 if keep and (known is not None or unloadable or unloadable_after):
                     stored.put(pair, known)  # a git that failed is not kept

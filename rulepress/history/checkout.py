@@ -79,16 +79,8 @@ class RevisionCheckout:
 
     def check_out(self, commit: str, spec: str) -> Path:
         """Make `root` hold the files at `commit` (`spec`, as the user named it); return it."""
-        entries = self._entries(commit, spec)
-        missing = sorted({obj for _, obj, _, _ in entries if obj not in self.objects})
-        if missing:
-            blobs = run_git(
-                self.cwd, "cat-file", "--batch", stdin=b"".join(o + b"\n" for o in missing)
-            )
-            contents = _batch_contents(blobs.stdout, len(missing))
-            if blobs.returncode != 0 or contents is None:
-                raise RulepressError(f"git could not read {self.path}/ at {spec}")
-            self.objects.update(zip(missing, contents, strict=True))
+        entries = self.listing(commit, spec)
+        self.read_objects(entries, spec)
         wanted = {parts: (mode, obj) for mode, obj, _, parts in entries}
         fresh = not self.written
         try:
@@ -114,7 +106,21 @@ class RevisionCheckout:
         can change while the link does not."""
         return any(mode == LINK_MODE for mode, _ in self.written.values())
 
-    def _entries(self, commit: str, spec: str) -> list[tuple[bytes, bytes, int, tuple[str, ...]]]:
+    def read_objects(self, entries: list[TreeEntry], spec: str) -> None:
+        """Read from git, in one `git cat-file --batch`, the objects of `entries` not read yet."""
+        missing = sorted({obj for _, obj, _, _ in entries if obj not in self.objects})
+        if missing:
+            blobs = run_git(
+                self.cwd, "cat-file", "--batch", stdin=b"".join(o + b"\n" for o in missing)
+            )
+            contents = _batch_contents(blobs.stdout, len(missing))
+            if blobs.returncode != 0 or contents is None:
+                raise RulepressError(f"git could not read {self.path}/ at {spec}")
+            self.objects.update(zip(missing, contents, strict=True))
+
+    def listing(self, commit: str, spec: str) -> list[TreeEntry]:
+        """The files and links of `path` at `commit` (`git ls-tree`), their objects unread;
+        RulepressError when there are none or they hold more than `MAX_REVISION_BYTES`."""
         listed = run_git(
             self.cwd, "ls-tree", "-r", "-z", "-l", "--full-tree", commit, "--", self.path
         )
@@ -156,6 +162,8 @@ class RevisionCheckout:
         return changed
 
 
+TreeEntry = tuple[bytes, bytes, int, tuple[str, ...]]
+"""(mode, object id, size, path parts below the compendium folder) of a file or link."""
 MAX_REVISION_BYTES = 1 << 30
 """A revision's compendium is read into memory; a larger one is refused."""
 FILE_MODES = (b"100644", b"100755")
