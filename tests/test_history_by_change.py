@@ -5,6 +5,7 @@ the changes kept between builds (rulepress.history.stored) are never trusted bli
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,16 @@ EDITS = {
     ),
     "a document beside the ruleset folders": lambda t: add(t, "stray.yaml", NEW_SKILL),
     "YAML in a folder that is no ruleset": lambda t: add(t, "loose/chem-lore.yaml", NEW_SKILL),
+    "a name that is not UTF-8": lambda t: Path(
+        os.fsdecode(os.fsencode(t / "demo/skills") + b"/caf\xe9.yaml")
+    ).write_text(NEW_SKILL, encoding="utf-8"),
+    "a document renamed, its old id kept": lambda t: add(
+        t,
+        WEAPON_FILE,
+        (t / WEAPON_FILE)
+        .read_text(encoding="utf-8")
+        .replace("id: test-pistol", "id: new-pistol\nprevious_ids: [test-pistol]"),
+    ),
     "a link to a file inside": lambda t: (t / "demo/skills/again.yaml").symlink_to("bio-lore.yaml"),
     "a link out": lambda t: (t / "demo/skills/evil.yaml").symlink_to("/etc/passwd"),
 }
@@ -119,6 +130,24 @@ def test_a_working_tree_unlike_every_revision_gives_the_same_history(tmp_path, m
     )
     add(tree, "demo/skills/chem-lore.yaml", NEW_SKILL)
     (tree / "demo/skills/bio-lore.yaml").unlink()
+    by_change, whole = histories(root, tree, monkeypatch)
+    assert by_change == whole
+    assert [c.text for r in whole for c in r.changes] == [
+        "Test Pistol: damage at AP 12 from 12 to 13"
+    ]
+
+
+def test_a_submodule_in_a_revision_is_left_out_as_the_checkout_leaves_it(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    tree = build_tree(root / "compendium", base_tree())
+    git(root, "init", "-q")
+    commit_all(root, "first")
+    head = git(root, "rev-parse", "HEAD").strip()
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{head},compendium/demo/sub.yaml")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a submodule")
+    dearer(tree, 13)
+    git(root, "add", str(tree / WEAPON_FILE))
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "dearer")
     by_change, whole = histories(root, tree, monkeypatch)
     assert by_change == whole
     assert [c.text for r in whole for c in r.changes] == [
