@@ -14,7 +14,9 @@ medians of the repeats:
   ready JSON;
 - loading again from the document cache;
 - `rulepress build` as a user runs it: a first build (empty cache), a no-op rebuild, a
-  rebuild after one file changed, and the bare `python -c "import rulepress"` start;
+  rebuild after one file changed, and the bare `python -c "import rulepress"` start
+  (that and the bundled compendium's no-op rebuild from compiled bytecode, as an
+  installed rulepress runs);
 - peak memory of a first `rulepress build` (empty cache), alone in its process tree;
 - a running `rulepress build --watch` (Foundry, Markdown, JSON), driven by real file
   edits: the time from saving one weapon file to its `rebuilt ` line (median of 10), the
