@@ -62,10 +62,11 @@ def history(
     a git checkout.
 
     Each revision is read from git's objects (each object once) and loaded, without the
-    cross-document checks: comparing needs only the documents. The first is loaded whole
-    and each next one from the files it changed (rulepress.history.revisions), and
-    documents whose bytes did not change are not compared, so the cost follows the size
-    of the changes. A revision none of whose files fails to load (every file parses and
+    cross-document checks: comparing needs only the documents. Each is taken from the
+    compendium given (then from the revision before), loading only the document files
+    whose bytes differ (rulepress.history.patched; a revision it cannot place so is
+    checked out whole, rulepress.history.revisions), and documents whose bytes did not
+    change are not compared, so the cost follows the size of the changes. A revision none of whose files fails to load (every file parses and
     matches its model, every ruleset has its `ruleset.yaml`, no link leads out) is
     compared; one with such an error is skipped, as is one git cannot give. Files load
     through the document cache the compendium was loaded through, so bytes it has seen
