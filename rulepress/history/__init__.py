@@ -66,9 +66,10 @@ def history(
     compendium given (then from the revision before), loading only the document files
     whose bytes differ (rulepress.history.patched; a revision it cannot place so is
     checked out whole, rulepress.history.revisions), and documents whose bytes did not
-    change are not compared, so the cost follows the size of the changes. A revision none of whose files fails to load (every file parses and
-    matches its model, every ruleset has its `ruleset.yaml`, no link leads out) is
-    compared; one with such an error is skipped, as is one git cannot give. Files load
+    change are not compared, so the cost follows the size of the changes. A revision
+    none of whose files fails to load (every file parses and matches its model, every
+    ruleset has its `ruleset.yaml`, no link leads out) is compared; one with such an
+    error is skipped, as is one git cannot give. Files load
     through the document cache the compendium was loaded through, so bytes it has seen
     are not parsed again, and what two revisions' trees gave is kept in the cache folder
     by their git ids (rulepress.history.stored); loaded without one (`--no-cache`),
