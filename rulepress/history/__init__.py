@@ -69,12 +69,12 @@ def history(
     change are not compared, so the cost follows the size of the changes. A revision
     none of whose files fails to load (every file parses and matches its model, every
     ruleset has its `ruleset.yaml`, no link leads out) is compared; one with such an
-    error is skipped, as is one git cannot give. Files load
-    through the document cache the compendium was loaded through, so bytes it has seen
-    are not parsed again, and what two revisions' trees gave is kept in the cache folder
-    by their git ids (rulepress.history.stored); loaded without one (`--no-cache`),
-    through a cache held in memory for this call that starts with the compendium's own
-    documents, and nothing is kept.
+    error is skipped, as is one git cannot give. Files load through the document cache
+    the compendium was loaded through, so bytes it has seen are not parsed again, and
+    what two revisions' trees gave is kept in the cache folder by their git ids
+    (rulepress.history.stored); loaded without one (`--no-cache`), through a cache held
+    in memory for this call that starts with the compendium's own documents, and nothing
+    is kept.
 
     `say` gets one line when the history is missing or shallow, saying what is left out
     (by default, on stderr)."""
