@@ -5,7 +5,10 @@ compendium, the rulepress package with its templates and site assets, a --templa
 folder, the settings file and the files it names), each by the digest of its bytes;
 the compendium's git commit and the variables that change an output; every folder of
 the trees it wrote. Run again with the same arguments in the same folder, the launcher
-checks them all again; when nothing differs it prints the stamp's report and stops.
+checks them all again; when nothing differs it prints the stamp's report and stops. A
+file is read again only if it may have changed: one whose inode, size and times are
+those the stamp noted, last changed well before the stamp was taken, has its noted
+digest (a write sets a file's change time, which no program can set back).
 Anything else (a changed, added or removed file, a commit, an output folder replaced or
 a file added to or removed from one, other arguments, `--force` or `--no-cache`) runs
 the real build.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import marshal  # built in: the stamp is read before anything else is imported
 import os
 import sys
+import time
 
 from rulepress import sealed
 from rulepress.caching import (
@@ -29,21 +33,41 @@ from rulepress.caching import (
     digest,
     file_digest,
     file_digests,
+    file_state,
+    file_states,
     relative_prefix,
     tree_digests,
 )
 from rulepress.files import open_regular
 
-STAMP_VERSION = 3
+STAMP_VERSION = 4
 
 
-def _unchanged(folder: str, digests: dict[str, str]) -> bool:
+RACY_NS = 2_000_000_000
+"""A file changed less than this before the snapshot may be written again within the
+same tick of the file system's clock, its times unchanged: its state is not trusted."""
+
+
+def _unchanged(
+    folder: str, digests: dict[str, str], states: dict[str, list[int]], taken: int
+) -> bool:
     """Whether `folder` holds exactly these files with these digests (stops at the first
-    difference: a build that has work to do should not wait for a full comparison)."""
+    difference: a build that has work to do should not wait for a full comparison). A
+    file whose state (`file_state`: inode, size and times) is the one the snapshot saw,
+    and was last changed well before it (`RACY_NS`), has the digest then taken without
+    being read: a write sets its change time, which no program can set back."""
     if not os.path.isdir(folder):
         return False
+    trusted = taken - RACY_NS
+
+    def known(relative: str, path: str) -> str | None:
+        state = states.get(relative)
+        if state is None or state[3] >= trusted or file_state(path) != state:
+            return None
+        return digests.get(relative)
+
     seen = 0
-    for path, found in file_digests(folder):
+    for path, found in file_digests(folder, known):
         if digests.get(path) != found:
             return False
         seen += 1
@@ -54,11 +78,20 @@ def snapshot(compendium: str, others: list[str], single: list[str] = ()) -> dict
     """What a build is about to read: every file of the package, the compendium and the
     `others` folders, and each of the `single` files (or that it is absent), by digest,
     and the compendium's git commit (the site shows its history). Taken before the
-    build, so an edit made while it runs is seen next time."""
-    folders = [*code_folders(), compendium, *others]
-    files = {os.path.abspath(f): tree_digests(f) for f in folders if os.path.isdir(f)}
+    build, so an edit made while it runs is seen next time. Each file's state is taken
+    before its bytes, so a file written meanwhile is read again next time."""
+    taken = time.time_ns()
+    folders = [os.path.abspath(f) for f in [*code_folders(), compendium, *others]]
+    states = {f: file_states(f) for f in folders if os.path.isdir(f)}
+    files = {f: tree_digests(f) for f in folders if os.path.isdir(f)}
     singles = {os.path.abspath(f): file_digest(f) for f in single}
-    return {"files": files, "single": singles, "git": _git_record(compendium)}
+    return {
+        "files": files,
+        "states": states,
+        "taken": taken,
+        "single": singles,
+        "git": _git_record(compendium),
+    }
 
 
 def _git_record(folder: str) -> list | None:
@@ -162,7 +195,15 @@ def _well_formed(stamp: object) -> bool:
     single = inputs.get("single")
     if not (_made_of(single, dict, str) and _made_of(list(single.values()), list, str)):
         return False
-    git = inputs.get("git")
+    git, states = inputs.get("git"), inputs.get("states")
+    if type(inputs.get("taken")) is not int or not _made_of(states, dict, str):
+        return False
+    if not all(
+        _made_of(held, dict, str)
+        and all(_made_of(s, list, int) and len(s) == 4 for s in held.values())
+        for held in states.values()
+    ):
+        return False
     return (
         all(type(state) is list for state in outputs.values())
         and all(_made_of(digests, dict, str) for digests in inputs["files"].values())
@@ -208,8 +249,9 @@ def up_to_date(argv: list[str]) -> list[str] | None:
         git = stamp["inputs"]["git"]
         if git is not None and _git_state(git[0], git[1]) != git[2]:
             return None
+        states, taken = stamp["inputs"]["states"], stamp["inputs"]["taken"]
         for folder, digests in stamp["inputs"]["files"].items():
-            if not _unchanged(folder, digests):
+            if not _unchanged(folder, digests, states.get(folder, {}), taken):
                 return None
         for path, found in stamp["inputs"]["single"].items():
             if file_digest(path) != found:

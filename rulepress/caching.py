@@ -11,11 +11,11 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Iterator
-from hashlib import blake2b
+from collections.abc import Callable, Iterator
 
 from rulepress.environment import installed_path
 from rulepress.files import read_regular
+from rulepress.sealed import blake2b  # hashlib's, without OpenSSL (see rulepress.sealed)
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 SKIPPED_FOLDERS = ("__pycache__",)
@@ -31,10 +31,14 @@ def digest(data: bytes) -> str:
     return blake2b(data, digest_size=16).hexdigest()
 
 
-def file_digests(folder: str) -> Iterator[tuple[str, str]]:
+def file_digests(
+    folder: str, known: Callable[[str, str], str | None] | None = None
+) -> Iterator[tuple[str, str]]:
     """(path relative to `folder`, digest of its bytes) for every file below `folder`. A
     file that cannot be read (a pipe, a device, a file too large to be a document) gets a
-    marker: the loader reports it, the stamp only notes it, and never waits on it."""
+    marker: the loader reports it, the stamp only notes it, and never waits on it.
+    `known(relative path, path)` may give a file's digest without its being read (None:
+    read it)."""
     for parent, folders, files in os.walk(folder):
         folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
         below = relative_prefix(parent, folder)
@@ -43,11 +47,38 @@ def file_digests(folder: str) -> Iterator[tuple[str, str]]:
             if os.path.islink(path):
                 yield below + name, f"link to {os.readlink(path)}"
         for name in files:
-            try:
-                found = digest(read_regular(os.path.join(parent, name)))
-            except OSError as problem:
-                found = f"unreadable: {problem}"
+            path = os.path.join(parent, name)
+            found = known(below + name, path) if known is not None else None
+            if found is None:
+                try:
+                    found = digest(read_regular(path))
+                except OSError as problem:
+                    found = f"unreadable: {problem}"
             yield below + name, found
+
+
+def file_state(path: str) -> list[int] | None:
+    """The inode, size, modification and change times of the file at `path` (through a
+    link), or None: what changes when the file is written, replaced or touched, its
+    change time whatever the writer does about the others."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return [status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns]
+
+
+def file_states(folder: str) -> dict[str, list[int]]:
+    """Relative path -> `file_state`, for every file `file_digests` gives a digest of."""
+    states = {}
+    for parent, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if name not in SKIPPED_FOLDERS]
+        below = relative_prefix(parent, folder)
+        for name in files:
+            state = file_state(os.path.join(parent, name))
+            if state is not None:
+                states[below + name] = state
+    return states
 
 
 def relative_prefix(parent: str, folder: str) -> str:

@@ -60,3 +60,25 @@ def changed_files(folder: Path | str, ref: str) -> set[Path]:
     untracked = run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--")
     names = [*diff.stdout.split(b"\0"), *untracked.stdout.split(b"\0")]
     return {(root / os.fsdecode(name)).resolve() for name in names if name}
+
+
+def tree_ids(folder: Path | str, path: str, revisions: list[str]) -> dict[str, str]:
+    """The git id of the tree at `path` (from the top of the repository; "." for the top)
+    in each of `revisions`, by revision, from one `git cat-file --batch-check`; a revision
+    git does not know, or where `path` is no folder, is left out."""
+    if "\n" in path or any("\n" in revision for revision in revisions) or not revisions:
+        return {}
+    names = [f"{r}^{{tree}}" if path == "." else f"{r}:{path}" for r in revisions]
+    try:
+        done = run_git(folder, "cat-file", "--batch-check", stdin="\n".join(names).encode() + b"\n")
+    except RulepressError:
+        return {}
+    lines = done.stdout.decode(errors="replace").splitlines()
+    if done.returncode != 0 or len(lines) != len(revisions):
+        return {}
+    found = {}
+    for revision, line in zip(revisions, lines, strict=True):
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "tree":
+            found[revision] = parts[0]
+    return found

@@ -17,14 +17,22 @@ The cache folder is opened without following a link, and its files are read and
 written relative to it, never through a link: only regular files are read, and a file
 is written under a temporary name and renamed into place. A folder where a cache file
 goes, a pipe or a link there is simply no cache. Only the standard library is imported
-here (hashlib and hmac, through their public names): the launcher reads stamps.
+here (BLAKE2b and the constant-time comparison from their C modules, see below): the
+launcher reads stamps.
 """
 
 from __future__ import annotations
 
 import os
-from hashlib import blake2b
-from hmac import compare_digest
+
+try:  # hashlib's BLAKE2b and hmac's constant-time comparison themselves, from their C
+    # modules: importing hashlib or hmac loads OpenSSL, which costs the launcher's no-op
+    # build more than all its digests do
+    from _blake2 import blake2b
+    from _operator import _compare_digest as compare_digest
+except ImportError:  # a Python built otherwise
+    from hashlib import blake2b
+    from hmac import compare_digest
 
 from rulepress.files import CLOEXEC, Replacement, open_regular
 
@@ -147,15 +155,16 @@ def _mark(folder: int) -> None:
         os.close(handle)
 
 
-def read(folder: str, name: str) -> bytes | None:
+def read(folder: str, name: str, *, limit: int | None = None) -> bytes | None:
     """The content sealed in `folder`/`name`, or None: missing, not a regular file, a
-    link, damaged, or not sealed with this key."""
+    link, larger than `limit` bytes (when given), damaged, or not sealed with this key."""
     secret = key()
     handle = open_folder(folder, create=False) if secret is not None else None
     if handle is None:
         return None
+    whole = None if limit is None else limit + SEAL_BYTES
     try:
-        with open_regular(name, limit=None, follow_links=False, dir_fd=handle) as file:
+        with open_regular(name, limit=whole, follow_links=False, dir_fd=handle) as file:
             size = os.fstat(file.fileno()).st_size - SEAL_BYTES
             seal = file.read(SEAL_BYTES)
             mac, body_digest = seal[:KEY_BYTES], seal[KEY_BYTES:]

@@ -214,6 +214,55 @@ def test_force_other_arguments_and_no_cache_build_again(project):
         assert result.returncode == 0 and "wrote dist/json" in result.stdout, args
 
 
+def counting_reads(monkeypatch) -> list[str]:
+    """The paths the stamp's digests read from now on."""
+    read: list[str] = []
+    real = caching.read_regular
+
+    def counted(path, *args, **kwargs):
+        read.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(caching, "read_regular", counted)
+    return read
+
+
+def test_a_file_the_stamp_saw_unchanged_is_not_read_and_one_written_since_is(project, monkeypatch):
+    """A file whose inode, size and times are those the stamp noted, changed well before
+    the stamp, keeps its digest unread; writing it sets its change time, so it is read
+    again, even when the writer puts its size and modification time back."""
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(project / "cache"))
+    argv = ["build", "--target", "json"]
+    (project / "dist/json").mkdir(parents=True)
+    inputs = build_stamp.snapshot("compendium", [])
+    inputs["taken"] += 10 * build_stamp.RACY_NS  # as if the files were written long before
+    build_stamp.record(argv, inputs, ["dist/json"], ["report"])
+    read = counting_reads(monkeypatch)
+    assert build_stamp.up_to_date(argv) == ["report"]
+    assert not [path for path in read if "compendium" in path]  # stated, not read
+    edit_keeping_size_and_time(
+        project / "compendium" / WEAPON_FILE, "{ap: 12, damage: 12,", "{ap: 12, damage: 13,"
+    )
+    assert build_stamp.up_to_date(argv) is None
+    assert [path for path in read if path.endswith(Path(WEAPON_FILE).name)]
+
+
+def test_a_file_changed_just_before_the_stamp_is_read_again(project, monkeypatch):
+    """Within `RACY_NS` of the stamp a file may be written again in the same tick of the
+    file system's clock, its state unchanged: its bytes are what counts."""
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(project / "cache"))
+    argv = ["build", "--target", "json"]
+    (project / "dist/json").mkdir(parents=True)
+    inputs = build_stamp.snapshot("compendium", [])  # the files were just written
+    build_stamp.record(argv, inputs, ["dist/json"], ["report"])
+    read = counting_reads(monkeypatch)
+    assert build_stamp.up_to_date(argv) == ["report"]
+    files = [path for path in (project / "compendium").rglob("*") if path.is_file()]
+    assert len([path for path in read if "compendium" in path]) == len(files)
+
+
 def test_a_changed_rulepress_package_makes_the_stamp_stale(project, monkeypatch):
     """The package's code and templates are inputs of every build."""
     monkeypatch.chdir(project)
@@ -417,7 +466,8 @@ def test_a_history_loaded_without_a_cache_reads_no_cache(tree, tmp_path, monkeyp
     parsed = counting_parses(monkeypatch)
     revisions = history(validate(tree).compendium)
     assert len(revisions) == 1  # the first commit has nothing before it
-    # the working tree, then the first revision whole; of the second, only the file it
-    # changed: the revisions share the rest, parsed once in memory
-    assert len(parsed) == files + files + 1
+    # the working tree, then of the revisions only the old bytes of the file the commit
+    # changed: the rest are the working tree's documents, held in memory for the call
+    assert len(parsed) == files + 1
     assert [path.name for path in parsed[-1:]] == [Path(WEAPON_FILE).name]
+    assert not list((tmp_path / "cache").glob("history-*"))  # nor any stored changes

@@ -66,8 +66,9 @@ def compare(old: Compendium, new: Compendium) -> list[Change]:
                 )
             )
             continue
-        changes.extend(_compare_ruleset(before, after))
-        changes.extend(_compare_computed(before, after))
+        if before is not after:  # a ruleset loaded once for two revisions did not change
+            changes.extend(_compare_ruleset(before, after))
+            changes.extend(_compare_computed(before, after))
     return changes
 
 
@@ -75,9 +76,18 @@ def _documents(ruleset: Ruleset) -> dict[str, Document]:
     return {entry.document.id: entry.document for entry in ruleset.entries}
 
 
+def _same_bytes(before: Ruleset, after: Ruleset) -> set[str]:
+    """Ids of the documents read from the same bytes in both (so equal, and not compared)."""
+    old = {entry.document.id: entry.digest for entry in before.entries}  # the last of an id,
+    new = {entry.document.id: entry.digest for entry in after.entries}  # as in _documents
+    return {doc_id for doc_id, digest in new.items() if digest and old.get(doc_id) == digest}
+
+
 def _compare_ruleset(before: Ruleset, after: Ruleset) -> Iterator[Change]:
-    yield from _compare_document(after.id, before.info, after.info, {})
+    if not (before.info_digest and before.info_digest == after.info_digest):
+        yield from _compare_document(after.id, before.info, after.info, {})
     old, new = _documents(before), _documents(after)
+    same = _same_bytes(before, after)
     names = {doc_id: doc.display_name for doc_id, doc in {**old, **new}.items()}
     renamed = {
         previous: doc.id
@@ -115,7 +125,7 @@ def _compare_ruleset(before: Ruleset, after: Ruleset) -> Iterator[Change]:
                 "added",
                 f"new {kind_label(document.kind)}: {_summary(document)}",
             )
-        else:
+        elif doc_id not in same:
             yield from _compare_document(rid, old[doc_id], document, names)
 
 

@@ -73,23 +73,20 @@ class RevisionCheckout:
         """Every object read so far, by its id."""
         self.written: dict[tuple[str, ...], tuple[bytes, bytes]] = {}
         """(mode, object id) of each file or link below `root`, by its path parts."""
+        self.changed: set[tuple[str, ...]] | None = None
+        """The path parts the last `check_out` removed or wrote; None when it wrote the
+        revision afresh (or nothing was checked out yet)."""
 
     def check_out(self, commit: str, spec: str) -> Path:
         """Make `root` hold the files at `commit` (`spec`, as the user named it); return it."""
-        entries = self._entries(commit, spec)
-        missing = sorted({obj for _, obj, _, _ in entries if obj not in self.objects})
-        if missing:
-            blobs = run_git(
-                self.cwd, "cat-file", "--batch", stdin=b"".join(o + b"\n" for o in missing)
-            )
-            contents = _batch_contents(blobs.stdout, len(missing))
-            if blobs.returncode != 0 or contents is None:
-                raise RulepressError(f"git could not read {self.path}/ at {spec}")
-            self.objects.update(zip(missing, contents, strict=True))
+        entries = self.listing(commit, spec)
+        self.read_objects(entries, spec)
         wanted = {parts: (mode, obj) for mode, obj, _, parts in entries}
+        fresh = not self.written
         try:
-            self._change_to(wanted)
+            self.changed = self._change_to(wanted)
         except OSError:  # a folder where a file now goes: write the revision afresh
+            fresh = True
             try:
                 shutil.rmtree(self.root, ignore_errors=True)
                 self.written = {}
@@ -99,9 +96,31 @@ class RevisionCheckout:
                 raise RulepressError(
                     f"cannot copy {self.path}/ at {spec}: {exc.strerror or exc}"
                 ) from None
+        if fresh:
+            self.changed = None
         return self.root
 
-    def _entries(self, commit: str, spec: str) -> list[tuple[bytes, bytes, int, tuple[str, ...]]]:
+    @property
+    def holds_links(self) -> bool:
+        """Whether the revision checked out holds a symbolic link: a file read through one
+        can change while the link does not."""
+        return any(mode == LINK_MODE for mode, _ in self.written.values())
+
+    def read_objects(self, entries: list[TreeEntry], spec: str) -> None:
+        """Read from git, in one `git cat-file --batch`, the objects of `entries` not read yet."""
+        missing = sorted({obj for _, obj, _, _ in entries if obj not in self.objects})
+        if missing:
+            blobs = run_git(
+                self.cwd, "cat-file", "--batch", stdin=b"".join(o + b"\n" for o in missing)
+            )
+            contents = _batch_contents(blobs.stdout, len(missing))
+            if blobs.returncode != 0 or contents is None:
+                raise RulepressError(f"git could not read {self.path}/ at {spec}")
+            self.objects.update(zip(missing, contents, strict=True))
+
+    def listing(self, commit: str, spec: str) -> list[TreeEntry]:
+        """The files and links of `path` at `commit` (`git ls-tree`), their objects unread;
+        RulepressError when there are none or they hold more than `MAX_REVISION_BYTES`."""
         listed = run_git(
             self.cwd, "ls-tree", "-r", "-z", "-l", "--full-tree", commit, "--", self.path
         )
@@ -118,12 +137,17 @@ class RevisionCheckout:
             )
         return found
 
-    def _change_to(self, wanted: dict[tuple[str, ...], tuple[bytes, bytes]]) -> None:
-        """Remove what `wanted` does not hold as it is, then write what is new."""
+    def _change_to(
+        self, wanted: dict[tuple[str, ...], tuple[bytes, bytes]]
+    ) -> set[tuple[str, ...]]:
+        """Remove what `wanted` does not hold as it is, then write what is new; return the
+        path parts of both."""
         real_root = self.root.resolve() if self.root.exists() else None
+        changed: set[tuple[str, ...]] = set()
         for parts, held in list(self.written.items()):
             if wanted.get(parts) == held:
                 continue
+            changed.add(parts)
             del self.written[parts]
             target = self.root.joinpath(*parts)
             if real_root is not None and target.parent.resolve() == real_root.joinpath(*parts[:-1]):
@@ -134,8 +158,12 @@ class RevisionCheckout:
             # links last: no file is ever written through one
             _write_entry(self.root, parts, mode, self.objects[obj])
             self.written[parts] = (mode, obj)
+            changed.add(parts)
+        return changed
 
 
+TreeEntry = tuple[bytes, bytes, int, tuple[str, ...]]
+"""(mode, object id, size, path parts below the compendium folder) of a file or link."""
 MAX_REVISION_BYTES = 1 << 30
 """A revision's compendium is read into memory; a larger one is refused."""
 FILE_MODES = (b"100644", b"100755")
