@@ -29,7 +29,7 @@ PLUGINS_PAGE = REPO / "docs" / "plugins.md"
 # Each game's kinds, games and kinds in the registry's order: the order of every output
 # (the guide's ties, the packs, the macros), which no move of a game's code may change.
 GAME_KINDS = {
-    "core": ("ruleset", "rule", "roll-table"),
+    "core": ("ruleset", "rule", "roll-table", "translation"),
     "iris": (
         "trait",
         "skill",

@@ -50,6 +50,10 @@ class Ruleset:
     entries: tuple[Entry, ...]
     info_digest: str = ""
     """Digest of `ruleset.yaml`'s bytes (see Entry.digest)."""
+    translations: tuple[Entry, ...] = ()
+    """The files below `translations/<language>/`: the documents' texts in other
+    languages (rulepress.translations). They are not documents of the ruleset: checks,
+    lookups and exports of the source language never see them."""
     whole: Ruleset | None = field(default=None, repr=False, compare=False)
     """Set on a view of some of a ruleset's entries (see `restricted`): the ruleset whose
     lookups the view answers with."""
@@ -94,7 +98,13 @@ class Ruleset:
         and `one` still see every document: how a check whose findings about a document
         depend on that document (and lookups) runs again on the changed ones only."""
         return Ruleset(
-            self.info, self.folder, self.info_source, entries, self.info_digest, whole=self
+            self.info,
+            self.folder,
+            self.info_source,
+            entries,
+            self.info_digest,
+            self.translations,
+            whole=self,
         )
 
     def all(self, kind: type[D], *, drafts: bool = False) -> list[D]:

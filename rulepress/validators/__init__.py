@@ -10,6 +10,7 @@ from rulepress.validators import (  # noqa: F401
     rich_text,
     tables,
     thresholds,
+    translations,
 )
 from rulepress.validators.acknowledgements import apply_acknowledgements
 from rulepress.validators.registry import (
