@@ -11,7 +11,14 @@ import click
 
 from rulepress.cli.game_commands import GameGroup
 from rulepress.cli.options import EXIT_CLEAN, EXIT_FINDINGS
-from rulepress.commands.options import DEFAULT_COMPENDIUM, TEXT, FilePath, Text, format_options
+from rulepress.commands.options import (
+    DEFAULT_COMPENDIUM,
+    TEXT,
+    FilePath,
+    Text,
+    compendium_option,
+    format_options,
+)
 from rulepress.errors import Level, printable
 
 
@@ -185,7 +192,7 @@ def import_group() -> None:
 
 @click.command("translate")
 @click.argument("language", type=TEXT)
-@click.argument("compendium", default=DEFAULT_COMPENDIUM, type=FilePath(path_type=Path))
+@compendium_option
 @click.option(
     "--review",
     is_flag=True,

@@ -110,8 +110,7 @@ def _translation_path(ruleset: Ruleset, source: Entry, result: TranslatePlan) ->
         raise RulepressError(f"{path.parent}: {refused}; nothing written") from None
     if os.path.lexists(path):
         raise RulepressError(
-            f"{path} exists but holds no translation of {source.document.id!r}; "
-            "nothing written"
+            f"{path} exists but holds no translation of {source.document.id!r}; nothing written"
         )
     return path
 
