@@ -171,3 +171,16 @@ def test_foundry_gets_babele_files_beside_packs_the_official_cli_reads(
     pages = next(iter(babele["entries"].values()))["pages"]
     assert "Schockwurf" in json.dumps(pages, ensure_ascii=False)
     shutil.rmtree(unpacked)
+
+
+def test_diff_shows_translation_changes_in_the_games_words(tmp_path, capsys):
+    old = _german(tmp_path / "old")
+    new = _german(
+        tmp_path / "new",
+        **{
+            SKILL_DE: "kind: translation\ndocument: bio-lore\nlanguage: de\ntexts:\n"
+            f"  name:\n    text: Biokunde\n    digest: {digest('Bio Lore')}\n"
+        },
+    )
+    assert run(["diff", str(old), str(new)]) == 0
+    assert "de: Bio Lore, name: translated as 'Biokunde'" in capsys.readouterr().out
