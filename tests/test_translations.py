@@ -184,3 +184,15 @@ def test_diff_shows_translation_changes_in_the_games_words(tmp_path, capsys):
     )
     assert run(["diff", str(old), str(new)]) == 0
     assert "de: Bio Lore, name: translated as 'Biokunde'" in capsys.readouterr().out
+
+
+def test_translate_never_writes_through_a_link_out_of_the_ruleset(tmp_path, capsys):
+    root = _german(tmp_path)
+    outside, beside = tmp_path / "elsewhere", root / "beside"  # beside: in the compendium
+    for folder in (outside, beside):
+        folder.mkdir()
+        (root / "demo/translations").unlink(missing_ok=True)
+        (root / "demo/translations").symlink_to(folder, target_is_directory=True)
+        assert run(["translate", "de", "--compendium", str(root)]) != 0
+        assert list(folder.iterdir()) == []
+        assert "nothing written" in capsys.readouterr().err
