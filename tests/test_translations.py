@@ -196,3 +196,15 @@ def test_translate_never_writes_through_a_link_out_of_the_ruleset(tmp_path, caps
         assert run(["translate", "de", "--compendium", str(root)]) != 0
         assert list(folder.iterdir()) == []
         assert "nothing written" in capsys.readouterr().err
+
+
+def test_a_watch_redoes_a_ruleset_whose_translation_changed(tmp_path):
+    from rulepress.live import compare
+
+    root = _german(tmp_path)
+    assert run(["translate", "de", "--compendium", str(root)]) == 0
+    before = validate(root).compendium
+    translation = root / SKILL_DE
+    translation.write_text(translation.read_text().replace("text: ''", "text: Biokunde"))
+    changes = compare(before, validate(root).compendium)
+    assert changes.rulesets == {"demo"}
