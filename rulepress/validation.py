@@ -91,8 +91,10 @@ def _load_said(files: LoadedFiles, loaded: LoadResult) -> tuple[str, list[str]]:
             f"{len(findings):,} findings"
         )
     documents = sum(1 + len(ruleset.entries) for ruleset in loaded.compendium)
+    translations = sum(len(ruleset.translations) for ruleset in loaded.compendium)
     read = sum(len(folder.files) + (folder.info is not None) for folder in files.rulesets)
-    return f"{documents:,} documents from {read:,} files", details
+    also = f" and {translations:,} translations" if translations else ""
+    return f"{documents:,} documents{also} from {read:,} files", details
 
 
 def _codes_said(validation: Validation) -> list[str]:

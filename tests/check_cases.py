@@ -1316,3 +1316,147 @@ from tests.check_cases_text import FAILING_TEXT, PASSING_TEXT  # noqa: E402
 
 FAILING += FAILING_TEXT
 PASSING += PASSING_TEXT
+# -- translations (RP401-RP406) ---------------------------------------------------------------
+
+GERMAN = RULESET + "languages:\n  - {code: de, name: Deutsch}\n"
+"""The demo ruleset translated into German."""
+SKILL_DE = "demo/translations/de/skills/bio-lore.yaml"
+
+
+def german_skill(name: str = "Biokunde", made_from: str = "Bio Lore", source: str = "") -> Files:
+    """The demo ruleset in German, with the skill's name translated from `made_from` (its
+    `source` copy, when given, at line 7)."""
+    from rulepress.translations import digest
+
+    copy = f"    source: {source}\n" if source else ""
+    text = (
+        "kind: translation\ndocument: bio-lore\nlanguage: de\ntexts:\n  name:\n"
+        f"    text: {name}\n    digest: {digest(made_from)}\n{copy}"
+    )
+    return {RULESET_FILE: GERMAN, SKILL_DE: text}
+
+
+def german_rule(text: str, field: str = "text", document: str = "reading-tables") -> Files:
+    """The demo ruleset in German, with the reading-tables rule's `field` translated."""
+    from rulepress.translations import digest
+
+    return {
+        RULESET_FILE: GERMAN,
+        RULE_FILE: RULE,
+        "demo/translations/de/rules/reading-tables.yaml": (
+            f"kind: translation\ndocument: {document}\nlanguage: de\ntexts:\n  {field}:\n"
+            f"    text: {text}\n    digest: {digest('Find the *row* for your AP.')}\n"
+        ),
+    }
+
+
+RULE_DE = "demo/translations/de/rules/reading-tables.yaml"
+EMPHASISED = {RULE_FILE: RULE.replace("Find the row for your AP.", "Find the *row* for your AP.")}
+
+FAILING += [
+    Fails(
+        "a translation made from the skill's old name",
+        german_skill(made_from="Bio-Lore"),
+        "RP401",
+        SKILL_DE,
+        6,
+        5,
+        WARN,
+        also=("RP402",),
+    ),
+    Fails(
+        "a declared language with no translation yet",
+        {RULESET_FILE: GERMAN},
+        "RP402",
+        RULESET_FILE,
+        11,
+        5,
+        INFO,
+    ),
+    Fails(
+        "a translation of a document the ruleset does not have",
+        {**german_skill(), SKILL_DE: german_skill()[SKILL_DE].replace("bio-lore", "bio-lores")},
+        "RP403",
+        SKILL_DE,
+        2,
+        11,
+        ERR,
+        also=("RP402",),
+    ),
+    Fails(
+        "a translation of a figure, not a text",
+        {**german_skill(), SKILL_DE: german_skill()[SKILL_DE].replace("  name:", "  order:")},
+        "RP403",
+        SKILL_DE,
+        5,
+        3,
+        ERR,
+        also=("RP402",),
+    ),
+    Fails(
+        "a translation that drops the source's emphasis",
+        {**german_rule("Finde die Zeile für deine AP."), **EMPHASISED},
+        "RP404",
+        RULE_DE,
+        6,
+        11,
+        WARN,
+        also=("RP402",),
+    ),
+    Fails(
+        "a translated title with a line break",
+        {**german_rule('"Tabellen\\nlesen"', field="title"), **EMPHASISED},
+        "RP404",
+        RULE_DE,
+        6,
+        11,
+        ERR,
+        also=("RP401", "RP402"),
+    ),
+    Fails(
+        "a French translation in the German folder",
+        {
+            **german_skill(),
+            SKILL_DE: german_skill()[SKILL_DE].replace("language: de", "language: fr"),
+        },
+        "RP405",
+        SKILL_DE,
+        3,
+        11,
+        ERR,
+        also=("RP402",),
+    ),
+    Fails(
+        "a source copy edited by hand",
+        german_skill(source="Bio-Lore"),
+        "RP406",
+        SKILL_DE,
+        8,
+        13,
+        WARN,
+        also=("RP402",),
+    ),
+]
+PASSING += [
+    Passes(
+        "a translation made from the skill's name as it reads",
+        german_skill(),
+        "RP401",
+        also=("RP402",),
+    ),
+    Passes("a ruleset that declares no language", {RULESET_FILE: RULESET}, "RP402"),
+    Passes("a translation of the skill's name", german_skill(), "RP403", also=("RP402",)),
+    Passes(
+        "a translation that keeps the emphasis",
+        {**german_rule("Finde die *Zeile* für deine AP."), **EMPHASISED},
+        "RP404",
+        also=("RP402",),
+    ),
+    Passes("a German translation in the German folder", german_skill(), "RP405", also=("RP402",)),
+    Passes(
+        "a source copy that is the source",
+        german_skill(source="Bio Lore"),
+        "RP406",
+        also=("RP402",),
+    ),
+]

@@ -1,4 +1,5 @@
-"""Every registered check (RP2xx cross-document, RP3xx computed), as a table of examples.
+"""Every registered check (RP2xx cross-document, RP3xx computed, RP4xx translations), as a
+table of examples.
 
 For each registered check there is at least one failing input, which must produce exactly
 the findings listed for it (code, level, file, line and column), and one passing input,
@@ -108,11 +109,12 @@ def test_every_check_has_a_failing_and_a_passing_case():
 
 def test_failing_cases_use_the_registered_level():
     """A finding has its check's level, except the reports a check lowers to INFO: a header
-    only longer than the name (RP213), an example that cannot be replayed (RP302)."""
+    only longer than the name (RP213), an example that cannot be replayed (RP302); and the
+    one it raises to an error: a translation its field's type refuses (RP404)."""
     levels = {c.code: c.level for c in CHECKS}
-    lowered = {("RP213", INFO), ("RP302", INFO)}
+    changed = {("RP213", INFO), ("RP302", INFO), ("RP404", Level.ERROR)}
     for case in FAILING:
-        assert case.level == levels[case.code] or (case.code, case.level) in lowered
+        assert case.level == levels[case.code] or (case.code, case.level) in changed
 
 
 def test_examples_are_unique():
@@ -122,7 +124,7 @@ def test_examples_are_unique():
 
 @pytest.mark.parametrize("registered", CHECKS, ids=lambda c: f"{c.code} {c.name}")
 def test_check_is_documented(registered):
-    assert re.fullmatch(r"RP[23]\d\d", registered.code)
+    assert re.fullmatch(r"RP[234]\d\d", registered.code)
     assert re.fullmatch(r"[a-z]+(-[a-z]+)*", registered.name)
     assert isinstance(registered.level, Level)
     assert "Example:" in registered.doc

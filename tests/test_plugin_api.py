@@ -29,7 +29,7 @@ PLUGINS_PAGE = REPO / "docs" / "plugins.md"
 # Each game's kinds, games and kinds in the registry's order: the order of every output
 # (the guide's ties, the packs, the macros), which no move of a game's code may change.
 GAME_KINDS = {
-    "core": ("ruleset", "rule", "roll-table"),
+    "core": ("ruleset", "rule", "roll-table", "translation"),
     "iris": (
         "trait",
         "skill",
@@ -104,7 +104,7 @@ def test_games_sort_by_order_then_id_and_a_kinds_entry_point_is_a_game_at_1000(i
         ("beta", 1000, "rulepress-late"),
     ]
     names = list(kinds.registry())
-    assert names.index("zeta-thing") == names.index("roll-table") + 1
+    assert names.index("zeta-thing") == names.index("translation") + 1
     assert names[-2:] == ["alpha-thing", "beta-thing"]
     assert kinds.registry()["beta-thing"].package == "rulepress-late"
 

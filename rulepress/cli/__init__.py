@@ -1,7 +1,7 @@
 """The `rulepress` command line: parses options and calls the command modules.
 
 Each command is defined in the module of its concern (publish: validate, build, serve;
-content: fmt, init, schema, diff, import; kind_groups: roll, odds, new) and added to the
+content: fmt, init, schema, diff, translate, import; kind_groups: roll, odds, new) and added to the
 `cli` group here, beside the commands the installed games add (game_commands);
 `main` and `run` turn its outcome into an exit code.
 """
@@ -42,6 +42,7 @@ for command in (
     content.init_command,
     content.schema_command,
     content.diff_command,
+    content.translate_command,
     content.import_group,
     kind_groups.roll_group,
     kind_groups.odds_group,

@@ -1,6 +1,6 @@
 """The commands that write the content repository's files: `fmt`, `init`, `schema`,
-`import` (whose subcommands the games add, `Game.commands`), and `diff`, which compares
-two versions of them."""
+`import` (whose subcommands the games add, `Game.commands`), `translate`, which writes
+the translators' files, and `diff`, which compares two versions of them."""
 
 from __future__ import annotations
 
@@ -11,8 +11,15 @@ import click
 
 from rulepress.cli.game_commands import GameGroup
 from rulepress.cli.options import EXIT_CLEAN, EXIT_FINDINGS
-from rulepress.commands.options import DEFAULT_COMPENDIUM, TEXT, FilePath, Text, format_options
-from rulepress.errors import printable
+from rulepress.commands.options import (
+    DEFAULT_COMPENDIUM,
+    TEXT,
+    FilePath,
+    Text,
+    compendium_option,
+    format_options,
+)
+from rulepress.errors import Level, printable
 
 
 @click.command("fmt")
@@ -181,3 +188,44 @@ def diff_command(old: str, new: str, fmt: str, compendium_path: str) -> None:
 @click.group("import", cls=GameGroup)
 def import_group() -> None:
     """Turn other formats into canonical compendium YAML."""
+
+
+@click.command("translate")
+@click.argument("language", type=TEXT)
+@compendium_option
+@click.option(
+    "--review",
+    is_flag=True,
+    help="Take the source's text now as the one each stale translation was made from "
+    "(after a translator has reviewed them).",
+)
+def translate_command(language: str, compendium: Path, review: bool) -> None:
+    """Write, for LANGUAGE, the translation files and entries still missing, each with
+    the source text beside it, below each ruleset's translations/LANGUAGE/ folder. A
+    translation whose source changed is left for review and listed; --review renews its
+    digest. Refuses a compendium with errors (nothing written)."""
+    from rulepress.commands import translate
+    from rulepress.commands.validate import finding_line
+    from rulepress.validation import validate
+
+    checked = validate(compendium)
+    if not checked.ok:
+        for finding in checked.findings:
+            if finding.level == Level.ERROR:
+                click.echo(finding_line(finding, relative_to=Path.cwd()), err=True)
+        click.echo("translate: the compendium has errors; nothing written", err=True)
+        sys.exit(EXIT_FINDINGS)
+    planned = translate.plan(checked.compendium, language, review=review)
+    for path in translate.write(planned):
+        click.echo(f"wrote {printable(str(path))}")
+    for path, at, was, now in planned.stale:
+        click.echo(
+            f"{printable(str(path))}: {printable(at)} is stale: translated from "
+            f"{printable(was)!r}, the source now reads {printable(now)!r}"
+        )
+    review_hint = f" (review them, then `rulepress translate {language} --review`)"
+    click.echo(
+        f"{language}: {planned.added} entries to translate added, "
+        f"{len(planned.stale)} stale{review_hint if planned.stale else ''}, "
+        f"{planned.reviewed} reviewed, {len(planned.files)} files written"
+    )

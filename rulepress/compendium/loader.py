@@ -29,6 +29,7 @@ from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8
 from rulepress.errors import Code, Finding, Level, RulepressError
 from rulepress.files import OutsideRepository, inside, link_refusal, read_inside
 from rulepress.models import RulesetInfo
+from rulepress.models.translation import Translation
 from rulepress.progress import current
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -131,12 +132,14 @@ class RulesetFiles:
                 )
             )
             return None
+        loaded = [load.entry for load in self.files.values() if load.entry is not None]
         return Ruleset(
             info=info_entry.document,
             folder=self.folder,
             info_source=info_entry.source,
-            entries=tuple(load.entry for load in self.files.values() if load.entry is not None),
+            entries=tuple(e for e in loaded if not isinstance(e.document, Translation)),
             info_digest=info_entry.digest,
+            translations=tuple(e for e in loaded if isinstance(e.document, Translation)),
         )
 
     def reloaded(

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from rulepress.compendium.cache import DocumentCache
 
 D = TypeVar("D", bound=Document)
+TRANSLATION_CODES = "RP4"
+"""The code prefix of the translations' checks (validators.translations)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,10 @@ class Ruleset:
     entries: tuple[Entry, ...]
     info_digest: str = ""
     """Digest of `ruleset.yaml`'s bytes (see Entry.digest)."""
+    translations: tuple[Entry, ...] = ()
+    """The files below `translations/<language>/`: the documents' texts in other
+    languages (rulepress.translations). They are not documents of the ruleset: checks,
+    lookups and exports of the source language never see them."""
     whole: Ruleset | None = field(default=None, repr=False, compare=False)
     """Set on a view of some of a ruleset's entries (see `restricted`): the ruleset whose
     lookups the view answers with."""
@@ -94,7 +100,13 @@ class Ruleset:
         and `one` still see every document: how a check whose findings about a document
         depend on that document (and lookups) runs again on the changed ones only."""
         return Ruleset(
-            self.info, self.folder, self.info_source, entries, self.info_digest, whole=self
+            self.info,
+            self.folder,
+            self.info_source,
+            entries,
+            self.info_digest,
+            self.translations,
+            whole=self,
         )
 
     def all(self, kind: type[D], *, drafts: bool = False) -> list[D]:
@@ -179,13 +191,14 @@ class Compendium:
     the reason it is kept (set by validation; the errata the outputs print)."""
 
     def errata_of(self, ruleset: Ruleset) -> list[tuple[Document, Finding]]:
-        """(document, finding) for each known problem of one ruleset's documents."""
+        """(document, finding) for each known problem of one ruleset's documents; the
+        translations' own (RP4xx) are about an edition, not the source, and are left out."""
         documents = {entry.file: entry.document for entry in ruleset.entries}
         documents[ruleset.info_source.file] = ruleset.info
         return [
             (documents[finding.file], finding)
             for finding in self.errata
-            if finding.file in documents
+            if finding.file in documents and not finding.code.startswith(TRANSLATION_CODES)
         ]
 
     def __iter__(self) -> Iterator[Ruleset]:

@@ -1,5 +1,6 @@
 """The core's own kinds, which every ruleset has whatever its game: a ruleset's
-`ruleset.yaml`, the rule texts and roll tables. They come first in the registry (order 0).
+`ruleset.yaml`, the rule texts, the roll tables and the translations. They come first
+in the registry (order 0).
 
 A kind with no entry field but its model is data the checks and other kinds read (a
 ruleset's `ruleset.yaml`).
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from rulepress.kinds import Game, Guide, Kind, Part
 from rulepress.kinds.roll_table import ROLL_TABLE
 from rulepress.models import RulesetInfo, RuleText
+from rulepress.models.translation import Translation
 
 
 def _rule_texts(rules: Sequence[RuleText], ruleset) -> list[Part]:
@@ -23,6 +25,7 @@ KINDS = (
     Kind(RulesetInfo),
     Kind(RuleText, guide=Guide("Rules", "rule", order=0, parts=_rule_texts)),
     ROLL_TABLE,
+    Kind(Translation),
 )
 
 CORE = Game("core", "rulepress", order=0, kinds=KINDS)

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from rulepress.models.base import Document, Model, Name, Slug, Text
+from rulepress.models.translation import Language
 
 GLOSSARY_TERM = r"^[A-Za-z][A-Za-z0-9-]*(?: [A-Za-z0-9-]+)*$"
 """A glossary term: words of letters, digits and dashes, one space apart, a letter first;
@@ -25,6 +26,22 @@ class SourceCredit(Model):
     document: Name | None = None
     """The source file the data was taken from."""
     published: Name | None = None
+
+
+class LanguagePlan(Model):
+    """A language the ruleset is translated into (its `translations/<code>/` folder)."""
+
+    code: Language
+    """Its BCP 47 tag, as Material and Foundry take it: `de`, `pt-BR`, `ar`."""
+    name: Name
+    """The language's name in itself (`Deutsch`), for the site's language switcher."""
+    required: bool = False
+    """Whether the language must be complete: its untranslated texts are then a warning,
+    which `validate --strict` fails on (else they are counted as info)."""
+    fallback_note: Text | None = None
+    """The line, in this language, that opens an edition whose texts are not all
+    translated yet; `{untranslated}`, `{texts}` and `{language}` are filled in. Default:
+    an English line saying how many texts show in the source's language."""
 
 
 class ChapterPlan(Model):
@@ -59,6 +76,8 @@ class RulesetInfo(Document):
     ] = {}
     """Rule terms and their definitions; the site shows a term's definition on hover. A
     term is one word or several, one space apart (`AP`, `Close Combat`)."""
+    languages: Annotated[list[LanguagePlan], Field(max_length=50)] = []
+    """The languages the ruleset is translated into, besides its own."""
     words: Annotated[
         list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z'-]*$", max_length=60)]],
         Field(max_length=1000),

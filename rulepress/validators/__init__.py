@@ -18,6 +18,7 @@ from rulepress.validators import (  # noqa: F401
     text_quality,
     thresholds,
     tiers,
+    translations,
 )
 from rulepress.validators.acknowledgements import apply_acknowledgements
 from rulepress.validators.registry import (

@@ -58,9 +58,11 @@ def _files_not_loaded(findings: list[Finding]) -> set[Path]:
 
 
 def _documents(ruleset: Ruleset) -> Iterator[Entry]:
-    """Every document that may acknowledge findings: the ruleset's `ruleset.yaml` too."""
+    """Every document that may acknowledge findings: the ruleset's `ruleset.yaml` and its
+    translations too."""
     yield Entry(ruleset.info, ruleset.info_source)
     yield from ruleset.entries
+    yield from ruleset.translations
 
 
 def _match(findings: list[Finding], candidates: list[int], acknowledgement) -> int | None:
