@@ -102,7 +102,8 @@ def test_the_settings_carry_the_title_and_the_github_addresses(content):
 def test_it_validates_strictly_with_no_finding_and_is_canonical(content):
     validated = run("validate", "--strict", cwd=content)
     assert validated.returncode == 0, validated.stdout
-    assert validated.stdout.strip() == "0 errors, 0 warnings, 0 info"
+    # the Cool samples keep the source's rounds against turns, acknowledged (RP228)
+    assert validated.stdout.strip() == "0 errors, 0 warnings, 0 info, 2 acknowledged"
     formatted = run("fmt", "--check", cwd=content)
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
 
@@ -124,7 +125,8 @@ def test_every_built_in_kind_has_a_sample_and_one_has_a_ruling(content):
     ]
     sampled = {document["kind"] for document in documents}
     built_in = {name for name, kind in kinds.registry().items() if kind.package == "rulepress"}
-    assert built_in - sampled == set()
+    # a translation translates the repository's own documents: `rulepress translate` writes it
+    assert built_in - sampled == {"translation"}
     assert any(document.get("rulings") for document in documents)
 
 

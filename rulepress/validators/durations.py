@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
+from rulepress.kinds import games
 from rulepress.validators.plugin_calls import stated
 from rulepress.validators.registry import Report, check
 
@@ -103,10 +104,14 @@ def duration_units(ruleset: Ruleset):
     Calendar units alone are never reported. One finding per document and unit, at its
     first duration as data, else its first in the text.
 
+    A ruleset holding several games' kinds (`rulepress init --samples all`) compares
+    durations game by game (each game's units are its own; the core's kinds, rule texts,
+    count with every game's), with the conversions any document states.
+
     Example: a shock roll knocks a character out "for 1d6+1 rounds" and a panic freezes
     one "for 1d6+1 turns", and no table says how long a turn or a round is."""
     joined, named, defining = _Joined(), set(PLAY), set()
-    for entry in ruleset.entries:
+    for entry in ruleset.entries:  # the conversions any document states hold for all
         if not entry.document.is_draft:
             listed, failed = conversions(entry)
             if failed is not None:
@@ -115,10 +120,31 @@ def duration_units(ruleset: Ruleset):
                 named.update((unit, other))
                 joined.join(unit, other)
                 defining.add((id(entry), path[:-1]))  # the row that states it
+    by_game: dict[str, list[Entry]] = {}
+    shared = []
+    owners = _owners()
+    for entry in ruleset.entries:
+        owner = owners.get(entry.document.KIND)
+        (shared if owner in (None, "core") else by_game.setdefault(owner, [])).append(entry)
+    reported = set()  # a core document's duration is compared within each game's
+    for entries in by_game.values() or [[]]:
+        for report in _units_of(shared + entries, joined, named, defining):
+            if (id(report.entry), report.path) not in reported:
+                reported.add((id(report.entry), report.path))
+                yield report
+
+
+def _owners() -> dict[str, str]:
+    """Each kind's game id."""
+    return {kind.name: game.id for game in games() for kind in game.kinds}
+
+
+def _units_of(entries: list[Entry], joined, named: set, defining: set) -> Iterator[Report]:
+    """The findings among `entries` (one game's, and the core's), under the conversions."""
     units = tuple(sorted(named - set(CALENDAR)))
     pattern = _pattern(units)
     used: dict[str, dict[int, tuple[Entry, tuple, bool]]] = {}
-    for entry in ruleset.entries:
+    for entry in entries:
         if entry.document.is_draft:
             continue
         for unit, path, as_data in _walk(entry.document, (), pattern, units):
