@@ -52,8 +52,7 @@ def test_a_bare_init_holds_one_ruleset_named_after_the_folder_and_one_rule(bare)
 
 def test_a_bare_init_validates_and_builds_with_no_finding(bare, capsys, monkeypatch):
     code, out, _ = _cli(bare, ["validate", "--strict"], capsys, monkeypatch)
-    known = {"cool": ", 2 acknowledged"}.get(game, "")  # its rounds against turns (RP228)
-    assert (code, out.strip()) == (0, "0 errors, 0 warnings, 0 info" + known)
+    assert (code, out.strip()) == (0, "0 errors, 0 warnings, 0 info")
     code, out, err = _cli(bare, ["build", "--no-cache"], capsys, monkeypatch)
     assert code == 0, out + err
     assert out.startswith("validated: 0 errors, 0 warnings, 0 info\n")
@@ -116,7 +115,8 @@ def test_one_games_samples_validate_strictly(tmp_path, game, capsys, monkeypatch
     names = set(_documents(folder / "compendium" / game))
     assert names == {*BARE, *every_sample()[game].documents}
     code, out, _ = _cli(folder, ["validate", "--strict"], capsys, monkeypatch)
-    assert (code, out.strip()) == (0, "0 errors, 0 warnings, 0 info")
+    known = {"cool": ", 2 acknowledged"}.get(game, "")  # its rounds against turns (RP228)
+    assert (code, out.strip()) == (0, "0 errors, 0 warnings, 0 info" + known)
 
 
 def test_an_unknown_game_in_samples_is_refused_with_nothing_written(tmp_path, capsys):
