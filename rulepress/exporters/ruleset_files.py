@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
+from rulepress.caching import digest
 from rulepress.compendium.model import Compendium
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
@@ -29,8 +30,9 @@ class RulesetFiles:
         self.output, self.folder, self.suffix, self.render = output, folder, suffix, render
         self.pieces: dict[str, Pieces] = {}
         """Ruleset id -> what its last render made, kept for the next."""
-        self.written: dict[str, bytes] = {}
-        """Ruleset id -> the bytes last written to its file (nothing is read back)."""
+        self.written: dict[str, str] = {}
+        """Ruleset id -> the digest of the bytes last written to its file (nothing is read
+        back, and the file is not held beside the pieces it is joined from)."""
 
     def update(
         self,
@@ -49,12 +51,13 @@ class RulesetFiles:
             data = self.render(compendium, compendium.ruleset(ruleset_id), pieces)
             pieces.sweep()
             path = safe_child(self.folder, f"{ruleset_id}{self.suffix}")
-            before = self.written.get(ruleset_id)
+            before, now = self.written.get(ruleset_id), digest(data)
             if before is None:  # the build's file: compared with what is on disk
                 self.output.write_if_changed(path, data)
-            elif before != data:
+            elif before != now:
                 self.output.write(path, data)
-            self.written[ruleset_id] = data
+            self.written[ruleset_id] = now
+            del data  # the next render's file is made before this one would be let go
         for ruleset_id in removed:
             self.pieces.pop(ruleset_id, None)
             self.written.pop(ruleset_id, None)
