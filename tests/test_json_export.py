@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 from format_compatibility import incompatibilities
 from helpers import COMPENDIUM, REPO, base_tree, build_tree, require_tool, run
@@ -28,7 +29,7 @@ from rulepress.commands.schema import (
     validate_report_schema,
 )
 from rulepress.commands.validate import REPORT_VERSION
-from rulepress.exporters import json_data
+from rulepress.exporters import ExportOptions, json_data
 from rulepress.exporters.json_data import FORMAT, FORMAT_VERSION, SCHEMA_FILE, ruleset_json
 from rulepress.exporters.pieces import Pieces
 
@@ -279,6 +280,32 @@ def test_a_watch_runs_joined_file_is_the_builds_byte_for_byte(bundled):
         whole = ruleset_json(ruleset)
         assert ruleset_json(ruleset, Pieces()) == whole
         assert json.loads(whole)["format"] == FORMAT
+
+
+def test_the_builds_file_written_in_parts_is_the_whole_files_bytes(bundled, tmp_path):
+    """The build writes each ruleset's file a document's text at a time (never holding it
+    whole): the bytes of `pretty_json` of the whole file's data."""
+    json_data.JsonExporter().export(bundled.compendium, tmp_path, ExportOptions())
+    for ruleset in bundled.compendium:
+        assert (tmp_path / f"{ruleset.id}.json").read_bytes() == ruleset_json(ruleset)
+
+
+def test_a_value_only_json_writes_makes_the_builds_file_afresh(bundled, tmp_path, monkeypatch):
+    """A value orjson refuses (an integer beyond 64 bits) part way through the file: the
+    file is written again whole through pretty_json, nothing of the parts left."""
+    ruleset = next(iter(bundled.compendium))
+    written = []
+
+    def refusing(document):
+        if written:
+            raise orjson.JSONEncodeError("Integer exceeds 64-bit range")
+        written.append(document)
+        return b"{}"
+
+    monkeypatch.setattr(json_data, "_document_text", refusing)
+    json_data.JsonExporter().export(bundled.compendium, tmp_path, ExportOptions())
+    assert written, "the first document's text was written before the refusal"
+    assert (tmp_path / f"{ruleset.id}.json").read_bytes() == ruleset_json(ruleset)
 
 
 @pytest.fixture

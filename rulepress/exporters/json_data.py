@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
 from rulepress.exporters.ruleset_files import RulesetFiles
 from rulepress.models import Document
+from rulepress.output_names import safe_child
+from rulepress.translations import editions
 
 FORMAT_NAME = "rulepress-compendium"
 FORMAT_VERSION = 1
@@ -40,8 +43,24 @@ class JsonExporter(BaseExporter):
 
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write `<ruleset>.json` for each ruleset into `out`, and `<language>/<ruleset>.json`
-        for each language it is translated into."""
-        self.live(OutputFolder(out), out, options).update(compendium, compendium.rulesets, ())
+        for each language it is translated into, a document's text at a time: the file is
+        never held whole, nor its documents' data (at 10,000 weapons that was the build's
+        peak memory)."""
+        output = OutputFolder(out)
+        for ruleset in compendium:
+            shown = [(safe_child(out, f"{ruleset.id}.json"), ruleset)]
+            shown += [
+                (safe_child(out, e.language, f"{ruleset.id}.json"), e.ruleset)
+                for e in editions(ruleset)
+            ]
+            for path, edition in shown:
+                with output.replacing(path) as file:
+                    try:
+                        file.writelines(_json_parts(edition, _document_text))
+                    except orjson.JSONEncodeError:  # a value only json writes: afresh
+                        file.seek(0)
+                        file.truncate()
+                        file.write(ruleset_json(edition))
 
     def live(self, output: OutputFolder, target: Path, options: ExportOptions) -> RulesetFiles:
         """Each changed ruleset's `<ruleset>.json` written again, keeping the text of its
@@ -60,7 +79,8 @@ def ruleset_json(ruleset: Ruleset, pieces: Pieces | None = None) -> bytes:
     unchanged document's text in `pieces`)."""
     if pieces is not None:
         with contextlib.suppress(orjson.JSONEncodeError):  # a value only json writes
-            return _joined_json(ruleset, pieces)
+            text = partial(_kept_text, pieces)
+            return b"".join(_json_parts(ruleset, text))
     data = {
         "format": FORMAT,
         "ruleset": ruleset.info.model_dump(mode="json", exclude_defaults=True),
@@ -84,30 +104,36 @@ def _published(ruleset: Ruleset) -> dict[str, list[Document]]:
 INDENTED = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
 
 
-def _joined_json(ruleset: Ruleset, pieces: Pieces) -> bytes:
-    """`pretty_json` of the file's data, joined from each document's own text (kept while
-    it is the same object): the same bytes, without serialising 10,000 unchanged documents
-    again. orjson indents a value the same wherever it sits, but for the indent before
-    each of its lines (JSON text has no raw newline inside a string)."""
+def _document_text(document: Document) -> bytes:
+    """A document's text as it sits in the file (its lines indented for their place)."""
+    data = document.model_dump(mode="json", exclude_defaults=True)
+    return orjson.dumps(data, option=INDENTED).replace(b"\n", b"\n      ")
 
-    def text(document: Document) -> bytes:
-        data = document.model_dump(mode="json", exclude_defaults=True)
-        return orjson.dumps(data, option=INDENTED).replace(b"\n", b"\n      ")
 
+def _kept_text(pieces: Pieces, document: Document) -> bytes:
+    """A document's text, kept in a watch run's `pieces` while it is the same object."""
+    return pieces.get("json-text", (document,), partial(_document_text, document))
+
+
+def _json_parts(ruleset: Ruleset, text: Callable[[Document], bytes]) -> Iterator[bytes]:
+    """`pretty_json` of the file's data in parts, each document's from `text(document)`:
+    the same bytes, without the file's data (or its text) held whole, and a watch run's
+    from the kept text of each unchanged document. orjson indents a value the same
+    wherever it sits, but for the indent before each of its lines (JSON text has no raw
+    newline inside a string)."""
     by_kind = _published(ruleset)
-    parts = [b'{\n  "documents": ']
+    yield b'{\n  "documents": '
     if by_kind:
-        parts.append(b"{\n")
+        yield b"{\n"
         for number, kind in enumerate(sorted(by_kind), 1):
-            texts = [pieces.get("json-text", (d,), partial(text, d)) for d in by_kind[kind]]
-            parts += (b"    ", orjson.dumps(kind), b": [\n      ")
-            parts += (b",\n      ".join(texts), b"\n    ]")
-            parts.append(b",\n" if number < len(by_kind) else b"\n")
-        parts.append(b"  }")
+            yield b"    " + orjson.dumps(kind) + b": [\n      "
+            for place, document in enumerate(by_kind[kind]):
+                yield (b",\n      " if place else b"") + text(document)
+            yield b"\n    ]" + (b",\n" if number < len(by_kind) else b"\n")
+        yield b"  }"
     else:
-        parts.append(b"{}")
+        yield b"{}"
     info = ruleset.info.model_dump(mode="json", exclude_defaults=True)
-    parts += (b',\n  "format": ', orjson.dumps(FORMAT, option=INDENTED).replace(b"\n", b"\n  "))
-    parts += (b',\n  "ruleset": ', orjson.dumps(info, option=INDENTED).replace(b"\n", b"\n  "))
-    parts.append(b"\n}\n")
-    return b"".join(parts)
+    yield b',\n  "format": ' + orjson.dumps(FORMAT, option=INDENTED).replace(b"\n", b"\n  ")
+    yield b',\n  "ruleset": ' + orjson.dumps(info, option=INDENTED).replace(b"\n", b"\n  ")
+    yield b"\n}\n"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
+from rulepress.caching import digest
 from rulepress.compendium.model import Compendium
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
@@ -35,8 +36,9 @@ class RulesetFiles:
         self.output, self.folder, self.suffix, self.render = output, folder, suffix, render
         self.pieces: dict[Key, Pieces] = {}
         """What each file's last render made, kept for the next."""
-        self.written: dict[Key, bytes] = {}
-        """The bytes last written to each file (nothing is read back)."""
+        self.written: dict[Key, str] = {}
+        """The digest of the bytes last written to each file (nothing is read back, and
+        the file is not held beside the pieces it is joined from)."""
 
     def update(
         self,
@@ -65,12 +67,13 @@ class RulesetFiles:
         data = self.render(compendium, ruleset, pieces, edition)
         pieces.sweep()
         path = self._path(key)
-        before = self.written.get(key)
+        before, now = self.written.get(key), digest(data)
         if before is None:  # the build's file: compared with what is on disk
             self.output.write_if_changed(path, data)
-        elif before != data:
+        elif before != now:
             self.output.write(path, data)
-        self.written[key] = data
+        self.written[key] = now
+        del data  # the next render's file is made before this one would be let go
 
     def _path(self, key: Key) -> Path:
         ruleset_id, language = key

@@ -101,10 +101,14 @@ def encode(value: dict) -> bytes:
 
 def write_pack(pack: Pack, folder: Path, output: OutputFolder) -> int:
     """Write the pack into `folder` (inside `output`), which must not exist yet; return
-    the number of keys."""
+    the number of keys. The pack's documents are let go as they are written (a build
+    needs only the pack's name and type after), so its values are never held twice:
+    in Python and in LevelDB's batch."""
     entries = pack_entries(pack)
-    write_entries(entries, folder, output)
-    return len(entries)
+    pack.documents.clear()
+    count = len(entries)
+    write_entries(entries, folder, output, consume=True)
+    return count
 
 
 def pack_entries(pack: Pack) -> dict[str, bytes]:
@@ -121,16 +125,20 @@ def pack_entries(pack: Pack) -> dict[str, bytes]:
     return entries
 
 
-def write_entries(entries: dict[str, bytes], folder: Path, output: OutputFolder) -> None:
+def write_entries(
+    entries: dict[str, bytes], folder: Path, output: OutputFolder, consume: bool = False
+) -> None:
     """Write a new LevelDB `folder` (inside `output`, its parents real folders, made if
     missing) holding `entries`: sorted, one batch, compacted, so the same entries always
-    give the same files."""
+    give the same files. With `consume`, each entry leaves `entries` as the batch takes
+    its copy."""
     output.real_folder(folder.parent, create=True)
     database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True)
+    take = entries.pop if consume else entries.__getitem__
     try:
         with database.write_batch() as batch:
             for key in sorted(entries):
-                batch.put(key.encode("utf-8"), entries[key])
+                batch.put(key.encode("utf-8"), take(key))
         database.compact_range()
     finally:
         database.close()

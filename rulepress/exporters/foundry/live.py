@@ -89,11 +89,11 @@ class LiveFoundry:
                 publisher.foundry.system,
             )
             folder = safe_child(self.out, settings.module_id)
-            packs = []
-            for pack in build_packs(ruleset, settings, self.env, self.html, pieces=pieces):
-                self._write_pack(folder, pack)
-                pack.documents.clear()  # written: its name and type are what is left
-                packs.append(pack)
+            try:
+                packs = self._write_packs(ruleset, settings, folder, pieces)
+            except _SourceForgotten:  # not expected: render every document afresh
+                pieces.clear()
+                packs = self._write_packs(ruleset, settings, folder, pieces)
             made = {pack.name for pack in packs}
             for kept in ("packs", "src/packs"):
                 for gone in self._folders(folder / kept) - made:
@@ -116,6 +116,15 @@ class LiveFoundry:
             self.output.remove(safe_child(self.out, f"{module_id}.zip"))
             self.stale.discard(module_id)
 
+    def _write_packs(self, ruleset, settings: ModuleOptions, folder: Path, pieces: Pieces) -> list:
+        """Render the ruleset's packs and write what differs; the packs, emptied."""
+        packs = []
+        for pack in build_packs(ruleset, settings, self.env, self.html, pieces=pieces):
+            self._write_pack(folder, pack)
+            pack.documents.clear()  # written: its name and type are what is left
+            packs.append(pack)
+        return packs
+
     def _write_pack(self, module: Path, pack: Pack) -> None:
         sources = safe_child(module, "src", "packs", pack.name)
         on_disk = self._source_digests(sources)
@@ -126,8 +135,12 @@ class LiveFoundry:
             last = written.get(ready.file_name)
             if last is not None and last() is ready and ready.file_name in on_disk:
                 made[ready.file_name] = on_disk[ready.file_name]
+                ready.forget_source()
                 continue
-            data = ready.source or b""
+            if ready.source is None:  # kept, its bytes let go, but not the file's last
+                raise _SourceForgotten(ready.file_name)
+            data = ready.source
+            ready.forget_source()
             made[ready.file_name] = new = digest(data)
             known = on_disk.get(ready.file_name)
             if known is None:  # a new file (its folder may be new too)
@@ -202,3 +215,8 @@ class LiveFoundry:
         with replaced_atomically(folder, mark=False, output=self.output) as staging:
             self.output.remove(staging)  # plyvel makes the pack's folder itself
             write_entries(entries, staging, self.output)
+
+
+class _SourceForgotten(Exception):
+    """A kept document whose source bytes were let go must be written again (its file is
+    not the one the last render wrote): the ruleset is rendered afresh."""

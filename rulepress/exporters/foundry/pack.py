@@ -25,6 +25,12 @@ class Ready:
     entries: tuple[tuple[str, bytes], ...]
     source: bytes | None = None
 
+    def forget_source(self) -> None:
+        """Let the source file's bytes go once they are on disk: a watch run keeps the
+        Ready (its entries, its identity: what says the file is unchanged), not a second
+        copy of a file it wrote (12 KB a weapon)."""
+        object.__setattr__(self, "source", None)
+
 
 @dataclass
 class Pack:
