@@ -4,7 +4,7 @@ extension's own HTML, byte for byte, and any other table is left to that extensi
 from __future__ import annotations
 
 import markdown
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulepress.markdown_numbers import NumberCellsExtension
@@ -33,6 +33,7 @@ def html(text: str, *extensions) -> str:
     return markdown.markdown(text, extensions=[*EXTENSIONS, *extensions], output_format="html")
 
 
+@settings(deadline=None)  # no timed tests: a shared machine is slow at times
 @given(
     st.lists(CELLS, min_size=2, max_size=4).flatmap(
         lambda header: st.tuples(
