@@ -62,11 +62,12 @@ def test_no_page_loads_anything_from_another_host(site):
         assert 'src="http' not in text and "fonts.googleapis" not in text, page
 
 
-def test_mkdocs_loads_the_number_cells_extension(project):
+def test_mkdocs_loads_the_number_cells_and_plain_tables_extensions(project):
     from mkdocs.config import load_config
 
     config = load_config(str(project / "mkdocs.yml"))
     assert "rulepress.markdown_numbers" in config["markdown_extensions"]
+    assert "rulepress.markdown_plain_tables" in config["markdown_extensions"]
 
 
 def test_the_contributors_page_documents_every_check(project):
@@ -304,3 +305,15 @@ def test_the_downloads_are_the_builds_own_outputs_copied_not_rendered_again(tmp_
         assert (tmp_path / "site/site/downloads" / name).read_bytes() == (
             downloads / name
         ).read_bytes()
+
+
+def test_search_finds_a_weapon_by_name_and_leaves_its_ap_table_out(site):
+    entries = json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    by_place = {entry["location"]: entry for entry in entries}
+    cannon = by_place["iris/weapons/pistols.html#hand-cannon-tier-4"]
+    assert cannon["title"] == "Hand Cannon (Tier 4)"
+    assert "Rare" in cannon["text"]  # its one-row table of stats stays indexed
+    assert "by AP" not in cannon["text"]  # the 30 rows of figures do not
+    page = (site / "iris" / "weapons" / "pistols.html").read_text(encoding="utf-8")
+    assert "rulepress-held-table" not in page  # every table held out is put back
+    assert page.count("<caption>Hand Cannon (Tier 4): by AP</caption>") == 1

@@ -47,8 +47,10 @@ _SEARCH_LABEL = re.compile(
 
 
 def on_post_page(output, page, config):
-    """Name the theme's search dialog (WCAG 4.1.2: a dialog needs a name) with its search
-    field's label, which the theme has already translated and escaped."""
+    """Put back the tables of figures held out of the search index (`on_page_content`),
+    and name the theme's search dialog (WCAG 4.1.2: a dialog needs a name) with its
+    search field's label, which the theme has already translated and escaped."""
+    output = _put_back(output, page)
     label = _SEARCH_LABEL.search(output)
     if label is None:
         return output
@@ -70,8 +72,12 @@ _ROW = re.compile(r"<tr>(\s*)<td([^>]*)>(.*?)</td>", re.S)
 def on_page_content(html_text, page, config, files):
     """What a keyboard and a screen reader need that Markdown cannot say: a glossary term
     takes the focus (the theme then opens its definition, as on hover), and each table
-    gets a caption (its heading's words) and headers that say what they head."""
-    return _tables(_ABBR.sub('<abbr tabindex="0"', html_text))
+    gets a caption (its heading's words) and headers that say what they head. Then the
+    tables of figures are held out of what the search plugin reads (`_hold_out`)."""
+    held: list[str] = []
+    html_text = _hold_out(_tables(_ABBR.sub('<abbr tabindex="0"', html_text)), held)
+    page.rulepress_held_tables = held  # put back by on_post_page
+    return html_text
 
 
 def _tables(html_text: str) -> str:
@@ -102,3 +108,41 @@ def _tables(html_text: str) -> str:
         last = match.end()
     parts.append(html_text[last:])
     return "".join(parts)
+
+
+_CAPTIONED_TABLE = re.compile(r"<table>\n<caption>.*?</table>", re.S)
+_BODY_CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.S)
+_FIGURE = re.compile(r"[+-]?\d+(?:[.,]\d+)?%?")
+_HELD = "<!--rulepress-held-table-{}-->"
+_HELD_MARK = re.compile(r"<!--rulepress-held-table-(\d+)-->")
+
+
+def _hold_out(html_text: str, held: list[str]) -> str:
+    """Replace each table of figures (more than two rows, most cells bare numbers: an AP
+    table) by a comment, its HTML appended to `held`. Players search for names and rules
+    text, not for the cells of such a table; the heading above it stays indexed, so a
+    search for the weapon still lands on it. This is what Material's `data-search-exclude` does, but
+    its search plugin would still parse every tag of the table (half of `mkdocs build`
+    at 10,000 weapons): held out, the table costs it nothing."""
+
+    def hold(match: re.Match[str]) -> str:
+        table = match[0]
+        body = table.split("<tbody>", 1)[-1]
+        if body.count("<tr>") <= 2:
+            return table
+        cells = _BODY_CELL.findall(body)
+        if 2 * sum(1 for cell in cells if _FIGURE.fullmatch(cell)) <= len(cells):
+            return table
+        held.append(table)
+        return _HELD.format(len(held) - 1)
+
+    return _CAPTIONED_TABLE.sub(hold, html_text)
+
+
+def _put_back(output: str, page) -> str:
+    """The page's HTML with its held-out tables where they were."""
+    held = getattr(page, "rulepress_held_tables", None)
+    if not held:
+        return output
+    page.rulepress_held_tables = []
+    return _HELD_MARK.sub(lambda m: held[int(m[1])] if int(m[1]) < len(held) else m[0], output)
