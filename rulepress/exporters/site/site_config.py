@@ -59,16 +59,19 @@ def glossary_page_text(rulesets: list[Ruleset]) -> str:
 
 def apply_language(config: dict, language: SiteLanguage, sites: list[SiteLanguage]) -> None:
     """One of the sites of a compendium in several languages (`sites`, the source's
-    first): the theme's words, the search's stemming and the direction of `language`,
+    first): the theme's words, the search's language and the direction of `language`,
     the switcher between every site, and (a translation's site) the marks' stylesheet."""
     theme = config["theme"]
     theme["language"] = language.theme
     theme["direction"] = language.direction
     config["extra"].update(alternates(language, sites))
     if language.folder:
+        # Material's pipeline is kept (the language's stop words, no stemmer): with lunr's
+        # stemmer its search as you type, a prefix query that skips the stemmer, finds no
+        # whole word the stemmer shortens (`Charakter`, stemmed `charakt`, found nothing)
+        search = {"lang": [language.search]}
         config["plugins"] = [
-            {"search": {"lang": [language.search]}} if plugin == "search" else plugin
-            for plugin in config["plugins"]
+            {"search": search} if plugin == "search" else plugin for plugin in config["plugins"]
         ]
         config["extra_css"].insert(1, STYLESHEET)  # after the site's own, before the publisher's
 
