@@ -90,8 +90,9 @@ def test_build_writes_a_guide_per_ruleset(tmp_path):
 
     build(COMPENDIUM, tmp_path, ["markdown"])
     assert sorted(p.name for p in (tmp_path / "markdown").iterdir()) == sorted(
-        [".rulepress-output", *(f"{r}.md" for r in RULESETS)]
+        [".rulepress-output", "de", *(f"{r}.md" for r in RULESETS)]
     )
+    assert [p.name for p in (tmp_path / "markdown" / "de").iterdir()] == ["cool.md"]
 
 
 def test_the_settings_title_the_guide_and_head_it_with_front_matter(tmp_path):

@@ -197,8 +197,8 @@ class InProcessWatch:
         foundry = self.watch.updaters["foundry"]
         return {
             "foundry": foundry.pieces["iris"].made,
-            "markdown": self.watch.updaters["markdown"].pieces["iris"].made,
-            "json": self.watch.updaters["json"].pieces["iris"].made,
+            "markdown": self.watch.updaters["markdown"].pieces[("iris", "")].made,
+            "json": self.watch.updaters["json"].pieces[("iris", "")].made,
         }
 
 

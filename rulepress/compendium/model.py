@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from rulepress.compendium.cache import DocumentCache
 
 D = TypeVar("D", bound=Document)
+TRANSLATION_CODES = "RP4"
+"""The code prefix of the translations' checks (validators.translations)."""
 
 
 @dataclass(frozen=True)
@@ -189,13 +191,14 @@ class Compendium:
     the reason it is kept (set by validation; the errata the outputs print)."""
 
     def errata_of(self, ruleset: Ruleset) -> list[tuple[Document, Finding]]:
-        """(document, finding) for each known problem of one ruleset's documents."""
+        """(document, finding) for each known problem of one ruleset's documents; the
+        translations' own (RP4xx) are about an edition, not the source, and are left out."""
         documents = {entry.file: entry.document for entry in ruleset.entries}
         documents[ruleset.info_source.file] = ruleset.info
         return [
             (documents[finding.file], finding)
             for finding in self.errata
-            if finding.file in documents
+            if finding.file in documents and not finding.code.startswith(TRANSLATION_CODES)
         ]
 
     def __iter__(self) -> Iterator[Ruleset]:

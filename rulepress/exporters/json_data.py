@@ -15,7 +15,6 @@ from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
 from rulepress.exporters.ruleset_files import RulesetFiles
 from rulepress.models import Document
-from rulepress.output_names import safe_child
 
 FORMAT_NAME = "rulepress-compendium"
 FORMAT_VERSION = 1
@@ -40,10 +39,9 @@ class JsonExporter(BaseExporter):
     description = "one JSON file per ruleset with every published document (dist/json/)"
 
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
-        """Write `<ruleset>.json` for each ruleset into `out`."""
-        output = OutputFolder(out)
-        for ruleset in compendium:
-            output.write(safe_child(out, f"{ruleset.id}.json"), ruleset_json(ruleset))
+        """Write `<ruleset>.json` for each ruleset into `out`, and `<language>/<ruleset>.json`
+        for each language it is translated into."""
+        self.live(OutputFolder(out), out, options).update(compendium, compendium.rulesets, ())
 
     def live(self, output: OutputFolder, target: Path, options: ExportOptions) -> RulesetFiles:
         """Each changed ruleset's `<ruleset>.json` written again, keeping the text of its
@@ -52,7 +50,7 @@ class JsonExporter(BaseExporter):
             output,
             target,
             ".json",
-            lambda _compendium, ruleset, pieces: ruleset_json(ruleset, pieces),
+            lambda _compendium, ruleset, pieces, _edition: ruleset_json(ruleset, pieces),
         )
 
 

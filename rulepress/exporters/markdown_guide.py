@@ -21,7 +21,7 @@ from rulepress.exporters.pieces import Pieces
 from rulepress.exporters.ruleset_files import RulesetFiles
 from rulepress.models import Document
 from rulepress.models.settings import GuideSettings, Settings, fill
-from rulepress.output_names import safe_child
+from rulepress.translations import Translated, fallback_note
 
 
 def anchor_link(parts: list[Chapter]):
@@ -53,6 +53,7 @@ def render_guide(
     settings: Settings | None = None,
     errata: Sequence[tuple[Document, Finding]] = (),
     pieces: Pieces | None = None,
+    note: str = "",
 ) -> str:
     """A ruleset's quick-reference guide as one Markdown text, titled and headed as the
     publisher's `settings` say, ending with the source's known problems (`errata`, from
@@ -78,6 +79,7 @@ def render_guide(
 
     return env.get_template("guide.md.j2").render(
         front_matter=front_matter(settings.guides, placeholders),
+        note=note,
         title=fill(settings.guides.title, **placeholders),
         ruleset=ruleset,
         info=ruleset.info,
@@ -95,16 +97,9 @@ class MarkdownExporter(BaseExporter):
     description = "a quick-reference guide per ruleset (dist/markdown/<ruleset>.md)"
 
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
-        """Write `<ruleset>.md` for each ruleset into `out`."""
-        output = OutputFolder(out)
-        for ruleset in compendium:
-            text = render_guide(
-                ruleset,
-                options.templates,
-                compendium.settings.settings,
-                compendium.errata_of(ruleset),
-            )
-            output.write(safe_child(out, f"{ruleset.id}.md"), text.encode("utf-8"))
+        """Write `<ruleset>.md` for each ruleset into `out`, and `<language>/<ruleset>.md`
+        for each language it is translated into."""
+        self.live(OutputFolder(out), out, options).update(compendium, compendium.rulesets, ())
 
     def live(self, output: OutputFolder, target: Path, options: ExportOptions) -> RulesetFiles:
         """Each changed ruleset's `<ruleset>.md` written again, keeping the text of its
@@ -113,8 +108,8 @@ class MarkdownExporter(BaseExporter):
             output,
             target,
             ".md",
-            lambda compendium, ruleset, pieces: guide_bytes(
-                compendium, ruleset, options.templates, pieces
+            lambda compendium, ruleset, pieces, edition: guide_bytes(
+                compendium, ruleset, options.templates, pieces, edition
             ),
         )
 
@@ -124,14 +119,27 @@ def guide_bytes(
     ruleset: Ruleset,
     templates: Path | None,
     pieces: Pieces | None = None,
+    edition: Translated | None = None,
 ) -> bytes:
     """A ruleset's guide file as the build writes it (what a watch run writes again when
-    the ruleset changes, keeping the unchanged sections' text in `pieces`)."""
+    the ruleset changes, keeping the unchanged sections' text in `pieces`); an `edition`
+    in another language opens with its note on the texts still in the source's."""
     text = render_guide(
         ruleset,
         templates,
         settings=compendium.settings.settings,
         errata=compendium.errata_of(ruleset),
         pieces=pieces,
+        note=edition_note(edition),
     )
     return text.encode("utf-8")
+
+
+def edition_note(edition: Translated | None) -> str:
+    """The line an edition in another language opens with ("" for the source's, or a
+    complete one)."""
+    if edition is None:
+        return ""
+    return fallback_note(
+        edition.ruleset, edition.language, len(edition.untranslated), edition.texts
+    )

@@ -2,9 +2,10 @@
 and json targets' for `rulepress build --watch` (their exporters' `live`).
 
 Each changed ruleset's file is rendered again through the build's own function and
-written only if its bytes changed, replaced whole through the output folder's guard
-(output_folder: a temporary file in the same folder, then a rename, never through a
-link). The foundry target's live form is foundry/live.py.
+written only if its bytes changed (and so is each of its editions in another language,
+`<language>/<ruleset id><suffix>`: rulepress.translations), replaced whole through the
+output folder's guard (output_folder: a temporary file in the same folder, then a
+rename, never through a link). The foundry target's live form is foundry/live.py.
 """
 
 from __future__ import annotations
@@ -16,21 +17,26 @@ from rulepress.compendium.model import Compendium
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
 from rulepress.output_names import safe_child
+from rulepress.translations import Translated, editions
+
+Key = tuple[str, str]
+"""(ruleset id, language): one file of the target; "" is the source's language."""
 
 
 class RulesetFiles:
-    """A target made of one file per ruleset (`<ruleset id><suffix>`), rendered by
-    `render(compendium, ruleset, pieces)` to its bytes: the markdown and json targets'
-    LiveExporter."""
+    """A target made of one file per ruleset (`<ruleset id><suffix>`) and per edition of
+    it in another language (`<language>/<ruleset id><suffix>`), rendered by
+    `render(compendium, ruleset, pieces, edition)` to its bytes (`edition` None for the
+    source's): the markdown and json targets' export and LiveExporter."""
 
     def __init__(self, output: OutputFolder, folder: Path, suffix: str, render) -> None:
         """Files are written into `folder` (inside `output`), named by ruleset id and
         `suffix`."""
         self.output, self.folder, self.suffix, self.render = output, folder, suffix, render
-        self.pieces: dict[str, Pieces] = {}
-        """Ruleset id -> what its last render made, kept for the next."""
-        self.written: dict[str, bytes] = {}
-        """Ruleset id -> the bytes last written to its file (nothing is read back)."""
+        self.pieces: dict[Key, Pieces] = {}
+        """What each file's last render made, kept for the next."""
+        self.written: dict[Key, bytes] = {}
+        """The bytes last written to each file (nothing is read back)."""
 
     def update(
         self,
@@ -42,23 +48,42 @@ class RulesetFiles:
         """Render each ruleset's file again (keeping the pieces of unchanged documents of
         the `steady` ones); write it if its bytes changed."""
         for ruleset_id in rulesets:
-            pieces = self.pieces.setdefault(ruleset_id, Pieces())
-            if ruleset_id not in steady:
-                pieces.clear()
-            pieces.start()
-            data = self.render(compendium, compendium.ruleset(ruleset_id), pieces)
-            pieces.sweep()
-            path = safe_child(self.folder, f"{ruleset_id}{self.suffix}")
-            before = self.written.get(ruleset_id)
-            if before is None:  # the build's file: compared with what is on disk
-                self.output.write_if_changed(path, data)
-            elif before != data:
-                self.output.write(path, data)
-            self.written[ruleset_id] = data
-        for ruleset_id in removed:
-            self.pieces.pop(ruleset_id, None)
-            self.written.pop(ruleset_id, None)
-            self.output.remove(safe_child(self.folder, f"{ruleset_id}{self.suffix}"))
+            ruleset = compendium.ruleset(ruleset_id)
+            files: list[tuple[Key, object, Translated | None]] = [((ruleset_id, ""), ruleset, None)]
+            files += [((ruleset_id, e.language), e.ruleset, e) for e in editions(ruleset)]
+            for key, shown, edition in files:
+                self._render(key, compendium, shown, edition, steady=ruleset_id in steady)
+            kept = {key for key, _, _ in files}
+            self._remove([k for k in self.written if k[0] == ruleset_id and k not in kept])
+        self._remove([key for key in self.written if key[0] in set(removed)])
+
+    def _render(self, key: Key, compendium, ruleset, edition, *, steady: bool) -> None:
+        pieces = self.pieces.setdefault(key, Pieces())
+        if not steady:
+            pieces.clear()
+        pieces.start()
+        data = self.render(compendium, ruleset, pieces, edition)
+        pieces.sweep()
+        path = self._path(key)
+        before = self.written.get(key)
+        if before is None:  # the build's file: compared with what is on disk
+            self.output.write_if_changed(path, data)
+        elif before != data:
+            self.output.write(path, data)
+        self.written[key] = data
+
+    def _path(self, key: Key) -> Path:
+        ruleset_id, language = key
+        name = f"{ruleset_id}{self.suffix}"
+        return (
+            safe_child(self.folder, language, name) if language else safe_child(self.folder, name)
+        )
+
+    def _remove(self, keys: list[Key]) -> None:
+        for key in keys:
+            self.pieces.pop(key, None)
+            self.written.pop(key, None)
+            self.output.remove(self._path(key))
 
     def finish(self) -> None:
         """Every file is written as it is rendered: nothing is left."""

@@ -38,6 +38,10 @@ class LanguagePlan(Model):
     required: bool = False
     """Whether the language must be complete: its untranslated texts are then a warning,
     which `validate --strict` fails on (else they are counted as info)."""
+    fallback_note: Text | None = None
+    """The line, in this language, that opens an edition whose texts are not all
+    translated yet; `{untranslated}`, `{texts}` and `{language}` are filled in. Default:
+    an English line saying how many texts show in the source's language."""
 
 
 class ChapterPlan(Model):

@@ -28,6 +28,8 @@ __all__ = [
     "TextField",
     "Translated",
     "digest",
+    "editions",
+    "fallback_note",
     "languages",
     "source_of",
     "text_fields",
@@ -138,6 +140,30 @@ def _renamed_chapter(entry: Entry, chapters: dict[str, str]) -> Entry:
     if not isinstance(chapter, str) or chapter not in chapters:
         return entry
     return replace(entry, document=entry.document.model_copy(update={"chapter": chapters[chapter]}))
+
+
+def editions(ruleset: Ruleset) -> list[Translated]:
+    """The ruleset in each language it declares (`languages:` of its `ruleset.yaml`), in
+    the order declared: what every output writes besides the source's edition."""
+    return [translated(ruleset, plan.code) for plan in ruleset.info.languages]
+
+
+def fallback_note(ruleset: Ruleset, language: str, untranslated: int, texts: int) -> str:
+    """The line an edition in `language` opens with while `untranslated` of its `texts`
+    still show the source's words: the language's own `fallback_note` if it has one."""
+    plan = next(p for p in ruleset.info.languages if p.code == language)
+    if not untranslated:
+        return ""
+    note = plan.fallback_note or DEFAULT_FALLBACK_NOTE
+    for name, value in (("untranslated", untranslated), ("texts", texts), ("language", plan.name)):
+        note = note.replace("{" + name + "}", str(value))  # only these: the note is data
+    return note
+
+
+DEFAULT_FALLBACK_NOTE = (
+    "{untranslated} of {texts} texts of this {language} edition are not translated yet: "
+    "they show in the source's language."
+)
 
 
 def translated_compendium(compendium: Compendium, language: str) -> Compendium:
