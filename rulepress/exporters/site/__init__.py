@@ -22,6 +22,7 @@ from rulepress.exporters.markdown_guide import MarkdownExporter
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.site.languages import (
     SiteLanguage,
+    edition_notes,
     marked_compendium,
     page_keys,
     site_languages,
@@ -91,7 +92,14 @@ class SiteExporter(BaseExporter):
         translations = site_languages(compendium)
         sites = [source_language(compendium), *translations] if translations else []
         views = {site.code: marked_compendium(compendium, site.code) for site in translations}
-        sites = [replace(site, pages=page_keys(views.get(site.code, compendium))) for site in sites]
+        sites = [
+            replace(
+                site,
+                pages=page_keys(views.get(site.code, compendium)),
+                notes=edition_notes(compendium, site.code, sites[0].code) if site.folder else {},
+            )
+            for site in sites
+        ]
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             language = (sites[0], sites) if sites else None
             config = generate(compendium, Path(project), options.templates, language=language)

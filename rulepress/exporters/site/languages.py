@@ -30,7 +30,7 @@ from rulepress.exporters.guide import chapters
 from rulepress.exporters.site.places import page_of
 from rulepress.exporters.site.project import SITE, SiteProject
 from rulepress.progress import notice
-from rulepress.translations import translated
+from rulepress.translations import fallback_note, translated
 from rulepress.translations.fields import replaced, text_fields
 
 STYLESHEET = "stylesheets/languages.css"
@@ -70,6 +70,9 @@ class SiteLanguage:
     """Page key (ruleset id and first document of a chapter's or section's page) -> the
     page (below docs/) that shows it in this site: a translated chapter title renames
     its page."""
+    notes: dict[str, str] = field(default_factory=dict, compare=False)
+    """Ruleset id -> the note its pages open with where they show source text
+    (`edition_notes`): a translation's site."""
 
 
 def source_language(compendium: Compendium) -> SiteLanguage:
@@ -271,9 +274,13 @@ def note_untranslated(
     language: SiteLanguage,
     source: SiteLanguage,
 ) -> int:
-    """Open each page that shows a text in the source's language (a marked one) with
-    the note `untranslated.md.j2`, below its title; return how many pages have it."""
+    """Open each page that shows a text in the source's language (a marked one) with a
+    note, below its title; return how many pages have it. A page of a ruleset that
+    declares the language gets the edition's own line (`fallback_note`, as its guide
+    opens with: in that language when the ruleset words it), any other the site's
+    `untranslated.md.j2`."""
     note = pages_env.get_template("untranslated.md.j2").render(language=language, source=source)
+    notes = language.notes
     noted = 0
     for path in sorted(project.written):
         if path.suffix != ".md" or not path.is_relative_to(project.docs):
@@ -284,10 +291,31 @@ def note_untranslated(
         heading = _FIRST_HEADING.search(text)
         at = heading.end() if heading else 0
         relative = path.relative_to(project.docs).as_posix()
+        own = notes.get(relative.split("/")[0]) if "/" in relative else None
         project.written.discard(path)
-        project.write(relative, f"{text[:at]}\n{note}\n{text[at:]}")
+        project.write(relative, f"{text[:at]}\n{own or note}\n{text[at:]}")
         noted += 1
     return noted
+
+
+def edition_notes(compendium: Compendium, language: str, source: str) -> dict[str, str]:
+    """Ruleset id -> the note its pages open with in `language`: its edition's
+    `fallback_note` (the guide's, counted on the source `compendium`), an admonition in
+    the note's own language."""
+    notes = {}
+    for ruleset in compendium:
+        plan = next((p for p in ruleset.info.languages if p.code == language), None)
+        if plan is None:
+            continue
+        edition = translated(ruleset, language)
+        line = fallback_note(ruleset, language, len(edition.untranslated), edition.texts)
+        if line:
+            lang = html_attribute(language if plan.fallback_note else source)
+            notes[ruleset.id] = (
+                f'<div class="admonition note rp-untranslated" lang="{lang}">\n'
+                f"<p>{html_attribute(line)}</p>\n</div>\n"
+            )
+    return notes
 
 
 # --- The switcher: the same page in every language ----------------------------------------
