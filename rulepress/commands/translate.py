@@ -14,10 +14,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulepress.caching import digest as file_digest
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.writer import document_data, dump_data, load_round_trip, write_all
+from rulepress.compendium.yaml_source import decode_utf8
 from rulepress.errors import RulepressError
-from rulepress.files import OutsideRepository, inside
+from rulepress.files import OutsideRepository, inside, read_inside
 from rulepress.models.translation import TranslatedText, Translation
 from rulepress.translations import FOLDER, digest, source_of, translations_in
 from rulepress.translations.fields import text_fields
@@ -92,8 +94,17 @@ def _plan_document(
     if current is not None:
         translation = current.document.model_copy(update={"texts": texts})
     data = document_data(translation)
-    original = load_round_trip(current.source.text) if current is not None else None
+    original = load_round_trip(_text_of(ruleset, current)) if current is not None else None
     result.files.append((path, dump_data(data, original)))
+
+
+def _text_of(ruleset: Ruleset, entry: Entry) -> str:
+    """The translation file's text as it was loaded (its comments are kept): read again,
+    inside the ruleset, and refused if it changed since."""
+    raw = read_inside(ruleset.folder, os.path.relpath(entry.file, ruleset.folder))
+    if entry.digest and file_digest(raw) != entry.digest:
+        raise RulepressError(f"{entry.file} changed while translate ran; nothing written")
+    return decode_utf8(raw)
 
 
 def _translation_path(ruleset: Ruleset, source: Entry, result: TranslatePlan) -> Path:

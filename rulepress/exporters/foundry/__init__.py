@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
+from rulepress.exporters.foundry.babele import write_translations
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
 from rulepress.exporters.foundry.live import LiveFoundry
@@ -57,8 +58,9 @@ class FoundryExporter:
                 write_pack(pack, safe_child(folder, "packs", pack.name), output)
                 pack.documents.clear()  # written: only its name and type are needed now
                 packs.append(pack)
+            languages = write_translations(output, folder, ruleset, settings, env, html)
             text = json.dumps(
-                manifest(ruleset, settings, packs, publisher),
+                manifest(ruleset, settings, packs, publisher, languages),
                 indent=2,
                 ensure_ascii=False,
             )

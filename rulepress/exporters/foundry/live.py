@@ -22,6 +22,7 @@ from pathlib import Path
 from rulepress.caching import digest
 from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
+from rulepress.exporters.foundry.babele import write_translations
 from rulepress.exporters.foundry.enrichers import inert
 from rulepress.exporters.foundry.leveldb import (
     pack_entries,
@@ -97,8 +98,13 @@ class LiveFoundry:
             for kept in ("packs", "src/packs"):
                 for gone in self._folders(folder / kept) - made:
                     self._forget(safe_child(folder, *kept.split("/"), gone))
+            languages = write_translations(
+                self.output, folder, ruleset, settings, self.env, self.html
+            )
             text = json.dumps(
-                manifest(ruleset, settings, packs, publisher), indent=2, ensure_ascii=False
+                manifest(ruleset, settings, packs, publisher, languages),
+                indent=2,
+                ensure_ascii=False,
             )
             self.output.write_if_changed(folder / "module.json", (text + "\n").encode("utf-8"))
             self.stale.add(settings.module_id)

@@ -11,6 +11,8 @@ from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import ModuleOptions
 from rulepress.models.settings import FoundrySettings, Settings, fill
 
+BABELE_SCRIPT = "scripts/babele.js"
+"""The script a translated module loads (foundry/babele.py writes it)."""
 PACK_OWNERSHIP = {"PLAYER": "OBSERVER", "ASSISTANT": "OWNER"}
 CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 """A Markdown code span: a run of backticks, text, the same run again (CommonMark)."""
@@ -43,9 +45,15 @@ def authors(ruleset: Ruleset, foundry: FoundrySettings) -> list[dict]:
 
 
 def manifest(
-    ruleset: Ruleset, options: ModuleOptions, packs: list[Pack], settings: Settings | None = None
+    ruleset: Ruleset,
+    options: ModuleOptions,
+    packs: list[Pack],
+    settings: Settings | None = None,
+    languages: list[str] = (),
 ) -> dict:
-    """The module's manifest, with the publisher's title, authors and release URLs."""
+    """The module's manifest, with the publisher's title, authors and release URLs; a
+    module with its packs translated into `languages` loads the script that registers
+    them with Babele, which it recommends (babele.py)."""
     settings = settings or Settings()
     info = ruleset.info
     version = str(options.foundry_version)
@@ -76,6 +84,7 @@ def manifest(
             }
             for pack in packs
         ],
+        **(_translated(languages) if languages else {}),
         "packFolders": [
             {
                 "name": info.title,
@@ -91,5 +100,23 @@ def manifest(
                 "game": info.game,
                 "sources": [source.model_dump(mode="json") for source in info.sources],
             }
+        },
+    }
+
+
+def _translated(languages: list[str]) -> dict:
+    """What the manifest of a module whose packs are translated adds: Babele's script,
+    and Babele as a recommended module (Foundry offers to install it; the packs show in
+    the source's language without it)."""
+    return {
+        "esmodules": [BABELE_SCRIPT],
+        "relationships": {
+            "recommends": [
+                {
+                    "id": "babele",
+                    "type": "module",
+                    "reason": f"Shows the packs in {', '.join(languages)} (their translations)",
+                }
+            ]
         },
     }
