@@ -31,6 +31,7 @@ from rulepress.exporters.site.languages import (
 from rulepress.exporters.site.pages import generate
 from rulepress.exporters.site.project import DOWNLOADS
 from rulepress.git import git_output
+from rulepress.history import Revision, history
 from rulepress.output_names import safe_child
 from rulepress.progress import current
 
@@ -102,7 +103,10 @@ class SiteExporter(BaseExporter):
         ]
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             language = (sites[0], sites) if sites else None
-            config = generate(compendium, Path(project), options.templates, language=language)
+            revisions = history(compendium) if sites else None  # read once for every site
+            config = generate(
+                compendium, Path(project), options.templates, revisions=revisions, language=language
+            )
             with current().stage("mkdocs") as stage:  # the site's longest part
                 run_mkdocs(config, out, build_epoch(compendium.root))
                 pages = sum(1 for _ in out.rglob("*.html"))
@@ -112,7 +116,7 @@ class SiteExporter(BaseExporter):
                 files = sum(1 for _ in safe_child(out, DOWNLOADS).iterdir())
                 stage.result = f"wrote {files:,} file{'s' if files != 1 else ''} for the site"
         for site in sites[1:]:
-            self.export_language(views[site.code], out, options, (site, sites))
+            self.export_language(views[site.code], out, options, (site, sites), revisions)
 
     def export_language(
         self,
@@ -120,13 +124,16 @@ class SiteExporter(BaseExporter):
         out: Path,
         options: ExportOptions,
         language: tuple[SiteLanguage, list[SiteLanguage]],
+        revisions: list[Revision] | None = None,
     ) -> None:
         """Build the site of one translation (`view`, the compendium as its reader sees
-        it) into its folder of `out`."""
+        it) into its folder of `out`; `revisions`, the Changes page's, as the source's."""
         site = language[0]
         folder = safe_child(out, site.folder)
         with tempfile.TemporaryDirectory(prefix=f"rulepress-site-{site.folder}-") as project:
-            config = generate(view, Path(project), options.templates, language=language)
+            config = generate(
+                view, Path(project), options.templates, revisions=revisions, language=language
+            )
             with current().stage(f"mkdocs {site.code}") as stage:
                 run_mkdocs(config, folder, build_epoch(view.root))
                 pages = sum(1 for _ in folder.rglob("*.html"))
