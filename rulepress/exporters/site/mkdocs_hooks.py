@@ -64,6 +64,7 @@ def on_post_template(output_content, template_name, config):
 
 
 _ALTERNATE = re.compile(r'href="#rulepress-alternate-(\d+)"')
+_ALTERNATE_HEAD = re.compile(r'\s*<link rel="alternate" href="#rulepress-alternate-\d+" [^>]*>')
 
 
 def _alternates(output, page, config):
@@ -71,10 +72,14 @@ def _alternates(output, page, config):
     `#rulepress-alternate-N`, which Material prints as they are) made the way from this
     page to the same page in site N (`extra.rulepress_alternates`: the way to each site's
     root, and the pages whose path is another there), relative, so it works from a file
-    too. A theme page (404.html) leads to each site's home."""
+    too. A theme page (404.html) leads to each site's home. The `<link rel="alternate">`
+    Material puts in the head for each language is left out: its script fetches the
+    `sitemap.xml` beside each (none beside a page: a 404 for every language on every
+    page) and, finding one at a site's root, sends the switcher to that site's home."""
     plan = config["extra"].get("rulepress_alternates")
     if not plan:
         return output
+    output = _ALTERNATE_HEAD.sub("", output)
     here = page.url if page is not None else "index.html"
     moved = plan["moved"].get(page.file.src_uri, {}) if page is not None else {}
     folder = posixpath.dirname(here) or "."
