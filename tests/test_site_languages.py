@@ -19,7 +19,7 @@ from rulepress.exporters.site.languages import direction, site_languages
 from rulepress.exporters.site.pages import generate
 from rulepress.translations import digest
 from rulepress.validation import validate
-from tests.helpers import RULE, RULESET, RULESET_FILE, base_tree, build_tree
+from tests.helpers import RULE, RULESET, RULESET_FILE, base_tree, build_tree, screenshot
 
 ARABIC = RULESET + "languages:\n  - {code: ar, name: العربية}\n"
 HOSTILE_RULE = RULE.replace("Hello.", "Hello <b>bold</b> & *stars*.")
@@ -142,9 +142,10 @@ def test_the_arabic_site_reads_right_to_left_and_escapes_the_english_left(arabic
     assert '<body dir="ltr"' in page_text(arabic_site / "index.html")
     pages = "".join(page_text(p) for p in (arabic_site / "ar" / "demo").rglob("*.html"))
     assert "علم الأحياء" in pages
+    assert 'rp-untranslated" lang="en" dir="ltr">' in pages  # the edition's English note
     assert "<b>bold</b>" not in pages
     assert (
-        '<span lang="en" class="rp-source-language">'
+        '<span lang="en" dir="ltr" class="rp-source-language">'  # English reads left to right
         "Hello &lt;b&gt;bold&lt;/b&gt; &amp; <em>stars</em>.</span>" in pages
     )
 
@@ -224,4 +225,6 @@ def test_a_right_to_left_page_is_laid_out_right_to_left(page, arabic_url):
     content = page.locator(".md-content").bounding_box()
     navigation = page.locator(".md-sidebar--primary").bounding_box()
     assert navigation["x"] > content["x"]  # the menu stands on the right
+    page.goto(arabic_url + "ar/demo/introduction.html")
+    screenshot(page, "rtl-page.png")
     assert page.errors == []

@@ -215,11 +215,13 @@ def _marked(ruleset: Ruleset, language: str) -> Ruleset:
     )
 
 
-def marking_filters(env: jinja2.Environment, source: str) -> None:
+def marking_filters(env: jinja2.Environment, source: str, direction: str | None = None) -> None:
     """Wrap the text filters of `env` (`md`, `cell`, `prose`, `rich`) so that a
     `SourceText` comes out inside an element in the source's language `source`, with
-    the mark's class; the text is escaped by the filter as before."""
-    opening = f'<span lang="{html_attribute(source)}" class="{MARK_CLASS}">'
+    the mark's class, and the source's `direction` when it is not the page's (English in
+    an Arabic page); the text is escaped by the filter as before."""
+    way = f' dir="{html_attribute(direction)}"' if direction else ""
+    opening = f'<span lang="{html_attribute(source)}"{way} class="{MARK_CLASS}">'
 
     def inline(value: object, text: str) -> str:
         return f"{opening}{text}</span>" if isinstance(value, SourceText) and text else text
@@ -310,9 +312,12 @@ def edition_notes(compendium: Compendium, language: str, source: str) -> dict[st
         edition = translated(ruleset, language)
         line = fallback_note(ruleset, language, len(edition.untranslated), edition.texts)
         if line:
-            lang = html_attribute(language if plan.fallback_note else source)
+            written_in = language if plan.fallback_note else source
+            way = direction(written_in)
+            lang = f'lang="{html_attribute(written_in)}"'
+            lang += f' dir="{way}"' if way != direction(language) else ""
             notes[ruleset.id] = (
-                f'<div class="admonition note rp-untranslated" lang="{lang}">\n'
+                f'<div class="admonition note rp-untranslated" {lang}>\n'
                 f"<p>{html_attribute(line)}</p>\n</div>\n"
             )
     return notes

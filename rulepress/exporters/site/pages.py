@@ -98,7 +98,8 @@ def generate(
     source = language is not None and language[0].folder and language[1][0]
     if source:  # the downloads are the source site's (beside this site's folder)
         project.downloads = f"../{DOWNLOADS}"
-        marking_filters(environments[0], source.code)
+        way = source.direction if source.direction != language[0].direction else None
+        marking_filters(environments[0], source.code, way)
         environments[1].filters.update(environments[0].filters)
     nav = write_pages(
         project,
