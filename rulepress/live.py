@@ -252,7 +252,11 @@ def compare(previous: Compendium, current: Compendium) -> Changes:
     documents = {}
     for ruleset_id in set(previous.rulesets) & set(current.rulesets):
         before, after = previous.rulesets[ruleset_id], current.rulesets[ruleset_id]
-        if before.info_digest != after.info_digest or before.folder != after.folder:
+        if (
+            before.info_digest != after.info_digest
+            or before.folder != after.folder
+            or _signatures(before.translations) != _signatures(after.translations)
+        ):  # a translation feeds every edition of its language: the ruleset is redone
             rulesets.add(ruleset_id)
             continue
         changed = _changed_documents(before, after)
@@ -261,9 +265,12 @@ def compare(previous: Compendium, current: Compendium) -> Changes:
     return Changes(previous, current, documents, frozenset(rulesets), settings)
 
 
+def _signatures(entries: Iterable[Entry]) -> dict[str, tuple[str, Path]]:
+    return {e.document.id: (e.digest, e.file) for e in entries}
+
+
 def _changed_documents(before: Ruleset, after: Ruleset) -> frozenset[str]:
-    def signatures(entries: Iterable[Entry]) -> dict[str, tuple[str, Path]]:
-        return {e.document.id: (e.digest, e.file) for e in entries}
+    signatures = _signatures
 
     if len(before.entries) == len(after.entries):  # an entry kept is the same object
         pairs = [(a, b) for a, b in zip(before.entries, after.entries, strict=True) if a is not b]

@@ -171,3 +171,40 @@ def test_foundry_gets_babele_files_beside_packs_the_official_cli_reads(
     pages = next(iter(babele["entries"].values()))["pages"]
     assert "Schockwurf" in json.dumps(pages, ensure_ascii=False)
     shutil.rmtree(unpacked)
+
+
+def test_diff_shows_translation_changes_in_the_games_words(tmp_path, capsys):
+    old = _german(tmp_path / "old")
+    new = _german(
+        tmp_path / "new",
+        **{
+            SKILL_DE: "kind: translation\ndocument: bio-lore\nlanguage: de\ntexts:\n"
+            f"  name:\n    text: Biokunde\n    digest: {digest('Bio Lore')}\n"
+        },
+    )
+    assert run(["diff", str(old), str(new)]) == 0
+    assert "de: Bio Lore, name: translated as 'Biokunde'" in capsys.readouterr().out
+
+
+def test_translate_never_writes_through_a_link_out_of_the_ruleset(tmp_path, capsys):
+    root = _german(tmp_path)
+    outside, beside = tmp_path / "elsewhere", root / "beside"  # beside: in the compendium
+    for folder in (outside, beside):
+        folder.mkdir()
+        (root / "demo/translations").unlink(missing_ok=True)
+        (root / "demo/translations").symlink_to(folder, target_is_directory=True)
+        assert run(["translate", "de", "--compendium", str(root)]) != 0
+        assert list(folder.iterdir()) == []
+        assert "nothing written" in capsys.readouterr().err
+
+
+def test_a_watch_redoes_a_ruleset_whose_translation_changed(tmp_path):
+    from rulepress.live import compare
+
+    root = _german(tmp_path)
+    assert run(["translate", "de", "--compendium", str(root)]) == 0
+    before = validate(root).compendium
+    translation = root / SKILL_DE
+    translation.write_text(translation.read_text().replace("text: ''", "text: Biokunde"))
+    changes = compare(before, validate(root).compendium)
+    assert changes.rulesets == {"demo"}

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from rulepress import kinds
 from rulepress.compendium.model import Compendium, Ruleset
+from rulepress.history.translation_changes import translation_changes
 from rulepress.models import Document
 
 MAX_COMPUTED = 12
@@ -68,6 +69,10 @@ def compare(old: Compendium, new: Compendium) -> list[Change]:
             continue
         changes.extend(_compare_ruleset(before, after))
         changes.extend(_compare_computed(before, after))
+        changes.extend(
+            Change(ruleset_id, "translation", document_id, change, text)
+            for document_id, change, text in translation_changes(before, after)
+        )
     return changes
 
 

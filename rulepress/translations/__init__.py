@@ -105,6 +105,8 @@ def translated(ruleset: Ruleset, language: str) -> Translated:
     def applied(entry: Entry, document_id: str) -> Entry:
         nonlocal total
         document = entry.document
+        if document.is_draft:  # never exported, so never counted
+            return entry
         texts = text_fields(document)
         total += len(texts)
         translation = files.get(document_id)
