@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from rulepress.compendium.model import Compendium
@@ -19,9 +20,18 @@ from rulepress.exporters.foundry import FoundryExporter
 from rulepress.exporters.json_data import JsonExporter
 from rulepress.exporters.markdown_guide import MarkdownExporter
 from rulepress.exporters.output_folder import OutputFolder
+from rulepress.exporters.site.languages import (
+    SiteLanguage,
+    edition_notes,
+    marked_compendium,
+    page_keys,
+    site_languages,
+    source_language,
+)
 from rulepress.exporters.site.pages import generate
 from rulepress.exporters.site.project import DOWNLOADS
 from rulepress.git import git_output
+from rulepress.history import Revision, history
 from rulepress.output_names import safe_child
 from rulepress.progress import current
 
@@ -77,9 +87,26 @@ class SiteExporter(BaseExporter):
 
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Generate the mkdocs project in a temporary folder, build the site into `out`,
-        and put the downloads its home page links beside it."""
+        and put the downloads its home page links beside it. When rulesets declare
+        languages, the site of each is built into its folder of `out` (site.languages),
+        after the source language's (mkdocs empties the folder it builds into)."""
+        translations = site_languages(compendium)
+        sites = [source_language(compendium), *translations] if translations else []
+        views = {site.code: marked_compendium(compendium, site.code) for site in translations}
+        sites = [
+            replace(
+                site,
+                pages=page_keys(views.get(site.code, compendium)),
+                notes=edition_notes(compendium, site.code, sites[0].code) if site.folder else {},
+            )
+            for site in sites
+        ]
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
-            config = generate(compendium, Path(project), options.templates)
+            language = (sites[0], sites) if sites else None
+            revisions = history(compendium) if sites else None  # read once for every site
+            config = generate(
+                compendium, Path(project), options.templates, revisions=revisions, language=language
+            )
             with current().stage("mkdocs") as stage:  # the site's longest part
                 run_mkdocs(config, out, build_epoch(compendium.root))
                 pages = sum(1 for _ in out.rglob("*.html"))
@@ -88,6 +115,29 @@ class SiteExporter(BaseExporter):
                 write_downloads(compendium, safe_child(out, DOWNLOADS), options, Path(project))
                 files = sum(1 for _ in safe_child(out, DOWNLOADS).iterdir())
                 stage.result = f"wrote {files:,} file{'s' if files != 1 else ''} for the site"
+        for site in sites[1:]:
+            self.export_language(views[site.code], out, options, (site, sites), revisions)
+
+    def export_language(
+        self,
+        view: Compendium,
+        out: Path,
+        options: ExportOptions,
+        language: tuple[SiteLanguage, list[SiteLanguage]],
+        revisions: list[Revision] | None = None,
+    ) -> None:
+        """Build the site of one translation (`view`, the compendium as its reader sees
+        it) into its folder of `out`; `revisions`, the Changes page's, as the source's."""
+        site = language[0]
+        folder = safe_child(out, site.folder)
+        with tempfile.TemporaryDirectory(prefix=f"rulepress-site-{site.folder}-") as project:
+            config = generate(
+                view, Path(project), options.templates, revisions=revisions, language=language
+            )
+            with current().stage(f"mkdocs {site.code}") as stage:
+                run_mkdocs(config, folder, build_epoch(view.root))
+                pages = sum(1 for _ in folder.rglob("*.html"))
+                stage.result = f"built {pages:,} page{'s' if pages != 1 else ''} in {site.name}"
 
 
 def write_downloads(

@@ -9,6 +9,7 @@ Jinja's `e` filter leaves alone, so every place shows the text, and none runs it
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from markupsafe import Markup
@@ -48,9 +49,11 @@ _SEARCH_LABEL = re.compile(
 
 def on_post_page(output, page, config):
     """Put back the tables of figures held out of the search index (`on_page_content`),
-    and name the theme's search dialog (WCAG 4.1.2: a dialog needs a name) with its
-    search field's label, which the theme has already translated and escaped."""
+    name the theme's search dialog (WCAG 4.1.2: a dialog needs a name) with its search
+    field's label, which the theme has already translated and escaped, and lead the
+    language switcher to this page in each language."""
     output = _put_back(output, page)
+    output = _alternates(output, page, config)
     label = _SEARCH_LABEL.search(output)
     if label is None:
         return output
@@ -60,6 +63,36 @@ def on_post_page(output, page, config):
 def on_post_template(output_content, template_name, config):
     """The theme's own pages (404.html) have the search dialog too."""
     return on_post_page(output_content, None, config)
+
+
+_ALTERNATE = re.compile(r'href="#rulepress-alternate-(\d+)"')
+_ALTERNATE_HEAD = re.compile(r'\s*<link rel="alternate" href="#rulepress-alternate-\d+" [^>]*>')
+
+
+def _alternates(output, page, config):
+    """The language switcher's links (`extra.alternate`, whose links rulepress writes as
+    `#rulepress-alternate-N`, which Material prints as they are) made the way from this
+    page to the same page in site N (`extra.rulepress_alternates`: the way to each site's
+    root, and the pages whose path is another there), relative, so it works from a file
+    too. A theme page (404.html) leads to each site's home. The `<link rel="alternate">`
+    Material puts in the head for each language is left out: its script fetches the
+    `sitemap.xml` beside each (none beside a page: a 404 for every language on every
+    page) and, finding one at a site's root, sends the switcher to that site's home."""
+    plan = config["extra"].get("rulepress_alternates")
+    if not plan:
+        return output
+    output = _ALTERNATE_HEAD.sub("", output)
+    here = page.url if page is not None else "index.html"
+    moved = plan["moved"].get(page.file.src_uri, {}) if page is not None else {}
+    folder = posixpath.dirname(here) or "."
+
+    def link(match):
+        number = match[1]
+        target = "index.html" if page is None else moved.get(number, here)
+        path = posixpath.relpath(plan["roots"][int(number)] + target, folder)
+        return f'href="{html_url(path)}"'
+
+    return _ALTERNATE.sub(link, output)
 
 
 _ABBR = re.compile(r"<abbr(?= title=)")

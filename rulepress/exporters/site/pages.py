@@ -19,8 +19,20 @@ from rulepress.errors import CODE_DOCS, Code
 from rulepress.exporters import templating
 from rulepress.exporters.markdown_text import TEMPLATES, environment
 from rulepress.exporters.site.calculators import game_scripts
+from rulepress.exporters.site.languages import (
+    SiteLanguage,
+    marking_filters,
+    note_untranslated,
+    write_stylesheet,
+)
 from rulepress.exporters.site.places import EditLinks, PageInputs, heading_anchor, nav_title
-from rulepress.exporters.site.project import ASIDE_BOOST, PUBLISHER_FILES, SITE, SiteProject
+from rulepress.exporters.site.project import (
+    ASIDE_BOOST,
+    DOWNLOADS,
+    PUBLISHER_FILES,
+    SITE,
+    SiteProject,
+)
 from rulepress.exporters.site.ruleset_pages import downloads_of, ruleset_pages
 from rulepress.exporters.site.site_config import glossary_page_text, write_config
 from rulepress.history import Revision, history
@@ -74,16 +86,33 @@ def generate(
     templates: Path | None = None,
     hooks: tuple[str, ...] = (),
     revisions: list[Revision] | None = None,
+    language: tuple[SiteLanguage, list[SiteLanguage]] | None = None,
 ) -> Path:
     """Write the mkdocs project into `folder`; return the path of its mkdocs.yml.
     `hooks` names mkdocs hook files in `folder`; `revisions` is the Changes page's
-    history when the caller has it (else read from git here)."""
+    history when the caller has it (else read from git here). `language`: this site's
+    language and every site's, when the rulesets declare languages (site.languages): a
+    translation's site marks the texts in the source's language."""
     project = SiteProject(folder)
+    environments = site_environments(templates)
+    source = language is not None and language[0].folder and language[1][0]
+    if source:  # the downloads are the source site's (beside this site's folder)
+        project.downloads = f"../{DOWNLOADS}"
+        way = source.direction if source.direction != language[0].direction else None
+        marking_filters(environments[0], source.code, way)
+        environments[1].filters.update(environments[0].filters)
     nav = write_pages(
-        project, compendium, templates, history(compendium) if revisions is None else revisions
+        project,
+        compendium,
+        templates,
+        history(compendium) if revisions is None else revisions,
+        environments=environments,
     )
+    if source:
+        note_untranslated(project, environments[1], language[0], source)
+        write_stylesheet(project)
     project.remove_stale()
-    return write_config(project, nav, hooks, compendium.settings.settings.site)
+    return write_config(project, nav, hooks, compendium.settings.settings.site, language)
 
 
 def write_pages(
@@ -123,7 +152,9 @@ def write_pages(
                 title=settings.site.title,
                 rulesets=rulesets,
                 intro=(SITE / "home.md").read_text(encoding="utf-8"),
-                downloads=[downloads_of(ruleset, settings) for ruleset in rulesets],
+                downloads=[
+                    downloads_of(ruleset, settings, project.downloads) for ruleset in rulesets
+                ],
             ),
         )
     for ruleset in rulesets:

@@ -56,6 +56,9 @@ class SiteProject:
         """The files this run created."""
         self.removed: set[Path] = set()
         """The files `remove_stale` deleted."""
+        self.downloads = DOWNLOADS
+        """The way from the home page to the downloads folder (a translation's site
+        links the source site's)."""
         self.scripts: list[tuple[str, bytes]] = []
         """The games' calculator scripts the pages need, in load order (`write_pages`
         writes them, `write_config` lists them)."""

@@ -175,15 +175,18 @@ def _file_of(ruleset: Ruleset, section: Section) -> Path:
     return entry.file if entry is not None else ruleset.info_source.file
 
 
-def downloads_of(ruleset: Ruleset, settings: Settings) -> dict[str, str | None]:
-    """A ruleset's files in the site's `downloads/` folder (written by the site target),
-    and its module's manifest URL when the settings give one, for the home page."""
+def downloads_of(
+    ruleset: Ruleset, settings: Settings, folder: str = DOWNLOADS
+) -> dict[str, str | None]:
+    """A ruleset's files in the site's `downloads/` folder (written by the site target;
+    `folder` is the way there from the home page), and its module's manifest URL when
+    the settings give one, for the home page."""
     module = settings.foundry.module_id(ruleset.id)
     return {
         "title": ruleset.info.title,
-        "guide": f"{DOWNLOADS}/{ruleset.id}.md",
-        "module": f"{DOWNLOADS}/{module}.zip",
-        "json": f"{DOWNLOADS}/{ruleset.id}.json",
+        "guide": f"{folder}/{ruleset.id}.md",
+        "module": f"{folder}/{module}.zip",
+        "json": f"{folder}/{ruleset.id}.json",
         "manifest": settings.release_links(
             ruleset.id, ruleset.info.title, ruleset.info.version
         ).get("manifest"),

@@ -13,6 +13,7 @@ from rulepress.compendium.model import Ruleset
 from rulepress.exporters.escaping import (
     markdown_abbreviation,
 )
+from rulepress.exporters.site.languages import STYLESHEET, SiteLanguage, alternates
 from rulepress.exporters.site.project import HOOKS, PUBLISHER_FILES, SITE, SiteProject
 from rulepress.models.settings import SiteSettings
 
@@ -56,11 +57,35 @@ def glossary_page_text(rulesets: list[Ruleset]) -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
+def apply_language(config: dict, language: SiteLanguage, sites: list[SiteLanguage]) -> None:
+    """One of the sites of a compendium in several languages (`sites`, the source's
+    first): the theme's words, the search's language and the direction of `language`,
+    the switcher between every site, and (a translation's site) the marks' stylesheet."""
+    theme = config["theme"]
+    theme["language"] = language.theme
+    theme["direction"] = language.direction
+    config["extra"].update(alternates(language, sites))
+    if language.folder:
+        # Material's pipeline is kept (the language's stop words, no stemmer): with lunr's
+        # stemmer its search as you type, a prefix query that skips the stemmer, finds no
+        # whole word the stemmer shortens (`Charakter`, stemmed `charakt`, found nothing)
+        search = {"lang": [language.search]}
+        config["plugins"] = [
+            {"search": search} if plugin == "search" else plugin for plugin in config["plugins"]
+        ]
+        config["extra_css"].insert(1, STYLESHEET)  # after the site's own, before the publisher's
+
+
 def write_config(
-    project: SiteProject, nav: list, hooks: tuple[str, ...], site: SiteSettings
+    project: SiteProject,
+    nav: list,
+    hooks: tuple[str, ...],
+    site: SiteSettings,
+    language: tuple[SiteLanguage, list[SiteLanguage]] | None = None,
 ) -> Path:
     """Write the project's mkdocs.yml (its navigation `nav`, the hook files `hooks` and the
-    publisher's site settings); return its path."""
+    publisher's site settings); return its path. `language`: the site's language and
+    every site's, when the rulesets declare languages (`apply_language`)."""
     yaml = YAML(typ="safe", pure=True)
     yaml.width = 4096  # a long navigation title stays on one line
     config = yaml.load((SITE / "mkdocs.yml").read_text(encoding="utf-8"))
@@ -70,6 +95,8 @@ def write_config(
     config["hooks"] = [str(HOOKS), *hooks]
     config["extra_javascript"] += [quote(where) for where, _ in project.scripts]
     apply_settings(config, site)
+    if language is not None:
+        apply_language(config, *language)
     for extension in config["markdown_extensions"]:
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             extension["pymdownx.snippets"]["base_path"] = [str(project.folder.resolve())]
