@@ -417,6 +417,26 @@ def payload(n: int) -> str:
     return f"<script>alert({n})</script></table> a | b `c` {{{{ 7*7 }}}} {{% raw %}}"
 
 
+def in_source(text: str, sentence: str) -> str:
+    """`sentence`, once asserted to be the source's own words (a seed's text, its
+    whitespace joined): what a rules test quotes before it tests the rule."""
+    assert sentence in text, sentence
+    return sentence
+
+
+def search_site(page, query: str) -> list[str]:
+    """Type a query into the site's search once its index is ready; the result links."""
+    page.click("input.md-search__input")
+    page.wait_for_function(
+        "() => !document.querySelector('.md-search-result__meta')"
+        ".innerText.includes('Initializing')",
+        timeout=30_000,
+    )
+    page.keyboard.type(query)
+    page.wait_for_selector(".md-search-result__item", timeout=30_000)
+    return [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item a")]
+
+
 def quoted(text: str) -> str:
     """`text` as a single-quoted YAML scalar."""
     return "'" + text.replace("'", "''") + "'"

@@ -32,6 +32,7 @@ VALID: dict[str, list[str]] = {
     "init": ["new-repo"],
     "schema": ["--out", "schemas"],
     "diff": ["c", "c"],
+    "translate": ["de", "--compendium", "full"],
     "serve": ["c"],
     "import wiki": ["page.txt", "--into", "c/demo"],
     "roll iris": ["--rank", "3", "--faces", "1,2,3", "--compendium", "full"],

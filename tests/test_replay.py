@@ -194,7 +194,7 @@ def names_in(path: Path) -> set[str]:
     return found
 
 
-CORE_KINDS = ("ruleset", "rule", "roll-table")
+CORE_KINDS = ("ruleset", "rule", "roll-table", "translation")
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 
 from rulepress.games.cool.models import CriticalFailure, FearRoll, PanicResult, ShockRoll
 from rulepress.games.cool.rules import Combatant, acting_order
+from tests.helpers import in_source
 
 
 @pytest.fixture(scope="module")
@@ -22,13 +23,8 @@ def fear(cool) -> FearRoll:
     return cool.one(FearRoll)
 
 
-def quoted(text: str, sentence: str) -> str:
-    assert sentence in text, sentence
-    return sentence
-
-
 def test_fear_ends_when_no_longer_in_danger(fear, text):
-    quoted(
+    in_source(
         text,
         "Fear or panic automatically ends whenever the character(s) are considered to be no "
         "longer in danger",
@@ -38,7 +34,7 @@ def test_fear_ends_when_no_longer_in_danger(fear, text):
 
 
 def test_ugg_is_no_longer_scared_once_the_vampire_is_dead(fear, text):
-    quoted(text, "he is no longer scared or frightened")
+    in_source(text, "he is no longer scared or frightened")
     assert fear.state_after("panicked", in_danger=False) == "not-afraid"
     assert fear.state_after("frightened", in_danger=False) == "not-afraid"
     assert fear.state_after("panicked", in_danger=True) == "panicked"
@@ -46,12 +42,12 @@ def test_ugg_is_no_longer_scared_once_the_vampire_is_dead(fear, text):
 
 
 def test_a_panicked_character_flees_if_they_can(fear, text):
-    quoted(text, "the character will flee from the scene if they can at all costs")
+    in_source(text, "the character will flee from the scene if they can at all costs")
     assert fear.panic(can_escape=True) == PanicResult("flees", None, None)
 
 
 def test_a_trapped_character_is_frozen_for_1d6_plus_1_turns(fear, text):
-    quoted(
+    in_source(
         text,
         "If they can’t escape they are frozen to the spot with fear and cannot act for 1d6+1 turns.",
     )
@@ -86,7 +82,7 @@ def test_a_target_below_one_fails_every_roll(cool):
 
 
 def test_initiative_decides_higher_first_ties_in_given_order(text):
-    quoted(text, "their individual initiatives will decide which will act first")
+    in_source(text, "their individual initiatives will decide which will act first")
     order = acting_order(
         [
             Combatant("a", 5, "frightened"),
@@ -98,8 +94,8 @@ def test_initiative_decides_higher_first_ties_in_given_order(text):
 
 
 def test_a_character_in_shock_cannot_act_that_round(cool, text):
-    quoted(text, "If a character enters shock they are stunned for that round and cannot act.")
-    quoted(text, "A successful roll means they have recovered from shock and can act.")
+    in_source(text, "If a character enters shock they are stunned for that round and cannot act.")
+    in_source(text, "A successful roll means they have recovered from shock and can act.")
     shock, critical = cool.one(ShockRoll), cool.one(CriticalFailure)
     assert not shock.resolve(75, 70, critical).acts
     assert shock.resolve(70, 70, critical).acts

@@ -15,6 +15,7 @@ from rulepress.games.cuf import rules as cuf
 from rulepress.games.cuf.models.cuf import CufRating, SkillCheck
 from rulepress.games.cuf.models.threat import TcSource
 from rulepress.games.cuf.rules import TcEvent
+from tests.helpers import in_source
 
 
 @pytest.fixture(scope="module")
@@ -27,16 +28,11 @@ def text(seed_text) -> str:
     return " ".join(seed_text("cuf.txt").split())
 
 
-def quoted(text: str, sentence: str) -> str:
-    assert sentence in text, sentence
-    return sentence
-
-
 # --- the threshold Initiative penalties and their ends --------------------------------------
 
 
 def test_a_passed_fear_check_costs_one_initiative_until_tcs_drop_to_cuf(ruleset, text):
-    quoted(
+    in_source(
         text,
         "If the PC/NPC makes their roll for FEAR, they still suffer a -1 to Initiative rolls "
         "until their TCs are reduced to their CUF score.",
@@ -53,7 +49,7 @@ def test_a_passed_fear_check_costs_one_initiative_until_tcs_drop_to_cuf(ruleset,
 
 
 def test_a_passed_fright_check_costs_two_until_tcs_are_reduced_to_twice_cuf(ruleset, text):
-    quoted(
+    in_source(
         text,
         "IF the PC/NPC makes their FRIGHT/BANE check, they will still suffer a -2 to "
         "Initiative until their TCs are reduced to 2 x CUF.",
@@ -65,7 +61,7 @@ def test_a_passed_fright_check_costs_two_until_tcs_are_reduced_to_twice_cuf(rule
 def test_a_passed_flight_check_costs_three_until_tcs_drop_below_three_cuf(ruleset, text):
     """At exactly 3 x CUF the penalty still lasts (ruling `flight-penalties-at-three-cuf`),
     though the state is Fright."""
-    quoted(
+    in_source(
         text,
         "IF the PC/NPC makes their FIGHT OR FLIGHT check, they still suffer a -3 to Initiative "
         "rolls until their TCs drop below CUF x 3 (in addition to an automatic BANE).",
@@ -121,7 +117,7 @@ def test_a_failed_flight_check_flees_or_surrenders_based_on_the_situation(rulese
     """ "... or either flee or surrender based on the situation": with a way out the
     character flees, cornered they surrender (ruling `flee-unless-cornered`), and no round
     of suppression follows (ruling `failed-flight-no-suppression`)."""
-    quoted(text, "or either flee or surrender based on the situation")
+    in_source(text, "or either flee or surrender based on the situation")
     fled = cuf.flee_or_surrender(ruleset, 13, cuf=4, passed=False)
     assert (fled.outcome, fled.state.id, fled.suppression_rounds, fled.bane) == (
         "flee",
@@ -134,7 +130,7 @@ def test_a_failed_flight_check_flees_or_surrenders_based_on_the_situation(rulese
 
 
 def test_a_passed_flight_check_stays_suppressed_with_a_bane(ruleset, text):
-    quoted(
+    in_source(
         text,
         "Even IF the check is successful, you are Suppressed for a number of rounds equal to "
         'the number of TCs that have exceeded your [CUF X 3], and will suffer a "BANE"',
@@ -162,7 +158,7 @@ def test_check_resolve_adds_a_passed_fear_checks_one_to_the_dice_roll(ruleset, t
     """'IF you succeed, you still suffer a "+1" (added to the dice roll) penalty to all
     Skill rolls': the Leadership test (a skill roll) against 11 fails on 11 and passes on
     10 while the penalty lasts."""
-    quoted(text, 'IF you succeed, you still suffer a "+1" (added to the dice roll) penalty')
+    in_source(text, 'IF you succeed, you still suffer a "+1" (added to the dice roll) penalty')
     leadership = SkillCheck(difficulty="Average", asset=["leadership", "charisma"])
     ratings = {"leadership": 6, "charisma": 5}
     effects = cuf.lasting(ruleset, 5, cuf=4, passed="fear").effects
@@ -176,7 +172,7 @@ def test_check_resolve_adds_a_passed_fear_checks_one_to_the_dice_roll(ruleset, t
 
 
 def test_check_resolve_rolls_a_bane_under_a_passed_flight_check(ruleset, text):
-    quoted(text, 'and will suffer a "BANE" as described above')
+    in_source(text, 'and will suffer a "BANE" as described above')
     leadership = SkillCheck(difficulty="Average", asset=["leadership", "charisma"])
     ratings = {"leadership": 6, "charisma": 5}
     effects = cuf.lasting(ruleset, 13, cuf=4, passed="fight-or-flight").effects
@@ -207,7 +203,7 @@ LEADERSHIP = (
 
 
 def test_the_leadership_test_has_both_forms_with_the_ratings_it_names(ruleset, text):
-    quoted(text, LEADERSHIP)
+    in_source(text, LEADERSHIP)
     source = ruleset.get("inspirational-leadership")
     assert [(c.difficulty, c.asset) for c in source.tests] == [
         ("Average", ["leadership", "charisma"]),
@@ -217,7 +213,7 @@ def test_the_leadership_test_has_both_forms_with_the_ratings_it_names(ruleset, t
 
 
 def test_a_passed_leadership_test_reduces_one_tc_and_an_outstanding_one_two(ruleset, text):
-    quoted(text, LEADERSHIP)
+    in_source(text, LEADERSHIP)
     ratings = {"leadership": 6, "charisma": 5}  # Average: 11
     passed = cuf.leadership_test(ruleset, [11], ratings)
     assert (passed.passed, passed.check.difficulty, passed.tcs) == (True, "Average", -1)
@@ -231,7 +227,7 @@ def test_a_passed_leadership_test_reduces_one_tc_and_an_outstanding_one_two(rule
 def test_passing_the_leadership_test_reduces_the_tcs_at_the_rounds_end(ruleset, text):
     """ "These TC reductions are subtracted from the TC total at the end of each round":
     9 TCs against CUF 4 (Fright) less the outstanding test's 2 is 7, Fear."""
-    quoted(text, "These TC reductions are subtracted from the TC total at the end of each round")
+    in_source(text, "These TC reductions are subtracted from the TC total at the end of each round")
     test = cuf.leadership_test(ruleset, [1], {"leadership": 6, "charisma": 5}, outstanding=True)
     end = cuf.end_of_round(ruleset, 9, [test.event], cuf=4)
     assert (end.tcs, end.state.id) == (7, "fear")
@@ -281,7 +277,7 @@ def test_the_leadership_test_refuses_what_it_cannot_roll(ruleset):
 def test_opponents_outnumbered_reduce_one_tc_per_surplus_ally(ruleset, text):
     """ "Opponents outnumbered = -1TC per surplus ally": a side of 5 against 3 has 2 surplus
     allies (ruling `surplus-is-side-minus-opponents`)."""
-    quoted(text, "Opponents outnumbered = -1TC per surplus ally (stacks with above)")
+    in_source(text, "Opponents outnumbered = -1TC per surplus ally (stacks with above)")
     assert cuf.surplus_allies(5, 3) == 2
     assert cuf.surplus_allies(3, 3) == cuf.surplus_allies(2, 7) == 0
     events = cuf.numbers_events(ruleset, 5, 3)
@@ -297,7 +293,7 @@ def test_being_outnumbered_counts_the_highest_ratio_reached(ruleset, text):
         "You are outnumbered 5 to 1 = 2TC",
         "You are outnumbered 10 to 1 = 3TC",
     ):
-        quoted(text, line)
+        in_source(text, line)
     cases = {(2, 3): 1, (1, 4): 1, (1, 5): 2, (2, 19): 2, (2, 20): 3, (1, 40): 3}
     for (side, opponents), tcs in cases.items():
         assert cuf.total(ruleset, cuf.numbers_events(ruleset, side, opponents)) == tcs
@@ -320,8 +316,8 @@ def test_the_outnumbered_ratios_are_data(ruleset):
 
 
 def test_enemies_dead_or_wounded_count_as_down_and_those_who_flee_as_skipped(ruleset, text):
-    quoted(text, "Tango Down! = -1TC per enemy taken down (dead or wounded)")
-    quoted(text, "Tango Skips = -1TC per enemy who flees")
+    in_source(text, "Tango Down! = -1TC per enemy taken down (dead or wounded)")
+    in_source(text, "Tango Skips = -1TC per enemy who flees")
     assert ruleset.get("tango-down").counts == ["dead", "wounded"]
     assert ruleset.get("tango-skips").counts == ["fled"]
     counted = cuf.enemy_events(ruleset, {"a": "dead", "b": "wounded", "c": "fled"})
@@ -352,7 +348,7 @@ def test_all_the_initiative_modifiers_are_added_before_the_average(ruleset, text
     """ "I roll a 1D10 and add all of the modifiers for Initiative in V2/V2.2 to that roll
     (ie Special Forces, Airborne, etc...)": roll 3, +2 and +1, averaged with Willpower 6,
     is 6 (ruling `initiative-modifiers-add`)."""
-    quoted(text, "add all of the modifiers for Initiative in V2/V2.2 to that roll")
+    in_source(text, "add all of the modifiers for Initiative in V2/V2.2 to that roll")
     rating = ruleset.one(CufRating)
     assert rating.rating(3, [2, 1], 6) == rating.rating(3, 3, 6) == 6
     assert rating.distribution([2, 1], 6) == rating.distribution(3, 6)
@@ -369,14 +365,16 @@ def test_a_cuf_below_zero_is_zero(ruleset):
 def test_a_rounds_gains_and_reductions_are_netted_before_the_floor(ruleset, text):
     """ "These TC reductions are subtracted from the TC total at the end of each round":
     2 TCs, 3 gained and 5 reduced is 0, not 3 (ruling `gains-and-reductions-net`)."""
-    quoted(text, "These TC reductions are subtracted from the TC total at the end of each round")
+    in_source(text, "These TC reductions are subtracted from the TC total at the end of each round")
     assert cuf.end_of_round(ruleset, 2, cuf=4, gained=3, lost=5).tcs == 0
 
 
 def test_the_referees_amount_for_a_monster_adds_tcs(ruleset, text):
     """ "the TC varies by the monster", among the things that generate TCs (ruling
     `referee-amount-follows-effect`)."""
-    quoted(text, "You encounter a supernatural monster or magic (Dark Conspiracy) = the TC varies")
+    in_source(
+        text, "You encounter a supernatural monster or magic (Dark Conspiracy) = the TC varies"
+    )
     assert cuf.total(ruleset, [TcEvent("supernatural-monster-or-magic", amount=0)]) == 0
     with pytest.raises(ValueError, match="wrong sign"):
         cuf.total(ruleset, [TcEvent("supernatural-monster-or-magic", amount=-2)])
@@ -386,7 +384,7 @@ def test_a_failed_fright_checks_bane_lasts_until_tcs_are_reduced_to_twice_cuf(ru
     """ "or suffer from a 1 round suppression per point of TCs ... and then a "BANE"":
     the BANE lasts until the TCs are reduced to 2 x CUF (ruling `bane-duration`); a failed
     Fear check (suppression only) leaves nothing lasting."""
-    quoted(text, 'and then a "BANE"')
+    in_source(text, 'and then a "BANE"')
     bane = cuf.lasting(ruleset, 10, cuf=4, passed=None, failed="fright")
     assert (bane.state, bane.bane, bane.initiative_penalty, bane.skill_penalty) == (
         "fright",
@@ -403,7 +401,7 @@ def test_a_failed_fright_checks_bane_lasts_until_tcs_are_reduced_to_twice_cuf(ru
 
 
 def test_a_check_is_rolled_on_entering_a_higher_state_not_every_round(ruleset, text):
-    quoted(text, "the new TC total is then enacted the next round")
+    in_source(text, "the new TC total is then enacted the next round")
     assert cuf.check_due(ruleset, 4, cuf=4) is None  # calm: no check
     assert cuf.check_due(ruleset, 5, cuf=4).id == "fear"  # entering Fear
     assert cuf.check_due(ruleset, 6, cuf=4, last="fear") is None  # still Fear

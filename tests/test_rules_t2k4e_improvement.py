@@ -18,6 +18,7 @@ from rulepress.games.t2k4e.models import (
     PushRule,
     TimeUnits,
 )
+from tests.helpers import in_source
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +41,11 @@ def push(t2k) -> PushRule:
     return t2k.one(PushRule)
 
 
-def quoted(text: str, sentence: str) -> str:
-    assert sentence in text, sentence
-    return sentence
-
-
 # --- experience ---------------------------------------------------------------------------
 
 
 def test_each_listed_deed_earns_experience(improvement, text):
-    quoted(text, "You earn experience points by participating in the game session")
+    in_source(text, "You earn experience points by participating in the game session")
     for source in improvement.earned_for:
         assert source.text in text
     assert len(improvement.earned_for) == 6
@@ -65,19 +61,19 @@ def test_an_unknown_source_of_experience_is_refused(improvement):
 
 
 def test_xp_is_spent_when_resting_or_sleeping(improvement, text):
-    quoted(text, "Whenever you rest or sleep, you can spend XP.")
+    in_source(text, "Whenever you rest or sleep, you can spend XP.")
     assert improvement.can_spend("rest") and improvement.can_spend("sleep")
     assert not improvement.can_spend("combat")
 
 
 def test_attributes_cannot_be_improved(improvement, text):
-    quoted(text, "Your attributes cannot be improved after character generation.")
+    in_source(text, "Your attributes cannot be improved after character generation.")
     result = improvement.can_raise("attribute", "B", used_successfully=True, teacher="A")
     assert result == Improvement("attribute", False, None, None, "fixed")
 
 
 def test_a_skill_rises_after_successful_use(improvement, text):
-    quoted(
+    in_source(
         text,
         "To raise a skill or buy a new skill, you must have used the skill successfully at "
         "least once since your last increase",
@@ -90,13 +86,13 @@ def test_a_skill_rises_after_successful_use(improvement, text):
 
 
 def test_a_new_skill_is_bought_at_level_d(improvement, text):
-    quoted(text, "(or simply at least once to buy a new skill at Level D)")
+    in_source(text, "(or simply at least once to buy a new skill at Level D)")
     assert improvement.can_raise("skill", None, used_successfully=True).level == "D"
     assert not improvement.can_raise("skill", None).allowed
 
 
 def test_a_teacher_with_a_higher_level_stands_in_for_use(improvement, text):
-    quoted(
+    in_source(
         text,
         "As an alternative to successful skill use, you can be instructed for 1 shift by "
         "someone with a higher skill level than you.",
@@ -128,7 +124,7 @@ def test_a_skill_rises_one_level_and_never_past_a(improvement):
 
 
 def test_a_specialty_always_needs_a_teacher(improvement, text):
-    quoted(text, "Learning a specialty always requires a teacher.")
+    in_source(text, "Learning a specialty always requires a teacher.")
     alone = improvement.can_raise("specialty", used_successfully=True)
     assert alone == Improvement("specialty", False, None, None, "needs-teacher")
     taught = improvement.can_raise("specialty", teacher_has_specialty=True)
@@ -136,7 +132,7 @@ def test_a_specialty_always_needs_a_teacher(improvement, text):
 
 
 def test_xp_buys_skills_new_skills_and_specialties(improvement, text):
-    quoted(
+    in_source(
         text,
         "However you can increase your skills, buy new skills, and buy new specialties with XP.",
     )
@@ -148,7 +144,7 @@ def test_xp_buys_skills_new_skills_and_specialties(improvement, text):
 
 
 def test_levels_and_dice_both_ways(step_dice, text):
-    quoted(text, "d6, d8, d10, and d12, also known as Levels D, C, B, or A, respectively")
+    in_source(text, "d6, d8, d10, and d12, also known as Levels D, C, B, or A, respectively")
     for die, level in zip(["d6", "d8", "d10", "d12"], "DCBA", strict=True):
         assert step_dice.level_of(die) == level
         assert step_dice.die_of(level) == die
@@ -159,7 +155,7 @@ def test_levels_and_dice_both_ways(step_dice, text):
 
 
 def test_a_pool_from_levels_or_dice_and_the_attribute_alone(step_dice, text):
-    quoted(
+    in_source(
         text, "If you don't have any level in a skill, you can still roll the associated attribute"
     )
     assert step_dice.pool("B", "D") == ["d10", "d6"]
@@ -170,15 +166,15 @@ def test_a_pool_from_levels_or_dice_and_the_attribute_alone(step_dice, text):
 
 
 def test_a_stretch_is_thirty_to_a_hundred_and_twenty_rounds(time, text):
-    quoted(text, "Round | 5-10 seconds")
-    quoted(text, "Stretch | 5-10 minutes")
+    in_source(text, "Round | 5-10 seconds")
+    in_source(text, "Stretch | 5-10 minutes")
     result = time.convert(1, "stretch", "rounds")
     assert (result.low, result.high, result.nominal) == (30, 120, 60)  # rulings time-*
     assert result.unit == "round"
 
 
 def test_a_shift_in_hours_and_stretches(time, text):
-    quoted(text, "Shift | 5-10 hours")
+    in_source(text, "Shift | 5-10 hours")
     hours = time.convert(1, "Shift", "hours")
     assert (hours.low, hours.high, hours.nominal) == (5, 10, Fraction(15, 2))
     assert time.convert(2, "shifts", "stretch").nominal == 120
@@ -193,7 +189,7 @@ def test_a_shift_in_hours_and_stretches(time, text):
 
 
 def test_a_roll_may_be_pushed_only_when_it_failed_or_fell_short(push, step_dice, text):
-    quoted(
+    in_source(
         text,
         "If you fail your initial roll or need more successes than you got, you can push your roll.",
     )
@@ -211,7 +207,7 @@ def test_a_roll_is_pushed_once_and_needs_a_die_to_pick_up(push, step_dice):
 
 
 def test_one_success_is_sufficient_for_a_normal_roll(t2k, push, step_dice, text):
-    quoted(text, "For normal rolls, 1 success is sufficient to succeed at your task.")
+    in_source(text, "For normal rolls, 1 success is sufficient to succeed at your task.")
     opposed = t2k.one(OpposedRoll)
     assert opposed.normal_roll_needs == 1
     assert opposed.succeeds(1) and not opposed.succeeds(0)
@@ -225,7 +221,7 @@ def test_one_success_is_sufficient_for_a_normal_roll(t2k, push, step_dice, text)
 
 
 def test_the_others_capable_of_helping_give_the_bonus(t2k, text):
-    quoted(text, "If the others are capable of helping, whoever is rolling gets a +1 modifier")
+    in_source(text, "If the others are capable of helping, whoever is rolling gets a +1 modifier")
     group = t2k.one(GroupRoll)
     others = [Helper("Anna"), Helper("Bo", skill="C"), Helper("Cy", able=False)]
     assert group.helping(others) == 2  # ruling capable-of-helping

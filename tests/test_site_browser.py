@@ -19,7 +19,7 @@ from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.games.iris.models.weapon import weapons_by_section
 from rulepress.games.t2k4e.commands import T2k4eRoll, t2k4e_roll
 from rulepress.games.t2k4e.models.step_dice import StepDice
-from tests.helpers import screenshot
+from tests.helpers import screenshot, search_site
 
 
 @pytest.fixture
@@ -43,25 +43,10 @@ def test_the_home_page_loads_with_no_console_errors(page, base_url):
     assert page.errors == []
 
 
-def search(page, query: str) -> list[str]:
-    """Type a query once the search index is ready; return the result links."""
-    page.click("input.md-search__input")
-    meta = page.locator(".md-search-result__meta")
-    page.wait_for_function(
-        "() => !document.querySelector('.md-search-result__meta')"
-        ".innerText.includes('Initializing')",
-        timeout=30_000,
-    )
-    assert meta.count() == 1
-    page.keyboard.type(query)
-    page.wait_for_selector(".md-search-result__item", timeout=30_000)
-    return [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item a")]
-
-
 def test_searching_a_weapon_name_finds_its_page(page, base_url):
     page.goto(base_url + "index.html")
     page.wait_for_load_state("networkidle")
-    hrefs = search(page, "Flak Cannon")
+    hrefs = search_site(page, "Flak Cannon")
     assert any("iris/weapons/shotguns.html" in href for href in hrefs)
 
 
@@ -103,7 +88,7 @@ def test_the_site_works_from_file_without_a_server(page, site):
     page.goto((site / "iris" / "index.html").as_uri())
     page.wait_for_load_state("networkidle")
     assert page.locator("h1").first.inner_text().startswith("IRIS Quick Reference")
-    hrefs = search(page, "Hand Cannon")
+    hrefs = search_site(page, "Hand Cannon")
     assert any("weapons/pistols.html" in href for href in hrefs)
     assert page.errors == []
 
@@ -158,7 +143,7 @@ def test_every_internal_link_resolves(site, base_url):
 def test_searching_push_ranks_the_rule_above_rulings(page, base_url):
     page.goto(base_url + "t2k4e/index.html")
     page.wait_for_load_state("networkidle")
-    hrefs = search(page, "push")
+    hrefs = search_site(page, "push")
     assert hrefs, "no result"
     assert "dice.html" in hrefs[0] and "rulings" not in hrefs[0], hrefs[:5]
     headings = page.locator(".md-search-result__item h1, .md-search-result__item h2")

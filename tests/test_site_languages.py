@@ -19,7 +19,15 @@ from rulepress.exporters.site.languages import direction, site_languages
 from rulepress.exporters.site.pages import generate
 from rulepress.translations import digest
 from rulepress.validation import validate
-from tests.helpers import RULE, RULESET, RULESET_FILE, base_tree, build_tree, screenshot
+from tests.helpers import (
+    RULE,
+    RULESET,
+    RULESET_FILE,
+    base_tree,
+    build_tree,
+    screenshot,
+    search_site,
+)
 
 ARABIC = RULESET + "languages:\n  - {code: ar, name: العربية}\n"
 HOSTILE_RULE = RULE.replace("Hello.", "Hello <b>bold</b> & *stars*.")
@@ -179,19 +187,6 @@ def arabic_url(arabic_site):
     server.shutdown()
 
 
-def search(page, query: str) -> list[str]:
-    """Type a query once the search index is ready; return the result links."""
-    page.click("input.md-search__input")
-    page.wait_for_function(
-        "() => !document.querySelector('.md-search-result__meta')"
-        ".innerText.includes('Initializing')",
-        timeout=30_000,
-    )
-    page.keyboard.type(query)
-    page.wait_for_selector(".md-search-result__item", timeout=30_000)
-    return [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item a")]
-
-
 def test_the_switcher_leads_to_the_german_page_and_back(page, base_url):
     page.goto(base_url + "cool/cool.html")
     page.hover(".md-header__option .md-select")
@@ -211,10 +206,10 @@ def test_the_switcher_leads_to_the_german_page_and_back(page, base_url):
 
 def test_each_sites_search_finds_its_own_words(page, base_url):
     page.goto(base_url + "de/index.html")
-    hrefs = search(page, "verängstigt")
+    hrefs = search_site(page, "verängstigt")
     assert any("/de/cool/cool.html" in href for href in hrefs), hrefs
     page.goto(base_url + "index.html")
-    hrefs = search(page, "Flak Cannon")
+    hrefs = search_site(page, "Flak Cannon")
     assert any("iris/weapons/shotguns.html" in href for href in hrefs)
     assert page.errors == []
 

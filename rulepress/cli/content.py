@@ -4,6 +4,7 @@ the translators' files, and `diff`, which compares two versions of them."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -190,8 +191,16 @@ def import_group() -> None:
     """Turn other formats into canonical compendium YAML."""
 
 
+def _language_tag(_context, _parameter, value: str) -> str:
+    from rulepress.models.translation import LANGUAGE_TAG  # the models load when used
+
+    if not re.fullmatch(LANGUAGE_TAG, value):
+        raise click.BadParameter(f"{printable(value)!r} is not a language tag (de, pt-BR, ar)")
+    return value
+
+
 @click.command("translate")
-@click.argument("language", type=TEXT)
+@click.argument("language", callback=_language_tag)
 @compendium_option
 @click.option(
     "--review",
