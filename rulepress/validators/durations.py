@@ -11,7 +11,7 @@ from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.kinds import games
 from rulepress.validators.plugin_calls import stated
-from rulepress.validators.registry import Report, check
+from rulepress.validators.registry import Report, check, strings_index
 
 CALENDAR = ("second", "minute", "hour", "day", "week", "month", "year")
 """Units of fixed length, which convert among themselves without a rule saying how."""
@@ -92,7 +92,7 @@ class _Joined:
         self.parent[self.find(one)] = self.find(other)
 
 
-@check("RP228", "duration-units", Level.WARNING)
+@check("RP228", "duration-units", Level.WARNING, index=strings_index)
 def duration_units(ruleset: Ruleset):
     """Durations of one ruleset are given in two units of play (rounds and turns, or a
     round and a unit of the ruleset's own) that nothing in the ruleset converts between,

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from importlib.metadata import packages_distributions
 
+from pydantic import BaseModel
+
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.yaml_source import Position
 from rulepress.errors import (
@@ -60,6 +62,25 @@ only the index of each document, in file order. A live update (rulepress.live) r
 a check on the documents its scope says may have changed."""
 READS_ALIASES = {"section": "group"}
 """Older names of a scope, still accepted: "section" was the weapons of a section."""
+
+
+def strings_index(document: Document) -> tuple:
+    """A document's kind, id, status and every string of its data (mapping keys too), in
+    order: the index of a check that reads only a ruleset's words (units, names), so an
+    edit of a figure leaves its findings as they were."""
+    strings: list[str] = []
+    stack: list[object] = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, BaseModel):
+            stack.extend(reversed(value.__dict__.values()))
+        elif isinstance(value, list | tuple):
+            stack.extend(reversed([v for v in value if not isinstance(v, int | float)]))
+        elif isinstance(value, dict):
+            stack.extend(reversed([part for item in value.items() for part in item]))
+    return (document.KIND, document.id, document.is_draft, tuple(strings))
 
 
 def group_of(document: Document) -> str | None:

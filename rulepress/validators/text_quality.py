@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.validators.prose import defined_terms, prose
-from rulepress.validators.registry import check
+from rulepress.validators.registry import check, strings_index
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words
 
 ALLOWED_TWICE = frozenset({"had", "that"})
@@ -168,7 +168,7 @@ def _unit_defined(unit: str, defined: set[str]) -> bool:
     return bool({lowered, singular} & (defined | MEASURES))
 
 
-@check("RP237", "undefined-unit", Level.WARNING)
+@check("RP237", "undefined-unit", Level.WARNING, index=strings_index)
 def undefined_unit(ruleset: Ruleset):
     """A figure in a text is written with a unit glued to it that nothing in the ruleset
     defines: not its `currency`, no glossary term, no document's id, name or title, no

@@ -119,7 +119,25 @@ def _groups(entries: list[Entry]) -> tuple[dict[tuple[str, str], list[Entry]], l
     return groups, failed
 
 
-@check("RP229", "tier-progression", Level.INFO, reads="ruleset")
+def _tier_index(document) -> tuple:
+    """What RP229 reads of a document: its kind, id, name, status, tier, group and numbers
+    (a plugin's group hook that fails is the check's to report, not the index's)."""
+    try:
+        group = group_of(document) if _tier(document) is not None else None
+    except Exception:
+        group = RuntimeError
+    return (
+        document.KIND,
+        document.id,
+        document.display_name,
+        document.is_draft,
+        _tier(document),
+        group,
+        tuple(sorted(_numbers(document).items())),
+    )
+
+
+@check("RP229", "tier-progression", Level.INFO, reads="ruleset", index=_tier_index)
 def tier_progression(ruleset: Ruleset):
     """Within a group of documents with tiers (the weapons of one section), a stat that
     progresses across the tiers goes the other way. A stat is a number a document gives
