@@ -168,8 +168,11 @@ def test_foundry_gets_babele_files_beside_packs_the_official_cli_reads(
     unpacked = unpack_with_cli(foundry_cli, module / "packs/rules", tmp_path)
     names = {json.loads(p.read_text())["name"] for p in unpacked.glob("*.json")}
     assert set(babele["entries"]) <= names  # keyed by the source names Foundry has
-    pages = next(iter(babele["entries"].values()))["pages"]
-    assert "Schockwurf" in json.dumps(pages, ensure_ascii=False)
+    assert set(babele["entries"]) == {"About These Rules", "Cool"}  # every journal
+    chapter = babele["entries"]["Cool"]
+    assert set(chapter) == {"pages"}  # a journal has no description to replace
+    assert chapter["pages"]["Shock roll"]["name"] == "Schockwurf"
+    assert "Angst" in chapter["pages"]["Fear roll"]["text"]
     shutil.rmtree(unpacked)
 
 

@@ -20,7 +20,7 @@ import jinja2
 
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.foundry.manifest import BABELE_SCRIPT
-from rulepress.exporters.foundry.pack import Pack
+from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.output_names import safe_child
@@ -36,9 +36,11 @@ class _Collected(Pack):
 
     raw: list[dict] = field(default_factory=list)
 
-    def add(self, document: dict):
-        self.raw.append(document)
-        return super().add(document)
+    def keep(self, ready: Ready) -> Ready:
+        """Every document comes here (`add` makes it ready first): kept as data, read
+        back from its source file's bytes, which a pack without a folder holds."""
+        self.raw.append(json.loads(ready.source))
+        return super().keep(ready)
 
 
 def babele_files(
@@ -89,11 +91,9 @@ def _entries(source: list[dict], translated: list[dict]) -> Iterator[tuple[str, 
         }
         if results:
             entry["results"] = results
-        item_text = ours.get("system", {}).get("description", {})
-        if isinstance(item_text, dict) and item_text != document.get("system", {}).get(
-            "description"
-        ):
-            entry["description"] = item_text.get("value", "")
+        item_text = ours.get("system", {}).get("description")
+        if isinstance(item_text, dict) and item_text != document["system"].get("description"):
+            entry["description"] = item_text.get("value", "")  # an Item's text
         if entry:
             yield document["name"], entry
 
