@@ -130,16 +130,6 @@ def guide_bytes(
         settings=compendium.settings.settings,
         errata=compendium.errata_of(ruleset),
         pieces=pieces,
-        note=edition_note(edition),
+        note=fallback_note(edition) if edition is not None else "",
     )
     return text.encode("utf-8")
-
-
-def edition_note(edition: Translated | None) -> str:
-    """The line an edition in another language opens with ("" for the source's, or a
-    complete one)."""
-    if edition is None:
-        return ""
-    return fallback_note(
-        edition.ruleset, edition.language, len(edition.untranslated), edition.texts
-    )

@@ -150,14 +150,15 @@ def editions(ruleset: Ruleset) -> list[Translated]:
     return [translated(ruleset, plan.code) for plan in ruleset.info.languages]
 
 
-def fallback_note(ruleset: Ruleset, language: str, untranslated: int, texts: int) -> str:
-    """The line an edition in `language` opens with while `untranslated` of its `texts`
-    still show the source's words: the language's own `fallback_note` if it has one."""
-    plan = next(p for p in ruleset.info.languages if p.code == language)
-    if not untranslated:
+def fallback_note(edition: Translated) -> str:
+    """The line an edition opens with while some of its texts still show the source's
+    words: its language's own `fallback_note` if it has one; "" for a complete one."""
+    if not edition.untranslated:
         return ""
+    plan = next(p for p in edition.ruleset.info.languages if p.code == edition.language)
     note = plan.fallback_note or DEFAULT_FALLBACK_NOTE
-    for name, value in (("untranslated", untranslated), ("texts", texts), ("language", plan.name)):
+    counts = (len(edition.untranslated), edition.texts, plan.name)
+    for name, value in zip(("untranslated", "texts", "language"), counts, strict=True):
         note = note.replace("{" + name + "}", str(value))  # only these: the note is data
     return note
 

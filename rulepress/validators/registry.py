@@ -64,23 +64,29 @@ READS_ALIASES = {"section": "group"}
 """Older names of a scope, still accepted: "section" was the weapons of a section."""
 
 
-def strings_index(document: Document) -> tuple:
-    """A document's kind, id, status and every string of its data (mapping keys too), in
-    order: the index of a check that reads only a ruleset's words (units, names), so an
-    edit of a figure leaves its findings as they were."""
-    strings: list[str] = []
-    stack: list[object] = [document]
+def data_strings(value: object, *, keys: bool = False) -> Iterator[str]:
+    """Every string of a document's data in order (mapping keys too, with `keys`), its
+    models, lists and mappings walked without copying them."""
+    stack: list[object] = [value]
     while stack:
         value = stack.pop()
         if isinstance(value, str):
-            strings.append(value)
+            yield value
         elif isinstance(value, BaseModel):
             stack.extend(reversed(value.__dict__.values()))
         elif isinstance(value, list | tuple):
             stack.extend(reversed([v for v in value if not isinstance(v, int | float)]))
         elif isinstance(value, dict):
-            stack.extend(reversed([part for item in value.items() for part in item]))
-    return (document.KIND, document.id, document.is_draft, tuple(strings))
+            items = value.items() if keys else ((None, v) for v in value.values())
+            stack.extend(reversed([p for item in items for p in item if p is not None]))
+
+
+def strings_index(document: Document) -> tuple:
+    """A document's kind, id, status and every string of its data (mapping keys too), in
+    order: the index of a check that reads only a ruleset's words (units, names), so an
+    edit of a figure leaves its findings as they were."""
+    strings = tuple(data_strings(document, keys=True))
+    return (document.KIND, document.id, document.is_draft, strings)
 
 
 def group_of(document: Document) -> str | None:

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.validators.prose import defined_terms, prose
-from rulepress.validators.registry import check, strings_index
+from rulepress.validators.registry import check, data_strings, strings_index
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words
 
 ALLOWED_TWICE = frozenset({"had", "that"})
@@ -132,21 +132,8 @@ _ABBREVIATION = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z]*")
 
 def _data_words(document: BaseModel) -> set[str]:
     """Every one-word string value of a document's data, lowercase (`per: seconds`,
-    `unit: Round`), its models, lists and mappings walked without copying them."""
-    words: set[str] = set()
-    stack: list[object] = [document]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, str):
-            if value.isalpha() and len(value) <= 40:
-                words.add(value.lower())
-        elif isinstance(value, BaseModel):
-            stack.extend(value.__dict__.values())
-        elif isinstance(value, list | tuple):
-            stack.extend(item for item in value if not isinstance(item, int | float))
-        elif isinstance(value, dict):
-            stack.extend(value.values())
-    return words
+    `unit: Round`)."""
+    return {v.lower() for v in data_strings(document) if v.isalpha() and len(v) <= 40}
 
 
 def defined_units(ruleset: Ruleset) -> set[str]:

@@ -14,7 +14,7 @@ from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.models import rich_text
 from rulepress.models.translation import Translation
-from rulepress.translations import FOLDER, digest, source_of
+from rulepress.translations import FOLDER, digest, source_of, translated, translations_in
 from rulepress.translations.fields import TextField, text_fields
 from rulepress.validators.registry import Report, check
 
@@ -27,10 +27,6 @@ SHOWN = 60
 def _quoted(text: str) -> str:
     line = " ".join(text.split())
     return repr(line if len(line) <= SHOWN else line[: SHOWN - 1] + "…")
-
-
-def _ruleset_entry(ruleset: Ruleset) -> Entry:
-    return Entry(ruleset.info, ruleset.info_source, ruleset.info_digest)
 
 
 def _translated_texts(ruleset: Ruleset) -> Iterator[tuple[Entry, str, TextField]]:
@@ -77,36 +73,19 @@ def untranslated_texts(ruleset: Ruleset) -> Iterator[Report]:
 
     Example: `de: 41 of 57 texts are not translated (3 of 5 documents have no
     translation file)`."""
+    sources = [source_of(ruleset, ruleset.id)]
+    sources += [e for e in ruleset.entries if not e.document.is_draft]
+    with_texts = [source.document.id for source in sources if text_fields(source.document)]
     for number, plan in enumerate(ruleset.info.languages):
-        files = {
-            e.document.document: e.document
-            for e in ruleset.translations
-            if e.document.language == plan.code
-        }
-        sources = [
-            _ruleset_entry(ruleset),
-            *(e for e in ruleset.entries if not e.document.is_draft),
-        ]
-        total = missing = without_file = documents = 0
-        for source in sources:
-            fields = text_fields(source.document)
-            if not fields:
-                continue
-            documents += 1
-            translation = files.get(source.document.id)
-            without_file += translation is None
-            given = translation.texts if translation is not None else {}
-            total += len(fields)
-            missing += sum(
-                1
-                for at, field in fields.items()
-                if at not in given or not given[at].text or given[at].digest != digest(field.text)
-            )
+        edition = translated(ruleset, plan.code)
+        missing, total = len(edition.untranslated), edition.texts
+        files = translations_in(ruleset, plan.code)
+        without_file = sum(1 for document_id in with_texts if document_id not in files)
         if missing:
             yield Report(
-                _ruleset_entry(ruleset),
+                source_of(ruleset, ruleset.id),
                 f"{plan.code}: {missing} of {total} texts are not translated ({without_file} "
-                f"of {documents} documents have no translation file); `rulepress translate "
+                f"of {len(with_texts)} documents have no translation file); `rulepress translate "
                 f"{plan.code}` writes the entries still to do",
                 ("languages", number),
                 level=Level.WARNING if plan.required else None,

@@ -310,7 +310,7 @@ def edition_notes(compendium: Compendium, language: str, source: str) -> dict[st
         if plan is None:
             continue
         edition = translated(ruleset, language)
-        line = fallback_note(ruleset, language, len(edition.untranslated), edition.texts)
+        line = fallback_note(edition)
         if line:
             written_in = language if plan.fallback_note else source
             way = direction(written_in)
