@@ -29,6 +29,7 @@ from rulepress.exporters.escaping import html_attribute
 from rulepress.exporters.guide import chapters
 from rulepress.exporters.site.places import page_of
 from rulepress.exporters.site.project import SITE, SiteProject
+from rulepress.exporters.site.search_stemming import stems
 from rulepress.progress import notice
 from rulepress.translations import fallback_note, translated
 from rulepress.translations.fields import replaced, text_fields
@@ -64,7 +65,8 @@ class SiteLanguage:
     """The Material theme's language for its own words (the tag, its primary subtag, or
     `en` where Material has neither)."""
     search: str = "en"
-    """The lunr language the search stems with (`en` where lunr has none)."""
+    """The lunr language the search uses (`en` where lunr has none): a translation's site
+    stems with it where lunr can (`search_stemming.stems`)."""
     direction: str = "ltr"
     pages: dict[str, str] = field(default_factory=dict, compare=False)
     """Page key (ruleset id and first document of a chapter's or section's page) -> the
@@ -114,7 +116,9 @@ def _site_language(code: str, name: str, folder: str) -> SiteLanguage:
     if folder and theme != code:
         notice(f"site: Material has no words in {code!r}: its {code} site uses {theme!r}'s")
     if folder and search == "en" and not code.lower().startswith("en"):
-        notice(f"site: lunr cannot stem {code!r}: the search of its {code} site stems as 'en'")
+        notice(f"site: lunr has no {code!r}: its {code} site searches as 'en', with no stemmer")
+    elif folder and search != "en" and not stems(search):
+        notice(f"site: lunr has no stemmer for {code!r}: its {code} site finds words as written")
     return SiteLanguage(code, name, folder, theme, search, direction(code))
 
 

@@ -34,6 +34,7 @@ from rulepress.exporters.site.project import (
     SiteProject,
 )
 from rulepress.exporters.site.ruleset_pages import downloads_of, ruleset_pages
+from rulepress.exporters.site.search_stemming import write_search_stemming
 from rulepress.exporters.site.site_config import glossary_page_text, write_config
 from rulepress.history import Revision, history
 from rulepress.validators import registered_checks
@@ -111,6 +112,7 @@ def generate(
     if source:
         note_untranslated(project, environments[1], language[0], source)
         write_stylesheet(project)
+        write_search_stemming(project, language[0].search)
     project.remove_stale()
     return write_config(project, nav, hooks, compendium.settings.settings.site, language)
 

@@ -15,6 +15,7 @@ from rulepress.exporters.escaping import (
 )
 from rulepress.exporters.site.languages import STYLESHEET, SiteLanguage, alternates
 from rulepress.exporters.site.project import HOOKS, PUBLISHER_FILES, SITE, SiteProject
+from rulepress.exporters.site.search_stemming import SEARCH_PIPELINE, stems
 from rulepress.models.settings import SiteSettings
 
 
@@ -66,10 +67,15 @@ def apply_language(config: dict, language: SiteLanguage, sites: list[SiteLanguag
     theme["direction"] = language.direction
     config["extra"].update(alternates(language, sites))
     if language.folder:
-        # Material's pipeline is kept (the language's stop words, no stemmer): with lunr's
-        # stemmer its search as you type, a prefix query that skips the stemmer, finds no
-        # whole word the stemmer shortens (`Charakter`, stemmed `charakt`, found nothing)
-        search = {"lang": [language.search]}
+        # A language lunr stems keeps lunr's whole pipeline (Material's default has no
+        # stemmer): the site's own lunr file of the language (search_stemming.py) indexes
+        # each word as written and stemmed, so search as you type, a prefix query that
+        # skips the stemmer, still finds whole words, and adds each word typed, stemmed,
+        # so an inflected form finds the others. Any other language keeps Material's
+        # pipeline (its stop words, no stemmer).
+        search: dict = {"lang": [language.search]}
+        if stems(language.search):
+            search["pipeline"] = list(SEARCH_PIPELINE)
         config["plugins"] = [
             {"search": search} if plugin == "search" else plugin for plugin in config["plugins"]
         ]
