@@ -39,8 +39,8 @@ from rulepress.exporters.foundry.release import write_release_zip
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output import replaced_atomically
 from rulepress.exporters.output_folder import OutputFolder
-from rulepress.exporters.templating import with_words
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
 
 

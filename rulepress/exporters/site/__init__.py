@@ -90,17 +90,7 @@ class SiteExporter(BaseExporter):
         and put the downloads its home page links beside it. When rulesets declare
         languages, the site of each is built into its folder of `out` (site.languages),
         after the source language's (mkdocs empties the folder it builds into)."""
-        translations = site_languages(compendium)
-        sites = [source_language(compendium), *translations] if translations else []
-        views = {site.code: marked_compendium(compendium, site.code) for site in translations}
-        sites = [
-            replace(
-                site,
-                pages=page_keys(views.get(site.code, compendium)),
-                notes=edition_notes(compendium, site.code, sites[0].code) if site.folder else {},
-            )
-            for site in sites
-        ]
+        sites, views = site_plan(compendium)
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             language = (sites[0], sites) if sites else None
             revisions = history(compendium) if sites else None  # read once for every site
@@ -138,6 +128,24 @@ class SiteExporter(BaseExporter):
                 run_mkdocs(config, folder, build_epoch(view.root))
                 pages = sum(1 for _ in folder.rglob("*.html"))
                 stage.result = f"built {pages:,} page{'s' if pages != 1 else ''} in {site.name}"
+
+
+def site_plan(compendium: Compendium) -> tuple[list[SiteLanguage], dict[str, Compendium]]:
+    """Every site (the source language's first) and, by language, the compendium as its
+    reader sees it (`marked_compendium`); ([], {}) when no ruleset declares a language.
+    The build's and `rulepress serve`'s."""
+    translations = site_languages(compendium)
+    sites = [source_language(compendium), *translations] if translations else []
+    views = {site.code: marked_compendium(compendium, site.code) for site in translations}
+    sites = [
+        replace(
+            site,
+            pages=page_keys(views.get(site.code, compendium)),
+            notes=edition_notes(compendium, site.code, sites[0].code) if site.folder else {},
+        )
+        for site in sites
+    ]
+    return sites, views
 
 
 def write_downloads(

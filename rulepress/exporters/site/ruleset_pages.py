@@ -33,8 +33,8 @@ from rulepress.exporters.site.project import (
     RULE_BOOST,
     SiteProject,
 )
-from rulepress.models import Document
 from rulepress.exporters.templating import words_of
+from rulepress.models import Document
 from rulepress.models.settings import Settings
 from rulepress.translations.words import fill
 

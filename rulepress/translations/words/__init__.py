@@ -52,15 +52,19 @@ class Words(Mapping[str, str]):
         self.own = own
 
     def __getitem__(self, key: str) -> str:
+        """The text of `key` (KeyError for a key no catalog has)."""
         return self._texts[key]
 
     def __iter__(self) -> Iterator[str]:
+        """Every key."""
         return iter(self._texts)
 
     def __len__(self) -> int:
+        """How many keys."""
         return len(self._texts)
 
     def __repr__(self) -> str:
+        """The language and how many of its keys are its own."""
         return f"Words({self.language!r}, {len(self)} keys, {len(self.own)} its own)"
 
     def language_of(self, key: str) -> str:

@@ -116,7 +116,8 @@ def rules_pack(module: Module) -> Pack:
     """The `rules` pack: the guide's chapters as journal entries, then the credits and rulings."""
     ruleset = module.ruleset
     words = words_of(module.env)
-    pack = module.open_pack("rules", fill(words["rules_pack"], title=ruleset.info.title), "JournalEntry")
+    label = fill(words["rules_pack"], title=ruleset.info.title)
+    pack = module.open_pack("rules", label, "JournalEntry")
     parts = chapters(ruleset)
     links = Links(ruleset, module.options, parts)
     stats = module.options.stats()
