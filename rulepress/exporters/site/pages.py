@@ -36,7 +36,7 @@ from rulepress.exporters.site.project import (
 from rulepress.exporters.site.ruleset_pages import downloads_of, ruleset_pages
 from rulepress.exporters.site.site_config import glossary_page_text, write_config
 from rulepress.history import Revision, history
-from rulepress.translations.words import SOURCE
+from rulepress.translations.words import SOURCE, Words
 from rulepress.validators import registered_checks
 
 
@@ -84,6 +84,14 @@ def finding_codes() -> dict:
         "codes": CODE_DOCS,
         "code_names": {code.value: code.slug for code in Code},
     }
+
+
+def home_intro(words: Words) -> str:
+    """The home page's opening paragraph: the site's `home.md` (English), or the words'
+    own `home_intro` in another language."""
+    if words.language_of("home_intro") != SOURCE:
+        return words["home_intro"]
+    return (SITE / "home.md").read_text(encoding="utf-8")
 
 
 def generate(
@@ -161,7 +169,7 @@ def write_pages(
             pages_env.get_template("home.md.j2").render(
                 title=settings.site.title,
                 rulesets=rulesets,
-                intro=(SITE / "home.md").read_text(encoding="utf-8"),
+                intro=home_intro(words),
                 downloads=[
                     downloads_of(ruleset, settings, project.downloads, project.language)
                     for ruleset in rulesets
