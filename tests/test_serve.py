@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from urllib.parse import urljoin
 
 import pytest
 from watchdog.events import DirModifiedEvent, FileModifiedEvent, FileMovedEvent
@@ -47,13 +48,40 @@ def test_a_saved_weapon_is_served_and_only_its_page_is_rebuilt(served):
     served.wait_for(lambda: "Quokkablaster Pistol" in served.get(PAGE), "the changed page served")
     after = served.html_mtimes()
     rebuilt = {page for page in before if after.get(page) != before[page]}
-    assert PAGE in rebuilt
+    source = {page for page in rebuilt if not page.startswith("de/")}  # the German site's apart
+    assert PAGE in source
     assert after.keys() == before.keys()
     assert "index.html" not in rebuilt and "t2k4e/index.html" not in rebuilt
-    assert len(rebuilt) <= 3, rebuilt  # the weapon's page, at most its rulings or errata
+    assert len(source) <= 3, rebuilt  # the weapon's page, at most its rulings or errata
+    # the German site is built whole, but only the pages whose bytes changed are copied
+    assert f"de/{PAGE}" in rebuilt and "de/index.html" not in rebuilt
+    assert len(rebuilt - source) <= 3, rebuilt
     assert "dirty build" in served.output()
     # the browser's poll answers at once with the newer site's epoch
     assert int(served.get(f"livereload/{epoch}/1")) > epoch
+
+
+def switcher(html: str) -> dict[str, str]:
+    """The language switcher's links of a page, by language."""
+    links = re.findall(r'<a href="([^"]*)" hreflang="([^"]*)" class="md-select__link">', html)
+    return {lang: href for href, lang in links}
+
+
+def test_the_german_site_is_served_and_its_switcher_leads_to_served_pages(served):
+    german = served.get("de/cool/cool.html")
+    assert '<html lang="de"' in german
+    assert "<em>Beispiel:</em>" in german  # rulepress's own words, in German
+    english = served.get("cool/cool.html")
+    assert "<em>Example:</em>" in english
+    for page, html in (("de/cool/cool.html", german), ("cool/cool.html", english)):
+        links = switcher(html)
+        assert set(links) == {"en", "de"}
+        for language, href in links.items():  # each link is a page the server serves
+            target = urljoin(f"http://host/{page}", href).removeprefix("http://host/")
+            assert f'<html lang="{language}"' in served.get(target), (page, href)
+    # the German site's Weapons page follows a save as the source's does
+    served.wait_for(lambda: "Quokkablaster" in served.get(PAGE), "the changed page served")
+    assert "Quokkablaster Pistol" in served.get(f"de/{PAGE}")
 
 
 def test_the_search_index_keeps_every_page_and_finds_the_new_word(served):

@@ -106,11 +106,11 @@ def test_the_german_site_shows_the_translation_and_marks_the_english_left(site):
     # the fear roll's opening sentence has no German yet: it shows in English, marked
     assert re.search(r'<span lang="en" class="rp-source-language">A fear roll is required if', html)
     # the edition's own note (as its guide's), in German; a page of a ruleset with no
-    # German edition gets the site's note, in English
+    # German edition gets the site's note, in rulepress's German words
     assert re.search(r'rp-untranslated" lang="de">\n<p>\d+ von \d+ Texten dieser deutschen', html)
     skills = page_text(site / "de" / "iris" / "skills.html")
-    assert 'rp-untranslated" lang="en"' in skills
-    assert "Parts of this page are not yet translated into Deutsch" in skills
+    assert '<p class="admonition-title">Noch nicht übersetzt</p>' in skills
+    assert "Teile dieser Seite sind noch nicht übersetzt: Sie zeigen den Originaltext" in skills
     assert 'href="../stylesheets/languages.css"' in html
     source = page_text(site / "cool" / "cool.html")
     assert "rp-source-language" not in source  # the source site marks nothing

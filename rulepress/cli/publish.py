@@ -219,7 +219,8 @@ def build_command(
 @settings_option
 def serve_command(compendium: Path, address: str, settings: Path | None) -> None:
     """Preview the rules site with live reload: edit the compendium (--compendium) or the
-    settings and the browser updates."""
+    settings and the browser updates. The site in each language the rulesets declare is
+    served in its folder (/de/)."""
     from rulepress.commands.serve import serve
 
     if not compendium.is_dir():

@@ -8,6 +8,10 @@ change is not touched), and mkdocs rebuilds only the pages newer than their HTML
 dirty build); the whole site when pages were added or removed or the navigation
 changed. The browser reloads by itself. A compendium with errors keeps the last good
 site, prints why, and shows it on every page served until it is fixed (serve_findings).
+When rulesets declare languages, each language's site is served below its folder
+(`/de/`), as the build writes it, with the language switcher on every page: it is built
+whole (by the build's own code) beside the served site after each change, once the
+source's site is, and only its files whose bytes changed are copied into the site.
 """
 
 from __future__ import annotations
@@ -36,11 +40,14 @@ from mkdocs.structure.files import File
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from rulepress.commands.serve_findings import FindingsServer, Problems
+from rulepress.commands.serve_languages import build_translations
 from rulepress.commands.validate import format_findings
 from rulepress.commands.watch_events import BURST_PATHS
 from rulepress.compendium.model import Compendium
 from rulepress.compendium.settings import settings_file
 from rulepress.errors import RulepressError
+from rulepress.exporters.site import site_plan
+from rulepress.exporters.site.languages import SiteLanguage
 from rulepress.exporters.site.pages import site_environments, write_pages
 from rulepress.exporters.site.places import PageInputs, changed_own_pages
 from rulepress.exporters.site.project import SiteProject
@@ -132,6 +139,7 @@ class Preview:
         self.live = LiveCompendium(compendium, settings=settings)
         self.project_folder = folder / "project"
         self.site_dir = folder / "site"
+        self.languages_dir = folder / "languages"  # each translation's site, built whole
         self.host, self.port = host, port
         self.paths = ChangedPaths(self.live.root.absolute())
         self.config: MkDocsConfig | None = None
@@ -139,6 +147,9 @@ class Preview:
         self._history: tuple[str | None, list[Revision]] | None = None
         self._whole = False  # a failed rebuild leaves pages behind: the next one does all
         self.environments = site_environments()
+        self._words = "en"  # the language of the environments' words: the settings' site's
+        self.sites: list[SiteLanguage] = []  # every language's site, when rulesets declare any
+        self.views: dict[str, Compendium] = {}  # the compendium as each language's reader sees it
         self.page_inputs = PageInputs()  # what the overview, rulings... were rendered from
         self._written_config: tuple | None = None  # navigation, site settings, game scripts
         self.problems = Problems()  # why the last good site is shown, for the browser
@@ -154,7 +165,14 @@ class Preview:
         project.remove_stale()
         self.load_config(self.write_config(project, nav, compendium))
         build(self.mkdocs_config, serve_url=self.serve_url, dirty=False)
+        self.build_translations(compendium)
         return True
+
+    def build_translations(self, compendium: Compendium) -> None:
+        """Each translation's site into its folder of the served site (serve_languages)."""
+        build_translations(
+            self.sites, self.views, self.languages_dir, self.site_dir, self.history(compendium)
+        )
 
     @property
     def mkdocs_config(self) -> MkDocsConfig:
@@ -227,6 +245,7 @@ class Preview:
             if config in project.changed:
                 self.load_config(config)
             self.build(project, whole)
+            self.build_translations(compendium)
         except (OSError, RulepressError, MkDocsException) as exc:
             print(f"rulepress: the site could not be rebuilt: {exc}", flush=True)
             self.problems.show("rulepress: the site could not be rebuilt", str(exc))
@@ -244,7 +263,11 @@ class Preview:
         self, compendium: Compendium, only: dict[str, frozenset[str]] | None
     ) -> tuple[SiteProject, list]:
         """Write the pages `only` names (every page if None) into the project; return it
-        and the navigation."""
+        and the navigation. The languages' sites are planned again (`site_plan`)."""
+        self.sites, self.views = site_plan(compendium)
+        language = compendium.settings.settings.site.language
+        if language != self._words:
+            self.environments, self._words = site_environments(None, language), language
         project = SiteProject(self.project_folder)
         nav = write_pages(
             project,
@@ -261,10 +284,13 @@ class Preview:
         """Write mkdocs.yml unless its navigation, site settings and game scripts are those
         last written (dumping a thousand pages' navigation as YAML costs more than the rest
         of an update); return its path."""
-        wanted = (nav, compendium.settings.settings.site, [where for where, _ in project.scripts])
+        site = compendium.settings.settings.site
+        scripts = [where for where, _ in project.scripts]
+        wanted = (nav, site, scripts, [(s.code, s.name, s.pages) for s in self.sites])
         path = project.folder / "mkdocs.yml"
         if wanted != self._written_config:
-            path = write_config(project, nav, (), compendium.settings.settings.site)
+            language = (self.sites[0], self.sites) if self.sites else None
+            path = write_config(project, nav, (), site, language)
             self._written_config = wanted
         return path
 

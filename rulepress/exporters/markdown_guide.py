@@ -54,17 +54,24 @@ def render_guide(
     errata: Sequence[tuple[Document, Finding]] = (),
     pieces: Pieces | None = None,
     note: str = "",
+    language: str | None = None,
 ) -> str:
     """A ruleset's quick-reference guide as one Markdown text, titled and headed as the
     publisher's `settings` say, ending with the source's known problems (`errata`, from
     Compendium.errata_of); `templates` overrides the shipped templates by name. A watch
-    run's `pieces` keep each section's text while its documents stay the same objects."""
+    run's `pieces` keep each section's text while its documents stay the same objects.
+    rulepress's own words are in `language`, the source's (`site.language`) unless told."""
     settings = settings or Settings()
+    language = language or settings.site.language
     placeholders = settings.placeholders(ruleset.id, ruleset.info.title, ruleset.info.version)
     if pieces is None:
-        env = environment(templates)
+        env = environment(templates, language=language)
     else:
-        env = pieces.get(("markdown-templates", templates), (), lambda: environment(templates))
+        env = pieces.get(
+            ("markdown-templates", templates, language),
+            (),
+            lambda: environment(templates, language=language),
+        )
     parts = chapters(ruleset)
     link = anchor_link(parts)
     rulings = ruleset.rulings()
@@ -131,5 +138,6 @@ def guide_bytes(
         errata=compendium.errata_of(ruleset),
         pieces=pieces,
         note=fallback_note(edition) if edition is not None else "",
+        language=edition.language if edition is not None else None,
     )
     return text.encode("utf-8")

@@ -23,6 +23,7 @@ from rulepress.exporters import templating
 from rulepress.exporters.escaping import MARKDOWN_FILTERS, URL_FILTERS
 from rulepress.exporters.guide import Section
 from rulepress.exporters.rich_text import markdown_filter
+from rulepress.translations.words import SOURCE
 
 TEMPLATES = Path(__file__).parent / "templates"
 Linker = Callable[[str, str], str]
@@ -40,15 +41,19 @@ def signed(value: int) -> str:
 
 
 def environment(
-    user_templates: Path | None = None, plain: Callable[[str], str] | None = None
+    user_templates: Path | None = None,
+    plain: Callable[[str], str] | None = None,
+    language: str = SOURCE,
 ) -> jinja2.Environment:
     """Markdown templates; a user folder, if given, overrides shipped templates by name.
     `plain`, if given, is what each value's text goes through before it is escaped (the
-    Foundry export makes it inert for Foundry's enrichers)."""
+    Foundry export makes it inert for Foundry's enrichers). rulepress's own words are
+    in `language` (templating.with_words)."""
     env = templating.environment(
         TEMPLATES / "markdown",
         user_templates,
         plugins="markdown",
+        language=language,
         autoescape=False,  # Markdown, not HTML: values are escaped by the md/prose/cell filters
         keep_trailing_newline=True,
         trim_blocks=True,

@@ -21,6 +21,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from rulepress import kinds
 from rulepress.files import read_regular
+from rulepress.translations.words import SOURCE, fill, words
 
 MAX_TEMPLATE_BYTES = 1 << 20
 """A template is a page of markup; the largest shipped one is a few kilobytes."""
@@ -71,19 +72,52 @@ def _mtime(path: str) -> float | None:
 
 
 def environment(
-    shipped: Path, user_templates: Path | None = None, plugins: str | None = None, **options
+    shipped: Path,
+    user_templates: Path | None = None,
+    plugins: str | None = None,
+    language: str = SOURCE,
+    **options,
 ) -> jinja2.Environment:
     """An environment over the `shipped` folder, then the `plugins` subfolder of each
     installed kind plugin's templates (rulepress.kinds: a plugin adds templates, it
     never replaces rulepress's). `user_templates`, if given, overrides them by name and
-    puts the whole environment in the sandbox."""
+    puts the whole environment in the sandbox. Its templates write rulepress's own
+    words in `language` (`words`, and the `fill` filter: see `with_words`)."""
     options.setdefault("undefined", jinja2.StrictUndefined)
     folders = [shipped]
     if plugins is not None:
         folders += [folder / plugins for folder in kinds.template_folders()]
     if user_templates is None:
-        return jinja2.Environment(
+        env = jinja2.Environment(
             loader=jinja2.FileSystemLoader([str(f) for f in folders]), **options
         )
-    loader = ConfinedLoader([user_templates, *folders])
-    return ImmutableSandboxedEnvironment(loader=loader, **options)
+    else:
+        loader = ConfinedLoader([user_templates, *folders])
+        env = ImmutableSandboxedEnvironment(loader=loader, **options)
+    env.filters["fill"] = fill
+    env.globals["words"] = words(language)
+    return env
+
+
+def with_words(env: jinja2.Environment, language: str) -> jinja2.Environment:
+    """`env` writing rulepress's words in `language` (rulepress.translations.words): the
+    global `words` (`{{ words.see_also }}`; `{{ words.by_author | fill(author=...) }}`
+    fills a text's `{author}`). `env` itself when it has them already, else an overlay
+    sharing its loader and filters, with its own globals and compiled templates."""
+    chosen = words(language)
+    if env.globals.get("words") is chosen:
+        return env
+    made = env.__dict__.setdefault("_rulepress_overlays", {})  # one per language, kept
+    overlay = made.get(language)
+    if overlay is None or overlay.globals["words"] is not chosen:
+        overlay = env.overlay(cache_size=400)  # its own cache: a template keeps its globals
+        overlay.globals = {**env.globals, "words": chosen}
+        overlay.filters = env.filters  # shared: a caller's filter wrappers apply to both
+        overlay.__dict__["_rulepress_overlays"] = made
+        made[language] = overlay
+    return overlay
+
+
+def words_of(env: jinja2.Environment):
+    """The words `env`'s templates write (`with_words`)."""
+    return env.globals["words"]

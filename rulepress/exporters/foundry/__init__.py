@@ -26,6 +26,7 @@ from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.foundry.release import write_release_zip
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output_folder import OutputFolder
+from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
 
 FOUNDRY_VERSIONS = (12, 13, 14)
@@ -41,9 +42,10 @@ class FoundryExporter:
 
     def export(self, compendium: Compendium, out: Path, options: ExportOptions) -> None:
         """Write each ruleset's module folder and its release zip into `out`."""
-        env = environment(options.templates, plain=inert)
-        html = html_environment(options.templates)
         publisher = compendium.settings.settings
+        words = publisher.site.language  # rulepress's own words: the source's language
+        env = with_words(environment(options.templates, plain=inert), words)
+        html = with_words(html_environment(options.templates), words)
         output = OutputFolder(out)
         for ruleset in compendium:
             settings = ModuleOptions(

@@ -23,6 +23,7 @@ from rulepress.exporters.foundry.manifest import BABELE_SCRIPT
 from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
 from rulepress.exporters.output_folder import OutputFolder
+from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
 from rulepress.translations import editions
 
@@ -54,7 +55,7 @@ def babele_files(
     source = {pack.name: pack for pack in _packs(ruleset, options, env, html)}
     files = {SCRIPT: _script(options.module_id, [e.language for e in translated])}
     for edition in translated:
-        for pack in _packs(edition.ruleset, options, env, html):
+        for pack in _packs(edition.ruleset, options, env, html, edition.language):
             entries = dict(_entries(source[pack.name].raw, pack.raw))
             path = f"{FOLDER}/{edition.language}/{options.module_id}.{pack.name}.json"
             data = {"label": pack.label, "entries": entries}
@@ -62,7 +63,10 @@ def babele_files(
     return dict(sorted(files.items()))
 
 
-def _packs(ruleset, options, env, html) -> list[_Collected]:
+def _packs(ruleset, options, env, html, language: str | None = None) -> list[_Collected]:
+    """The packs as data; rulepress's own words (the journal's) in `language` if given."""
+    if language is not None:
+        env, html = with_words(env, language), with_words(html, language)
     return list(build_packs(ruleset, options, env, html, _Collected))
 
 

@@ -40,6 +40,7 @@ from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output import replaced_atomically
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
 
 
@@ -77,6 +78,8 @@ class LiveFoundry:
         """Render each ruleset's module again, keeping the pieces of unchanged documents
         for the `steady` rulesets (else rendering all); write only what differs."""
         publisher = compendium.settings.settings
+        words = publisher.site.language  # rulepress's own words: the source's language
+        self.env, self.html = with_words(self.env, words), with_words(self.html, words)
         for ruleset_id in rulesets:
             pieces = self.pieces.setdefault(ruleset_id, Pieces())
             if ruleset_id not in steady:

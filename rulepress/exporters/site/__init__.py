@@ -90,17 +90,7 @@ class SiteExporter(BaseExporter):
         and put the downloads its home page links beside it. When rulesets declare
         languages, the site of each is built into its folder of `out` (site.languages),
         after the source language's (mkdocs empties the folder it builds into)."""
-        translations = site_languages(compendium)
-        sites = [source_language(compendium), *translations] if translations else []
-        views = {site.code: marked_compendium(compendium, site.code) for site in translations}
-        sites = [
-            replace(
-                site,
-                pages=page_keys(views.get(site.code, compendium)),
-                notes=edition_notes(compendium, site.code, sites[0].code) if site.folder else {},
-            )
-            for site in sites
-        ]
+        sites, views = site_plan(compendium)
         with tempfile.TemporaryDirectory(prefix="rulepress-site-") as project:
             language = (sites[0], sites) if sites else None
             revisions = history(compendium) if sites else None  # read once for every site
@@ -140,25 +130,57 @@ class SiteExporter(BaseExporter):
                 stage.result = f"built {pages:,} page{'s' if pages != 1 else ''} in {site.name}"
 
 
+def site_plan(compendium: Compendium) -> tuple[list[SiteLanguage], dict[str, Compendium]]:
+    """Every site (the source language's first) and, by language, the compendium as its
+    reader sees it (`marked_compendium`); ([], {}) when no ruleset declares a language.
+    The build's and `rulepress serve`'s."""
+    translations = site_languages(compendium)
+    sites = [source_language(compendium), *translations] if translations else []
+    views = {site.code: marked_compendium(compendium, site.code) for site in translations}
+    sites = [
+        replace(
+            site,
+            pages=page_keys(views.get(site.code, compendium)),
+            notes=edition_notes(compendium, site.code, sites[0].code) if site.folder else {},
+        )
+        for site in sites
+    ]
+    return sites, views
+
+
 def write_downloads(
     compendium: Compendium, folder: Path, options: ExportOptions, scratch: Path
 ) -> None:
     """Each ruleset's guide, Foundry module zip and JSON, as the `markdown`, `foundry` and
     `json` targets write them: copied from the build's own output of a target when it has
     just written it (`options.built`, the same options: the same bytes), else rendered
-    here (`build --target site`: a site is published on its own)."""
+    here (`build --target site`: a site is published on its own). The guide and JSON of
+    each edition in another language go to `<language>/`, as those targets write them,
+    for that language's site to link."""
     folder.mkdir()
     output = OutputFolder(folder)
     modules = [compendium.settings.settings.foundry.module_id(r.id) for r in compendium]
-    if not _copied(output, options, "markdown", [f"{r.id}.md" for r in compendium]):
+    if not _copied(output, options, "markdown", _edition_files(compendium, ".md")):
         MarkdownExporter().export(compendium, folder, options)
-    if not _copied(output, options, "json", [f"{r.id}.json" for r in compendium]):
+    if not _copied(output, options, "json", _edition_files(compendium, ".json")):
         JsonExporter().export(compendium, folder, options)
     if not _copied(output, options, "foundry", [f"{module}.zip" for module in modules]):
         rendered = safe_child(scratch, "foundry")
         FoundryExporter().export(compendium, rendered, options)
         for module in sorted(rendered.glob("*.zip")):
             module.replace(safe_child(folder, module.name))
+
+
+def _edition_files(compendium: Compendium, suffix: str) -> list[str]:
+    """Each ruleset's file and its editions' (`de/cool.md`), as the target names them."""
+    return [
+        name
+        for ruleset in compendium
+        for name in (
+            f"{ruleset.id}{suffix}",
+            *(f"{plan.code}/{ruleset.id}{suffix}" for plan in ruleset.info.languages),
+        )
+    ]
 
 
 def _copied(output: OutputFolder, options: ExportOptions, target: str, names: list[str]) -> bool:
@@ -168,9 +190,9 @@ def _copied(output: OutputFolder, options: ExportOptions, target: str, names: li
     if built is None:
         return False
     source = OutputFolder(built)
-    files = {name: source.read(safe_child(built, name)) for name in names}
+    files = {name: source.read(safe_child(built, *name.split("/"))) for name in names}
     if any(data is None for data in files.values()):
         return False
     for name, data in files.items():
-        output.write(safe_child(output.root, name), data)
+        output.write(safe_child(output.root, *name.split("/")), data)
     return True

@@ -30,6 +30,7 @@ from rulepress.exporters.guide import chapters
 from rulepress.exporters.site.places import page_of
 from rulepress.exporters.site.project import SITE, SiteProject
 from rulepress.exporters.site.search_stemming import stems
+from rulepress.exporters.templating import words_of
 from rulepress.progress import notice
 from rulepress.translations import fallback_note, translated
 from rulepress.translations.fields import replaced, text_fields
@@ -284,8 +285,16 @@ def note_untranslated(
     note, below its title; return how many pages have it. A page of a ruleset that
     declares the language gets the edition's own line (`fallback_note`, as its guide
     opens with: in that language when the ruleset words it), any other the site's
-    `untranslated.md.j2`."""
-    note = pages_env.get_template("untranslated.md.j2").render(language=language, source=source)
+    `untranslated.md.j2`, in the site's language where rulepress has words in it (else
+    in English, marked as such)."""
+    written_in = words_of(pages_env).language_of("untranslated_note")
+    way = direction(written_in)
+    note = pages_env.get_template("untranslated.md.j2").render(
+        language=language,
+        source=source,
+        lang=written_in,
+        way=way if way != language.direction else None,
+    )
     notes = language.notes
     noted = 0
     for path in sorted(project.written):

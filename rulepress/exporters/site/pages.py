@@ -37,34 +37,40 @@ from rulepress.exporters.site.ruleset_pages import downloads_of, ruleset_pages
 from rulepress.exporters.site.search_stemming import write_search_stemming
 from rulepress.exporters.site.site_config import glossary_page_text, write_config
 from rulepress.history import Revision, history
+from rulepress.translations.words import SOURCE, Words
 from rulepress.validators import registered_checks
 
 
 def pages_environment(
-    templates: Path | None = None, sections: jinja2.Environment | None = None
+    templates: Path | None = None,
+    sections: jinja2.Environment | None = None,
+    language: str = SOURCE,
 ) -> jinja2.Environment:
     """The environment of the site's page templates, with the filters of `sections` (the
-    section templates' environment, made here when not given). The project's own
-    documentation renders the finding codes with it too."""
+    section templates' environment, made here when not given), writing rulepress's own
+    words in `language`. The project's own documentation renders the finding codes with
+    it too."""
     pages_env = templating.environment(
         TEMPLATES / "site",
         templates,
+        language=language,
         autoescape=False,  # Markdown: values are escaped by the md filters, as in sections
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    pages_env.filters.update((sections or environment(templates)).filters)
+    pages_env.filters.update((sections or environment(templates, language=language)).filters)
     pages_env.filters["heading_anchor"] = heading_anchor
     return pages_env
 
 
 def site_environments(
-    templates: Path | None = None,
+    templates: Path | None = None, language: str = SOURCE
 ) -> tuple[jinja2.Environment, jinja2.Environment]:
-    """The section templates' environment and the site's page templates' environment."""
-    env = environment(templates)
-    return env, pages_environment(templates, env)
+    """The section templates' environment and the site's page templates' environment,
+    writing rulepress's own words in `language`."""
+    env = environment(templates, language=language)
+    return env, pages_environment(templates, env, language)
 
 
 def finding_codes() -> dict:
@@ -81,6 +87,14 @@ def finding_codes() -> dict:
     }
 
 
+def home_intro(words: Words) -> str:
+    """The home page's opening paragraph: the site's `home.md` (English), or the words'
+    own `home_intro` in another language."""
+    if words.language_of("home_intro") != SOURCE:
+        return words["home_intro"]
+    return (SITE / "home.md").read_text(encoding="utf-8")
+
+
 def generate(
     compendium: Compendium,
     folder: Path,
@@ -95,10 +109,13 @@ def generate(
     language and every site's, when the rulesets declare languages (site.languages): a
     translation's site marks the texts in the source's language."""
     project = SiteProject(folder)
-    environments = site_environments(templates)
+    settings = compendium.settings.settings
+    code = language[0].code if language is not None else settings.site.language
+    environments = site_environments(templates, code)
     source = language is not None and language[0].folder and language[1][0]
     if source:  # the downloads are the source site's (beside this site's folder)
         project.downloads = f"../{DOWNLOADS}"
+        project.language = code
         way = source.direction if source.direction != language[0].direction else None
         marking_filters(environments[0], source.code, way)
         environments[1].filters.update(environments[0].filters)
@@ -143,7 +160,8 @@ def write_pages(
     fixed = only is not None  # the pages of the settings and the rulesets' files are kept
     if not fixed:
         inputs.forget_pages()
-    nav: list = [{"Home": "index.md"}]
+    words = templating.words_of(pages_env)
+    nav: list = [{words["home"]: "index.md"}]
     rulesets = list(compendium)
     settings = compendium.settings.settings
     edit = EditLinks(compendium)
@@ -153,9 +171,10 @@ def write_pages(
             pages_env.get_template("home.md.j2").render(
                 title=settings.site.title,
                 rulesets=rulesets,
-                intro=(SITE / "home.md").read_text(encoding="utf-8"),
+                intro=home_intro(words),
                 downloads=[
-                    downloads_of(ruleset, settings, project.downloads) for ruleset in rulesets
+                    downloads_of(ruleset, settings, project.downloads, project.language)
+                    for ruleset in rulesets
                 ],
             ),
         )
@@ -184,8 +203,8 @@ def write_pages(
                 "changes.md.j2"
             ).render(revisions=revisions, titles=titles)
             project.write("changes.md", changes)
-        nav.append({"Changes": "changes.md"})
-    nav.append({"Contributing": "contributing.md"})
+        nav.append({words["changes"]: "changes.md"})
+    nav.append({words["contributing"]: "contributing.md"})
     if fixed:
         return nav
     project.write(

@@ -59,6 +59,9 @@ class SiteProject:
         self.downloads = DOWNLOADS
         """The way from the home page to the downloads folder (a translation's site
         links the source site's)."""
+        self.language: str | None = None
+        """A translation's site: its language, whose editions its home page links
+        (`downloads_of`) where a ruleset has one."""
         self.scripts: list[tuple[str, bytes]] = []
         """The games' calculator scripts the pages need, in load order (`write_pages`
         writes them, `write_config` lists them)."""

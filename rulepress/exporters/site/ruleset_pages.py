@@ -33,8 +33,10 @@ from rulepress.exporters.site.project import (
     RULE_BOOST,
     SiteProject,
 )
+from rulepress.exporters.templating import words_of
 from rulepress.models import Document
 from rulepress.models.settings import Settings
+from rulepress.translations.words import fill
 
 # Material's search plugin looks up each heading of a page in the page's table of contents
 # one entry at a time: a page of n headings costs n**2 (one page of 20,000 rulings, 102 s
@@ -84,7 +86,8 @@ def ruleset_pages(
                 ),
             ),
         )
-    nav: list = [{"Overview": f"{base}/index.md"}]
+    words = words_of(pages_env)
+    nav: list = [{words["overview"]: f"{base}/index.md"}]
     for chapter in parts:
         if chapter.page_per_section:
             pages_nav = []
@@ -131,10 +134,14 @@ def ruleset_pages(
         project.write(
             f"{base}/calculator.md",
             edit.front_matter(None, ASIDE_BOOST)
-            + calculator_page(f"{markdown_text(ruleset.info.title)}: Calculator", calculators),
+            + calculator_page(
+                fill(words["calculator_title"], title=markdown_text(ruleset.info.title)),
+                calculators,
+            ),
         )
-        nav.append({"Calculator": f"{base}/calculator.md"})
-    nav.append({"Rulings": rulings_pages(project, pages_env, ruleset, edit, inputs, fixed)})
+        nav.append({words["calculator"]: f"{base}/calculator.md"})
+    rulings = rulings_pages(project, pages_env, ruleset, edit, inputs, fixed)
+    nav.append({words["rulings"]: rulings})
     if errata:
         if not inputs.unchanged(f"{base}/errata.md", (ruleset.info, errata), consult=fixed):
             project.write(
@@ -142,14 +149,14 @@ def ruleset_pages(
                 edit.front_matter(None, ASIDE_BOOST)
                 + pages_env.get_template("errata.md.j2").render(ruleset=ruleset, errata=errata),
             )
-        nav.append({"Known problems": f"{base}/errata.md"})
+        nav.append({words["known_problems_nav"]: f"{base}/errata.md"})
     if not fixed:
         project.write(
             f"{base}/sources.md",
             edit.front_matter(ruleset_file, ASIDE_BOOST)
             + pages_env.get_template("sources.md.j2").render(info=ruleset.info),
         )
-    nav.append({"Sources": f"{base}/sources.md"})
+    nav.append({words["sources"]: f"{base}/sources.md"})
     return nav
 
 
@@ -176,17 +183,22 @@ def _file_of(ruleset: Ruleset, section: Section) -> Path:
 
 
 def downloads_of(
-    ruleset: Ruleset, settings: Settings, folder: str = DOWNLOADS
+    ruleset: Ruleset, settings: Settings, folder: str = DOWNLOADS, language: str | None = None
 ) -> dict[str, str | None]:
     """A ruleset's files in the site's `downloads/` folder (written by the site target;
     `folder` is the way there from the home page), and its module's manifest URL when
-    the settings give one, for the home page."""
+    the settings give one, for the home page. A `language`'s site links the guide and
+    JSON of the ruleset's edition in it (`downloads/<language>/`) where the ruleset
+    declares the language, else the source's; the module is one for every language."""
     module = settings.foundry.module_id(ruleset.id)
+    editions = folder
+    if language is not None and any(plan.code == language for plan in ruleset.info.languages):
+        editions = f"{folder}/{language}"
     return {
         "title": ruleset.info.title,
-        "guide": f"{folder}/{ruleset.id}.md",
+        "guide": f"{editions}/{ruleset.id}.md",
         "module": f"{folder}/{module}.zip",
-        "json": f"{folder}/{ruleset.id}.json",
+        "json": f"{editions}/{ruleset.id}.json",
         "manifest": settings.release_links(
             ruleset.id, ruleset.info.title, ruleset.info.version
         ).get("manifest"),
@@ -207,14 +219,17 @@ def rulings_pages(
     rulings = ruleset.rulings()
     starts = range(0, max(len(rulings), 1), RULINGS_PER_PAGE)
     template = pages_env.get_template("rulings.md.j2")
+    words = words_of(pages_env)
     nav = []
     for number, start in enumerate(starts, 1):
         page = f"{ruleset.id}/rulings{'' if number == 1 else f'-{number}'}.md"
         shown = rulings[start : start + RULINGS_PER_PAGE]
-        title = "Rulings" if len(starts) == 1 else f"Rulings {start + 1}–{start + len(shown)}"
+        title = words["rulings"]
+        if len(starts) > 1:
+            title = fill(words["rulings_range"], first=start + 1, last=start + len(shown))
         nav.append({title: page})
         if inputs.unchanged(page, (ruleset.info, shown, title), consult=fixed):
             continue
         front = edit.front_matter(None, ASIDE_BOOST)
         project.write(page, front + template.render(ruleset=ruleset, rulings=shown, title=title))
-    return nav[0]["Rulings"] if len(nav) == 1 else nav_folders(nav)
+    return next(iter(nav[0].values())) if len(nav) == 1 else nav_folders(nav)

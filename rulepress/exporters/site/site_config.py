@@ -17,6 +17,7 @@ from rulepress.exporters.site.languages import STYLESHEET, SiteLanguage, alterna
 from rulepress.exporters.site.project import HOOKS, PUBLISHER_FILES, SITE, SiteProject
 from rulepress.exporters.site.search_stemming import SEARCH_PIPELINE, stems
 from rulepress.models.settings import SiteSettings
+from rulepress.translations.words import SOURCE, Words, words
 
 
 def apply_settings(config: dict, site: SiteSettings) -> None:
@@ -82,6 +83,18 @@ def apply_language(config: dict, language: SiteLanguage, sites: list[SiteLanguag
         config["extra_css"].insert(1, STYLESHEET)  # after the site's own, before the publisher's
 
 
+def apply_words(config: dict, chosen: Words) -> None:
+    """rulepress's own words in the theme's settings, where the site's are not English:
+    the colour scheme toggles' names and the headings' permalink title."""
+    if chosen.language_of("dark_mode") == SOURCE:
+        return  # the shipped mkdocs.yml's, unchanged
+    for entry, key in zip(config["theme"]["palette"], ("dark_mode", "light_mode"), strict=True):
+        entry["toggle"]["name"] = chosen[key]
+    for extension in config["markdown_extensions"]:
+        if isinstance(extension, dict) and "toc" in extension:
+            extension["toc"]["permalink_title"] = chosen["permalink"]
+
+
 def write_config(
     project: SiteProject,
     nav: list,
@@ -103,6 +116,7 @@ def write_config(
     apply_settings(config, site)
     if language is not None:
         apply_language(config, *language)
+    apply_words(config, words(language[0].code if language is not None else site.language))
     for extension in config["markdown_extensions"]:
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             extension["pymdownx.snippets"]["base_path"] = [str(project.folder.resolve())]

@@ -24,6 +24,8 @@ from rulepress.exporters.foundry.packs.common import (
 )
 from rulepress.exporters.guide import Chapter, Section, chapters, section_of
 from rulepress.exporters.markdown_text import render_section, to_html
+from rulepress.exporters.templating import words_of
+from rulepress.translations.words import fill
 
 
 def journal_pages(
@@ -113,7 +115,9 @@ class Links:
 def rules_pack(module: Module) -> Pack:
     """The `rules` pack: the guide's chapters as journal entries, then the credits and rulings."""
     ruleset = module.ruleset
-    pack = module.open_pack("rules", f"{ruleset.info.title}: Rules", "JournalEntry")
+    words = words_of(module.env)
+    label = fill(words["rules_pack"], title=ruleset.info.title)
+    pack = module.open_pack("rules", label, "JournalEntry")
     parts = chapters(ruleset)
     links = Links(ruleset, module.options, parts)
     stats = module.options.stats()
@@ -146,9 +150,10 @@ def rules_pack(module: Module) -> Pack:
 def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int, stats: Stats) -> dict:
     """A last journal entry: the sources' credits and every ruling taken."""
     entry_id = document_id(ruleset, "journal", "about-these-rules")
+    words = words_of(env)
     parts = (
-        ("sources", "Sources", "credits.html.j2", {"info": ruleset.info}),
-        ("rulings", "Rulings", "rulings.html.j2", {"rulings": ruleset.rulings()}),
+        ("sources", words["sources"], "credits.html.j2", {"info": ruleset.info}),
+        ("rulings", words["rulings"], "rulings.html.j2", {"rulings": ruleset.rulings()}),
     )
     pages = [
         journal_page(
@@ -161,4 +166,4 @@ def _credits_entry(ruleset: Ruleset, env: jinja2.Environment, position: int, sta
         )
         for number, (slug, name, template, context) in enumerate(parts, 1)
     ]
-    return journal_entry(entry_id, "About These Rules", pages, position, stats)
+    return journal_entry(entry_id, words["about_these_rules"], pages, position, stats)
