@@ -88,8 +88,7 @@ def manifest(
             for pack in packs
         ],
         **(_translated(languages) if languages else {}),
-        # the macros' words (foundry/lang.py): English, and each language they have
-        **({"languages": shipped} if (shipped := manifest_languages(macro_environment(), ruleset)) else {}),
+        **_languages(ruleset),
         "packFolders": [
             {
                 "name": info.title,
@@ -107,6 +106,13 @@ def manifest(
             }
         },
     }
+
+
+def _languages(ruleset: Ruleset) -> dict:
+    """The lang files of the macros' words (lang.py): English and each language they
+    have; none for a module without macros."""
+    shipped = manifest_languages(macro_environment(), ruleset)
+    return {"languages": shipped} if shipped else {}
 
 
 def _translated(languages: list[str]) -> dict:
