@@ -142,19 +142,18 @@ def write_translations(
     those whose bytes changed: a watch writes them again), remove those no longer made,
     and return the languages, which the manifest names."""
     files = babele_files(ruleset, options, env, html)
-    _write_folder(output, module, FOLDER, files)
+    _write(output, module, FOLDER, files)
     if not files:
         output.remove(safe_child(module, *SCRIPT.split("/")))
-    words = lang_files(macro_environment(), ruleset, options.module_id)
-    _write_folder(output, module, LANG_FOLDER, words)
+    _write(output, module, LANG_FOLDER, lang_files(macro_environment(), ruleset, options.module_id))
     return [plan.code for plan in ruleset.info.languages]
 
 
-def _write_folder(output: OutputFolder, module: Path, folder: str, files: dict[str, bytes]):
-    """The files below the module's `folder` (those of `files` there), the others removed."""
+def _write(output: OutputFolder, module: Path, folder: str, files: dict[str, bytes]) -> None:
+    """Write `files` into the module; below its `folder`, remove the files no longer
+    made (the folder itself when none is)."""
     for path, data in files.items():
-        if path.startswith(f"{folder}/"):
-            output.write_if_changed(safe_child(module, *path.split("/")), data)
+        output.write_if_changed(safe_child(module, *path.split("/")), data)
     ours = {path for path in files if path.startswith(f"{folder}/")}
     for parts, is_folder in output.files(module / folder, skip_links=True) if ours else ():
         if not is_folder and "/".join((folder, *parts)) not in ours:
