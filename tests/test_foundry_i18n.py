@@ -225,3 +225,24 @@ def test_nested_keys_are_paths_into_the_lang_file():
     assert nested({"RULEPRESS.a.b": "x", "RULEPRESS.a.c": "y"}) == {
         "RULEPRESS": {"a": {"b": "x", "c": "y"}}
     }
+
+
+def test_a_translated_text_reaches_the_chat_card_escaped_and_inert(node, tmp_path):
+    compendium = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM / "t2k-cuf", compendium / "t2k-cuf")
+    fear = compendium / "t2k-cuf" / "translations" / "de" / "thresholds" / "fear.yaml"
+    hostile = "Furcht <img src=x onerror=alert(1)> [[/r 1d20]] @UUID[x]"
+    fear.write_text(fear.read_text().replace("text: Furcht\n", f"text: '{hostile}'\n", 1))
+    build(compendium, tmp_path / "out", ["foundry"])
+    module = tmp_path / "out" / "foundry" / "rulepress-t2k-cuf"
+    run = run_macro(
+        node,
+        _macro(module, "Threat Check"),
+        {"cuf": 4, "willpower": 6, "tcs": 5},
+        [3],
+        i18n=_german(module),
+    )
+    content = run["messages"][0]["content"]
+    assert "Furcht &lt;img src=x onerror=alert(1)&gt;" in content and "<img" not in content
+    assert "[[/r" not in content and "@UUID[" not in content  # a word joiner keeps them text
+    assert "[\u2060[/r 1d20]] @\u2060UUID[x]" in content
