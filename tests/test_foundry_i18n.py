@@ -164,15 +164,15 @@ def test_without_the_modules_lang_files_the_words_fall_back_to_english(node, mod
     scope = {"cuf": 4, "willpower": 6, "tcs": 13}
     run = run_macro(node, path, scope, [20], i18n=world)
     content = run["messages"][0]["content"]
-    assert (
-        "13 TCs against CUF 4: <strong>Kampf oder Flucht</strong>" in content
-    )  # the data's German
+    # the words English, the data's texts still the translation's
+    assert "13 TCs against CUF 4: <strong>Kampf oder Flucht</strong>" in content
     assert "Average check, 10 or less on a d20: rolled 20, <strong>failed</strong>" in content
-    english = run_macro(node, path, scope, [20])  # no game.i18n at all: the source
-    assert (
-        "13 TCs against CUF 4: <strong>Fight or Flight</strong>"
-        in english["messages"][0]["content"]
-    )
+    english = run_macro(node, path, {}, [20], dialog=scope)  # no game.i18n: the source
+    content = english["messages"][0]["content"]
+    assert "13 TCs against CUF 4: <strong>Fight or Flight</strong>" in content
+    (dialog,) = english["dialogs"]
+    assert dialog["button"] == "Roll" and ">Willpower</label>" in dialog["content"]
+    assert dialog["title"] == "Coolness Under Fire for Twilight: 2000 v2.2: Threat Check"
 
 
 def _german_words(bundled, ruleset_id: str, tmp_path: Path) -> dict:
