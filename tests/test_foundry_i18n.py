@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import rulepress
 from rulepress.commands.build import build
 from rulepress.exporters.foundry.lang import (
     COMMON,
@@ -26,7 +27,7 @@ from rulepress.exporters.foundry.lang import (
 )
 from rulepress.exporters.foundry.packs.macros import macro_environment
 from rulepress.games.cuf.models.cuf import ThreatThreshold
-from rulepress.translations import translated
+from rulepress.translations import digest, translated
 from tests.helpers import COMPENDIUM, run_macro
 
 KEY = re.compile(r'\b(?:localize|format)\("(RULEPRESS\.[^"]+)"')
@@ -80,7 +81,8 @@ def test_the_lang_files_hold_exactly_the_keys_the_macros_use(modules):
 
 def test_every_bundled_macro_word_has_its_german():
     env = macro_environment()
-    folders = [Path(p) for p in env.loader.searchpath]
+    package = Path(rulepress.__file__).parent
+    folders = [Path(p) for p in env.loader.searchpath if Path(p).is_relative_to(package)]
     catalogs = sorted({p.name[: -len(SUFFIX)] for f in folders for p in f.glob(f"*{SUFFIX}")})
     assert {COMMON, "cuf-threat-check", "t2k4e-roll", "iris-skill-test"} <= set(catalogs)
     for template in catalogs:
@@ -246,3 +248,42 @@ def test_a_translated_text_reaches_the_chat_card_escaped_and_inert(node, tmp_pat
     assert "Furcht &lt;img src=x onerror=alert(1)&gt;" in content and "<img" not in content
     assert "[[/r" not in content and "@UUID[" not in content  # a word joiner keeps them text
     assert "[\u2060[/r 1d20]] @\u2060UUID[x]" in content
+
+
+def test_a_translated_tables_name_is_shown_and_found_but_the_result_keeps_the_source(
+    node, tmp_path
+):
+    compendium = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM / "iris", compendium / "iris")
+    info = compendium / "iris" / "ruleset.yaml"
+    info.write_text(info.read_text() + "languages:\n  - {code: de, name: Deutsch}\n")
+    events = "torture, mass murder, cannibalism, multiple rapes (or equivalent events)"
+    texts = {
+        "name": ("Korruptionsauslöser", "Corruption Triggers"),
+        "rows[0].events": ("Folter, Massenmord, Kannibalismus (oder Gleichwertiges)", events),
+    }
+    translation = {
+        "kind": "translation",
+        "id": "corruption-triggers-de",
+        "document": "corruption-triggers",
+        "language": "de",
+        "texts": {at: {"text": t, "digest": digest(s)} for at, (t, s) in texts.items()},
+    }
+    path = compendium / "iris" / "translations" / "de" / "corruption" / "corruption-triggers.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(yaml.safe_dump(translation, allow_unicode=True, sort_keys=False))
+    build(compendium, tmp_path / "out", ["foundry"])
+    module = tmp_path / "out" / "foundry" / "rulepress-iris"
+    lookup = _macro(module, "Corruption lookup")
+    for table in ("Corruption Triggers", "Korruptionsauslöser"):  # by either name
+        run = run_macro(node, lookup, {"level": 10, "table": table}, [], i18n=_german(module))
+        content = run["messages"][0]["content"]
+        assert content.startswith("<h3>IRIS"), content
+        assert "Korruptionsauslöser, Korruptionsstufe 10: <strong>" in content
+        assert "Folter, Massenmord" in content
+        assert run["result"]["table"] == "Corruption Triggers"  # what code reads: the source's
+    # a world whose table came from the pack Babele shows in German: drawn by that name
+    run = run_macro(
+        node, lookup, {"level": 10}, [], tables=["Korruptionsauslöser"], i18n=_german(module)
+    )
+    assert run["draws"] == [{"table": "Korruptionsauslöser", "total": 10}]
