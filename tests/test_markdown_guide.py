@@ -92,7 +92,11 @@ def test_build_writes_a_guide_per_ruleset(tmp_path):
     assert sorted(p.name for p in (tmp_path / "markdown").iterdir()) == sorted(
         [".rulepress-output", "de", *(f"{r}.md" for r in RULESETS)]
     )
-    assert [p.name for p in (tmp_path / "markdown" / "de").iterdir()] == ["cool.md"]
+    # the rulesets translated into German: cool, and t2k-cuf's demonstration for Foundry
+    assert sorted(p.name for p in (tmp_path / "markdown" / "de").iterdir()) == [
+        "cool.md",
+        "t2k-cuf.md",
+    ]
 
 
 def test_the_settings_title_the_guide_and_head_it_with_front_matter(tmp_path):

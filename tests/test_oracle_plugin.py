@@ -273,6 +273,17 @@ def test_the_macro_rolls_2d6_plus_the_stat(built, node):
     # from the hotbar it asks, prefilled with the actor's stat (the system's layout)
     asked = run_macro(node, path, {}, [1, 2], actor={"stats": {"nerve": {"value": 3}}}, dialog={})
     assert asked["result"]["total"] == 6 and asked["result"]["outcome"] == "miss"
+    assert "rolled 1 + 2 = 6" in asked["messages"][0]["content"]
+
+
+def test_the_plugin_ships_its_macros_words_in_the_modules_lang_file(built):
+    module = built / "foundry" / "rulepress-omens"
+    words = json.loads((module / "lang" / "en.json").read_text(encoding="utf-8"))
+    assert words["RULEPRESS"]["omens-move"]["stat"] == "Stat value"  # the plugin's catalog
+    assert words["RULEPRESS"]["omens-move"]["title"] == "Make a Move"
+    assert words["RULEPRESS"]["_common"]["roll"] == "Roll"  # the core's
+    manifest = json.loads((module / "module.json").read_text(encoding="utf-8"))
+    assert manifest["languages"] == [{"lang": "en", "name": "English", "path": "lang/en.json"}]
 
 
 def test_the_plugin_imports_only_the_public_module_of_rulepress():

@@ -9,6 +9,8 @@
 //   actor: the selected token's actor's `system` ({attributes: {...}});
 //   flags: the user's flags before the run ({scope: {key: value}});
 //   tables: names of world RollTables; drawing one records the roll's total;
+//   i18n: Foundry's game.i18n: {lang, files: [lang file, ...]}, the first the language's,
+//           the others its fallback (Foundry's English); without it, game.i18n is absent;
 //   clickedIn: the dataset of the element holding the clicked link (`{rulepressItem: id}`):
 //           the macro gets `scope.event` as Foundry's Macro#_onClickDocumentLink passes it.
 // Printed as JSON: the script's return value, the chat messages, the dialogs shown
@@ -74,8 +76,8 @@ const prefilled = (content, name) => {
   return undefined;
 };
 const dialogs = [];
-const answer = (api, title, content) => {
-  dialogs.push({api, title, content});
+const answer = (api, title, content, button) => {
+  dialogs.push({api, title, content, button});
   if (options.dialog === null) return null;
   const picked = options.dialog ?? {};
   const elements = new Proxy({}, {get: (_, name) => {
@@ -89,13 +91,13 @@ const answer = (api, title, content) => {
 };
 globalThis.foundry = {applications: {api: {DialogV2: {
   prompt: async (config) => {
-    const form = answer("DialogV2", config.window.title, config.content);
+    const form = answer("DialogV2", config.window.title, config.content, config.ok.label);
     return form ? config.ok.callback({}, {form}, {}) : null;
   },
 }}}};
 globalThis.Dialog = {
   prompt: async (config) => {
-    const form = answer("Dialog", config.title, config.content);
+    const form = answer("Dialog", config.title, config.content, config.label);
     return form ? config.callback([{querySelector: () => form}]) : null;
   },
 };
@@ -112,6 +114,19 @@ globalThis.game = {
     : undefined)},
   packs: {get: () => undefined},
 };
+// Foundry's Localization: a key is a path into the nested translations, the language's
+// first, then the fallback's; format fills each {name} from its data.
+if (options.i18n) {
+  const [translations = {}, ...fallbacks] = options.i18n.files.map((path) => JSON.parse(readFileSync(path, "utf8")));
+  const at = (tree, key) => key.split(".").reduce((node, part) => (node && typeof node === "object" ? node[part] : undefined), tree);
+  const found = (key) => [translations, ...fallbacks].map((tree) => at(tree, key)).find((v) => typeof v === "string");
+  globalThis.game.i18n = {
+    lang: options.i18n.lang,
+    has: (key) => found(key) !== undefined,
+    localize: (key) => found(key) ?? key,
+    format: (key, data = {}) => (found(key) ?? key).replace(/{[^}]+}/g, (k) => data[k.slice(1, -1)]),
+  };
+}
 globalThis.canvas = {tokens: {controlled: options.actor ? [{actor: {system: options.actor}}] : []}};
 
 // A click on a link inside an element with these data attributes (an Item's description).

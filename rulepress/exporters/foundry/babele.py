@@ -19,9 +19,12 @@ from pathlib import Path
 import jinja2
 
 from rulepress.compendium.model import Ruleset
+from rulepress.exporters.foundry.lang import FOLDER as LANG_FOLDER
+from rulepress.exporters.foundry.lang import lang_files
 from rulepress.exporters.foundry.manifest import BABELE_SCRIPT
 from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
+from rulepress.exporters.foundry.packs.macros import macro_environment
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
@@ -139,16 +142,25 @@ def write_translations(
     env: jinja2.Environment,
     html: jinja2.Environment,
 ) -> list[str]:
-    """Write the module's translation files (only those whose bytes changed: a watch
-    writes them again), remove those no longer made, and return the languages, which
-    the manifest names."""
+    """Write the module's translation files and its macros' lang files (lang.py; only
+    those whose bytes changed: a watch writes them again), remove those no longer made,
+    and return the languages, which the manifest names."""
     files = babele_files(ruleset, options, env, html)
+    _write(output, module, FOLDER, files)
+    if not files:
+        output.remove(safe_child(module, *SCRIPT.split("/")))
+    _write(output, module, LANG_FOLDER, lang_files(macro_environment(), ruleset, options.module_id))
+    return [plan.code for plan in ruleset.info.languages]
+
+
+def _write(output: OutputFolder, module: Path, folder: str, files: dict[str, bytes]) -> None:
+    """Write `files` into the module; below its `folder`, remove the files no longer
+    made (the folder itself when none is)."""
     for path, data in files.items():
         output.write_if_changed(safe_child(module, *path.split("/")), data)
-    for parts, is_folder in output.files(module / FOLDER, skip_links=True) if files else ():
-        if not is_folder and "/".join((FOLDER, *parts)) not in files:
-            output.remove(module.joinpath(FOLDER, *parts))
-    if not files:
-        output.remove(module / FOLDER)
-        output.remove(safe_child(module, *SCRIPT.split("/")))
-    return [plan.code for plan in ruleset.info.languages]
+    ours = {path for path in files if path.startswith(f"{folder}/")}
+    for parts, is_folder in output.files(module / folder, skip_links=True) if ours else ():
+        if not is_folder and "/".join((folder, *parts)) not in ours:
+            output.remove(module.joinpath(folder, *parts))
+    if not ours:
+        output.remove(module / folder)

@@ -7,8 +7,10 @@ import re
 
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.escaping import html_text
+from rulepress.exporters.foundry.lang import manifest_languages
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import ModuleOptions
+from rulepress.exporters.foundry.packs.macros import macro_environment
 from rulepress.models.settings import FoundrySettings, Settings, fill
 
 BABELE_SCRIPT = "scripts/babele.js"
@@ -53,7 +55,8 @@ def manifest(
 ) -> dict:
     """The module's manifest, with the publisher's title, authors and release URLs; a
     module with its packs translated into `languages` loads the script that registers
-    them with Babele, which it recommends (babele.py)."""
+    them with Babele, which it recommends (babele.py); a module with macros lists their
+    lang files (lang.py)."""
     settings = settings or Settings()
     info = ruleset.info
     version = str(options.foundry_version)
@@ -85,6 +88,7 @@ def manifest(
             for pack in packs
         ],
         **(_translated(languages) if languages else {}),
+        **_languages(ruleset),
         "packFolders": [
             {
                 "name": info.title,
@@ -102,6 +106,13 @@ def manifest(
             }
         },
     }
+
+
+def _languages(ruleset: Ruleset) -> dict:
+    """The lang files of the macros' words (lang.py): English and each language they
+    have; none for a module without macros."""
+    shipped = manifest_languages(macro_environment(), ruleset)
+    return {"languages": shipped} if shipped else {}
 
 
 def _translated(languages: list[str]) -> dict:

@@ -9,6 +9,7 @@ import jinja2
 from rulepress import kinds
 from rulepress.exporters import templating
 from rulepress.exporters.escaping import script_json
+from rulepress.exporters.foundry.lang import texts, words
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import SORT_STEP, Module, document_id, key
 from rulepress.exporters.markdown_text import TEMPLATES
@@ -70,8 +71,11 @@ def macros_pack(module: Module) -> Pack:
         if ruleset.one(kind.model) is None:
             continue
         macro_id = document_id(ruleset, "macro", macro.template)
+        rules = macro.rules(ruleset)
         command = env.get_template(f"{macro.template}.js.j2").render(
-            rules=js_literal(macro.rules(ruleset)),
+            rules=js_literal(rules),
+            words=js_literal(words(env, macro, "en")),
+            texts=js_literal(texts(env, ruleset, macro, rules)),
             title=js_literal(f"{ruleset.info.title}: {macro.title}"),
             module=js_literal(module.options.module_id),
             macro=js_literal(macro.template),
