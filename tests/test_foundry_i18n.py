@@ -13,23 +13,27 @@ from pathlib import Path
 import pytest
 import yaml
 
-import rulepress
 from rulepress.commands.build import build
+import rulepress.translations.words as words_module
+from rulepress import kinds
+from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.lang import (
     COMMON,
-    SOURCE,
-    SUFFIX,
-    TITLE,
-    catalog,
+    catalog_keys,
+    key,
+    lang_files,
     module_macros,
     nested,
+    title_key,
     words,
 )
-from rulepress.exporters.foundry.packs.macros import macro_environment
 from rulepress.games.cuf.models.cuf import ThreatThreshold
+from rulepress.kinds import Macro
 from rulepress.translations import digest, translated
 from tests.helpers import COMPENDIUM, run_macro
 
+MACROS = [kind.macro for kind in kinds.registry().values() if kind.macro is not None]
+"""The bundled games' macros."""
 KEY = re.compile(r'\b(?:localize|format)\("(RULEPRESS\.[^"]+)"')
 """A key a macro's code names (`localize("RULEPRESS...")`, `format("RULEPRESS...", {...})`)."""
 
@@ -71,8 +75,8 @@ def test_the_lang_files_hold_exactly_the_keys_the_macros_use(modules):
             continue
         seen += 1
         english = _lang(module, "en")
-        titles = {k for k in english if k.endswith(f".{TITLE}")}  # the macros' names
-        assert set(english) - titles == used, module.name
+        titles = {key(title_key(macro)) for macro in MACROS}  # the macros' names
+        assert set(english) - titles == used, module.name  # only its macros' and the shared
         assert all(english[k] for k in english)
         for lang in module.joinpath("lang").glob("*.json"):
             assert set(_lang(module, lang.stem)) == set(english), lang
@@ -80,18 +84,38 @@ def test_the_lang_files_hold_exactly_the_keys_the_macros_use(modules):
 
 
 def test_every_bundled_macro_word_has_its_german():
-    env = macro_environment()
-    package = Path(rulepress.__file__).parent
-    folders = [Path(p) for p in env.loader.searchpath if Path(p).is_relative_to(package)]
-    catalogs = sorted({p.name[: -len(SUFFIX)] for f in folders for p in f.glob(f"*{SUFFIX}")})
-    assert {COMMON, "cuf-threat-check", "t2k4e-roll", "iris-skill-test"} <= set(catalogs)
-    for template in catalogs:
-        words = catalog(env, template)
-        title = set() if template == COMMON else {TITLE}  # a macro's name: its Macro.title
-        assert set(words["de"]) == set(words[SOURCE]) | title, template
-        assert all(text.strip() for text in words["de"].values())
-        for word, text in words[SOURCE].items():  # the same {placeholders} in both
-            assert re.findall(r"{\w+}", text) == re.findall(r"{\w+}", words["de"][word])
+    assert [m.template for m in MACROS] == [
+        "iris-skill-test",
+        "corruption-lookup",
+        "t2k4e-roll",
+        "cuf-threat-check",
+    ]
+    english, german = words_module.words("en"), words_module.words("de")
+    for macro in MACROS:
+        ours = catalog_keys(macro)
+        assert f"{COMMON}_roll" in ours and title_key(macro) in ours
+        assert len(ours) > 3, macro.template  # its own words, from its game's catalog
+        assert english[title_key(macro)] == macro.title
+        for word in ours:
+            assert german.language_of(word) == "de", word  # German's own, no fallback
+            assert german[word].strip()
+            # the same {placeholders} in both
+            assert re.findall(r"{\w+}", english[word]) == re.findall(r"{\w+}", german[word])
+        assert set(words(macro, "de")) == set(words(macro, "en")) == {key(w) for w in ours}
+
+
+def test_a_macros_words_are_the_catalogs_keys_with_its_prefix():
+    (threat,) = [m for m in MACROS if m.template == "cuf-threat-check"]
+    english = words(threat, "en")
+    assert english["RULEPRESS.cuf_threat_check_passed"] == "passed"
+    assert english["RULEPRESS.common_roll"] == "Roll"
+    assert english["RULEPRESS.cuf_threat_check_title"] == "Threat Check"
+    assert not any(k.startswith("RULEPRESS.iris") for k in english)  # another macro's
+    assert "RULEPRESS.cool_critical_failure_from" not in english  # a template's word
+    assert words(threat, "de")["RULEPRESS.cuf_threat_check_passed"] == "bestanden"
+    renamed = Macro("cuf-threat-check", "Threat Test", threat.rules)
+    with pytest.raises(RulepressError, match="'cuf_threat_check_title' is 'Threat Check'"):
+        catalog_keys(renamed)  # English's name of the macro is its Macro.title
 
 
 def test_module_json_lists_the_languages_of_its_lang_files(modules):
@@ -179,9 +203,8 @@ def test_without_the_modules_lang_files_the_words_fall_back_to_english(node, mod
 
 def _german_words(bundled, ruleset_id: str, tmp_path: Path) -> dict:
     """The German lang file a module of `ruleset_id` would ship if it declared German."""
-    env = macro_environment()
     ruleset = bundled.compendium.ruleset(ruleset_id)
-    flat = {k: v for m in module_macros(ruleset) for k, v in words(env, m, "de").items()}
+    flat = {k: v for m in module_macros(ruleset) for k, v in words(m, "de").items()}
     path = tmp_path / f"{ruleset_id}-de.json"
     path.write_text(json.dumps(nested(flat), ensure_ascii=False))
     return {"lang": "de", "files": [str(path)]}
@@ -206,6 +229,7 @@ def test_the_other_macros_speak_german_words(node, modules, bundled, tmp_path):
 
 
 def test_a_declared_language_without_words_shows_english_with_a_notice(tmp_path, capsys):
+    words_module._words.cache_clear()  # the words module notices once per run: this one's
     compendium = tmp_path / "compendium"
     shutil.copytree(COMPENDIUM / "t2k-cuf", compendium / "t2k-cuf")
     info = compendium / "t2k-cuf" / "ruleset.yaml"
@@ -219,14 +243,17 @@ def test_a_declared_language_without_words_shows_english_with_a_notice(tmp_path,
         entry["lang"] for entry in json.loads((module / "module.json").read_text())["languages"]
     ]
     assert codes == ["en", "de"]
-    notices = [line for line in capsys.readouterr().err.splitlines() if "no words in 'fr'" in line]
-    assert len(notices) == 1 and "show English" in notices[0]
+    notices = [line for line in capsys.readouterr().err.splitlines() if "'fr'" in line]
+    assert notices == ["words: rulepress has no words in 'fr': its outputs show English words"]
 
 
-def test_nested_keys_are_paths_into_the_lang_file():
+def test_nested_keys_are_paths_into_the_lang_file(bundled):
     assert nested({"RULEPRESS.a.b": "x", "RULEPRESS.a.c": "y"}) == {
         "RULEPRESS": {"a": {"b": "x", "c": "y"}}
     }
+    files = lang_files(bundled.compendium.ruleset("t2k-cuf"))
+    german = json.loads(files["lang/de.json"])
+    assert german["RULEPRESS"]["cuf_threat_check_check"].startswith("Probe ({difficulty})")
 
 
 def test_a_translated_text_reaches_the_chat_card_escaped_and_inert(node, tmp_path):

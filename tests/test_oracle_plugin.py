@@ -279,9 +279,13 @@ def test_the_macro_rolls_2d6_plus_the_stat(built, node):
 def test_the_plugin_ships_its_macros_words_in_the_modules_lang_file(built):
     module = built / "foundry" / "rulepress-omens"
     words = json.loads((module / "lang" / "en.json").read_text(encoding="utf-8"))
-    assert words["RULEPRESS"]["omens-move"]["stat"] == "Stat value"  # the plugin's catalog
-    assert words["RULEPRESS"]["omens-move"]["title"] == "Make a Move"
-    assert words["RULEPRESS"]["_common"]["roll"] == "Roll"  # the core's
+    assert words["RULEPRESS"]["omens_move_stat"] == "Stat value"  # the plugin's catalog
+    assert words["RULEPRESS"]["omens_move_title"] == "Make a Move"
+    assert words["RULEPRESS"]["common_roll"] == "Roll"  # the core's
+    assert set(words["RULEPRESS"]) == {
+        "common_roll",
+        *(f"omens_move_{word}" for word in ("title", "move", "stat", "rolled")),
+    }  # only its macro's and the shared words, none of the bundled games'
     manifest = json.loads((module / "module.json").read_text(encoding="utf-8"))
     assert manifest["languages"] == [{"lang": "en", "name": "English", "path": "lang/en.json"}]
 

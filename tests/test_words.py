@@ -29,15 +29,18 @@ from rulepress.validation import validate
 from tests.helpers import COMPENDIUM, REPO, RULESET, RULESET_FILE, base_tree, build_tree
 
 TEMPLATE_WORD = re.compile(r"\bwords\.([a-z][a-z0-9_]*)")
+MACRO_WORD = re.compile(r"\"RULEPRESS\.([a-z][a-z0-9_]*)\"")
+"""A word a macro's script looks up (`localize("RULEPRESS.common_roll")`)."""
 PYTHON_WORD = re.compile(r"""\bwords\[["']([a-z][a-z0-9_]*)["']\]|language_of\(["']([a-z0-9_]+)""")
 
 
 def used_keys() -> set[str]:
-    """Every word a shipped template (rulepress's and the bundled games') or rulepress's
-    code looks up."""
+    """Every word a shipped template (rulepress's and the bundled games', their Foundry
+    macros' too) or rulepress's code looks up."""
     found: set[str] = set()
     for template in (REPO / "rulepress").rglob("*.j2"):
-        found |= set(TEMPLATE_WORD.findall(template.read_text(encoding="utf-8")))
+        text = template.read_text(encoding="utf-8")
+        found |= set(TEMPLATE_WORD.findall(text)) | set(MACRO_WORD.findall(text))
     for module in (REPO / "rulepress").rglob("*.py"):
         for indexed, named in PYTHON_WORD.findall(module.read_text(encoding="utf-8")):
             found.add(indexed or named)
@@ -54,6 +57,7 @@ def bundled():
 def test_english_has_every_word_the_templates_and_the_code_use():
     used = used_keys()
     assert {"example", "see_also", "rulings", "contents", "cool_critical_failure_from"} <= used
+    assert {"common_roll", "cuf_threat_check_passed", "t2k4e_roll_no_success"} <= used
     assert used <= set(words("en")), sorted(used - set(words("en")))
 
 

@@ -24,7 +24,6 @@ from rulepress.exporters.foundry.lang import lang_files
 from rulepress.exporters.foundry.manifest import BABELE_SCRIPT
 from rulepress.exporters.foundry.pack import Pack, Ready
 from rulepress.exporters.foundry.packs import ModuleOptions, build_packs
-from rulepress.exporters.foundry.packs.macros import macro_environment
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
@@ -149,7 +148,7 @@ def write_translations(
     _write(output, module, FOLDER, files)
     if not files:
         output.remove(safe_child(module, *SCRIPT.split("/")))
-    _write(output, module, LANG_FOLDER, lang_files(macro_environment(), ruleset, options.module_id))
+    _write(output, module, LANG_FOLDER, lang_files(ruleset))
     return [plan.code for plan in ruleset.info.languages]
 
 

@@ -1,17 +1,18 @@
 """The macros' own words in each language, as Foundry's `languages` files.
 
 Every word a macro shows (its dialog's labels and button, its chat card's sentences) is a
-key of Foundry's `game.i18n`: `RULEPRESS.<template>.<word>`, where `<template>` is the
-macro template's name (`cuf-threat-check`) and `_common` the shared helpers'
-(`_common.js.j2`). The words live in a catalog beside each template,
-`<template>.words.yaml` (`_common.words.yaml` for the shared ones), found the way the
-templates are (the installed templates, then each game plugin's `foundry/macros/`): a
-mapping of language tags to `{word: text}`, English (`en`) holding every word. A text
-may name `{placeholders}`, which `game.i18n.format` fills.
+word of rulepress's words catalogs (rulepress.translations.words: rulepress's own, each
+plugin's `words/<language>.yaml` beside its templates), and a key of Foundry's
+`game.i18n`: `RULEPRESS.<key>`. A macro's words are the catalog keys that start with its
+template's name, `_` for `-` (`cuf_threat_check_passed` for `cuf-threat-check.js.j2`), the
+shared helpers' (`_common.js.j2`) those that start with `common_`; `<macro>_title` is its
+translated name, whose English is the kind's `Macro.title`. A text may name
+`{placeholders}`, which `game.i18n.format` fills.
 
 The module ships `lang/en.json` always and `lang/<code>.json` for each language its
-ruleset declares that some of its macros' catalogs have; a declared language no catalog
-has shows English, with a notice. Each macro embeds its English words too, so it still
+ruleset declares whose catalogs word some of its macros' (or the shared) words; others
+show in English, key by key, as rulepress's words do (a language with no catalog at all
+has the words module's one notice). Each macro embeds its English words too, so it still
 speaks (English) in a world without the module's lang files.
 """
 
@@ -20,28 +21,23 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-import jinja2
-import yaml
-
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.errors import RulepressError
 from rulepress.kinds import Macro
-from rulepress.progress import notice
 from rulepress.translations import editions
+from rulepress.translations import words as catalogs
 
 NAMESPACE = "RULEPRESS"
 """The first part of every key (Foundry's custom: a package's keys under its own name)."""
-COMMON = "_common"
-"""The shared helpers' template, whose words every macro has."""
-SOURCE = "en"
+COMMON = "common"
+"""The shared helpers' (`_common.js.j2`) words' prefix: every macro has them."""
+SOURCE = catalogs.SOURCE
 """The catalogs' source language: every word has its English text."""
 FOLDER = "lang"
 """The module's folder of lang files."""
-SUFFIX = ".words.yaml"
 TITLE = "title"
-"""The word a catalog translates a macro's name (`Macro.title`) by; English's is the
-name itself."""
+"""The word a catalog translates a macro's name (`Macro.title`) by: `<macro>_title`."""
 
 
 def module_macros(ruleset: Ruleset) -> list[Macro]:
@@ -54,79 +50,77 @@ def module_macros(ruleset: Ruleset) -> list[Macro]:
     ]
 
 
-def catalog(env: jinja2.Environment, template: str) -> dict[str, dict[str, str]]:
-    """A template's words by language ({} without a catalog): the first
-    `<template>.words.yaml` the environment finds."""
-    try:
-        text, where, _ = env.loader.get_source(env, template + SUFFIX)
-    except jinja2.TemplateNotFound:
-        return {}
-    data = yaml.safe_load(text) or {}
-    if not isinstance(data, dict) or not all(
-        isinstance(words, dict)
-        and all(isinstance(w, str) and isinstance(t, str) for w, t in words.items())
-        for words in data.values()
-    ):
-        raise RulepressError(f"{where}: a words catalog maps languages to {{word: text}}")
-    if data and SOURCE not in data:
-        raise RulepressError(f"{where}: a words catalog holds every word in {SOURCE!r}")
-    return {str(language): dict(words) for language, words in data.items()}
+def prefix(macro: Macro) -> str:
+    """What the catalog keys of `macro`'s words start with: `cuf_threat_check_`."""
+    return macro.template.replace("-", "_") + "_"
 
 
-def words(env: jinja2.Environment, macro: Macro, language: str) -> dict[str, str]:
-    """`macro`'s words and the shared ones in `language` by key; English where the
-    catalog has no such language or word (the English of its title is `Macro.title`)."""
-    found: dict[str, str] = {}
-    for template, extra in ((COMMON, {}), (macro.template, {TITLE: macro.title})):
-        books = catalog(env, template)
-        english = {**extra, **books.get(SOURCE, {})}
-        ours = books.get(language, {}) if language != SOURCE else {}
-        for word, text in english.items():
-            found[key(template, word)] = ours.get(word) or text
-    return found
+def title_key(macro: Macro) -> str:
+    """The catalog key of `macro`'s translated name: `cuf_threat_check_title`."""
+    return prefix(macro) + TITLE
 
 
-def key(template: str, word: str) -> str:
-    """The i18n key of a template's word: `RULEPRESS.cuf-threat-check.passed`."""
-    return f"{NAMESPACE}.{template}.{word}"
+def key(word: str) -> str:
+    """The i18n key of a catalog's word: `RULEPRESS.cuf_threat_check_passed`."""
+    return f"{NAMESPACE}.{word}"
 
 
-def languages_of(env: jinja2.Environment, ruleset: Ruleset) -> list[str]:
+def catalog_keys(macro: Macro) -> list[str]:
+    """`macro`'s words and the shared ones: the English catalog's keys with their prefixes,
+    and its title's (refused if English words it otherwise than `Macro.title`)."""
+    english = catalogs.words(SOURCE)
+    title = english.get(title_key(macro), macro.title)
+    if title != macro.title:
+        raise RulepressError(
+            f"words: {title_key(macro)!r} is {title!r} in English, but the macro's name is "
+            f"{macro.title!r} (its Macro.title)"
+        )
+    ours = [k for k in english if k.startswith((COMMON + "_", prefix(macro)))]
+    return sorted({*ours, title_key(macro)})
+
+
+def words(macro: Macro, language: str) -> dict[str, str]:
+    """`macro`'s words and the shared ones in `language` by i18n key; English where the
+    catalogs lack a word (the English of its title is `Macro.title`)."""
+    shown = catalogs.words(language)  # every English word, but maybe not the title
+    return {key(word): shown.get(word, macro.title) for word in catalog_keys(macro)}
+
+
+def languages_of(ruleset: Ruleset) -> list[str]:
     """The languages the module's lang files are in: English, then each the ruleset
-    declares that a catalog of its macros (or the shared one) has."""
+    declares whose catalogs word some of its macros' (or the shared) words."""
     macros = module_macros(ruleset)
     if not macros:
         return []
-    books = [catalog(env, t) for t in (COMMON, *(m.template for m in macros))]
-    declared = [plan.code for plan in ruleset.info.languages if plan.code != SOURCE]
-    return [SOURCE, *(code for code in declared if any(code in book for book in books))]
+    used = {word for macro in macros for word in catalog_keys(macro)}
+    declared = [plan.code for plan in ruleset.info.languages]
+    return [
+        SOURCE,
+        *(
+            code
+            for code in declared
+            if code.split("-")[0].lower() != SOURCE and used & catalogs.words(code).own
+        ),
+    ]
 
 
-def manifest_languages(env: jinja2.Environment, ruleset: Ruleset) -> list[dict]:
+def manifest_languages(ruleset: Ruleset) -> list[dict]:
     """module.json's `languages`: each lang file, its language's name in itself."""
     names = {SOURCE: "English"} | {plan.code: plan.name for plan in ruleset.info.languages}
     return [
         {"lang": code, "name": names[code], "path": f"{FOLDER}/{code}.json"}
-        for code in languages_of(env, ruleset)
+        for code in languages_of(ruleset)
     ]
 
 
-def lang_files(env: jinja2.Environment, ruleset: Ruleset, module_id: str) -> dict[str, bytes]:
-    """Each lang file of the module by its path in it ({} for a module without macros);
-    says, once for the module, each declared language no catalog has."""
+def lang_files(ruleset: Ruleset) -> dict[str, bytes]:
+    """Each lang file of the module by its path in it ({} for a module without macros)."""
     macros = module_macros(ruleset)
-    shipped = languages_of(env, ruleset)
-    for plan in ruleset.info.languages:
-        if macros and plan.code not in shipped:
-            notice(
-                f"foundry: {module_id}'s macros have no words in {plan.code!r}: "
-                "their dialogs and chat cards show English"
-            )
     files = {}
-    for code in shipped:
+    for code in languages_of(ruleset):
         flat: dict[str, str] = {}
         for macro in macros:
-            flat |= words(env, macro, code)
+            flat |= words(macro, code)
         text = json.dumps(nested(flat), indent=2, ensure_ascii=False, sort_keys=True)
         files[f"{FOLDER}/{code}.json"] = (text + "\n").encode()
     return files
@@ -145,7 +139,7 @@ def nested(flat: dict[str, str]) -> dict:
     return tree
 
 
-def texts(env: jinja2.Environment, ruleset: Ruleset, macro: Macro, source: dict) -> dict:
+def texts(ruleset: Ruleset, macro: Macro, source: dict) -> dict:
     """What the macro shows in each language the ruleset declares, besides English:
     `{language: {"title": ..., "rules": ...}}`, `rules` holding only the texts of
     `macro.rules(...)` that its translation changes (at the same places: a list by
@@ -156,7 +150,7 @@ def texts(env: jinja2.Environment, ruleset: Ruleset, macro: Macro, source: dict)
         changed = _changed(source, macro.rules(edition.ruleset))
         if changed is not None:
             ours["rules"] = changed
-        name = words(env, macro, edition.language)[key(macro.template, TITLE)]
+        name = words(macro, edition.language)[key(title_key(macro))]
         title = f"{edition.ruleset.info.title}: {name}"
         if title != f"{ruleset.info.title}: {macro.title}":
             ours["title"] = title

@@ -10,7 +10,6 @@ from rulepress.exporters.escaping import html_text
 from rulepress.exporters.foundry.lang import manifest_languages
 from rulepress.exporters.foundry.pack import Pack
 from rulepress.exporters.foundry.packs.common import ModuleOptions
-from rulepress.exporters.foundry.packs.macros import macro_environment
 from rulepress.models.settings import FoundrySettings, Settings, fill
 
 BABELE_SCRIPT = "scripts/babele.js"
@@ -111,7 +110,7 @@ def manifest(
 def _languages(ruleset: Ruleset) -> dict:
     """The lang files of the macros' words (lang.py): English and each language they
     have; none for a module without macros."""
-    shipped = manifest_languages(macro_environment(), ruleset)
+    shipped = manifest_languages(ruleset)
     return {"languages": shipped} if shipped else {}
 
 

@@ -74,8 +74,8 @@ def macros_pack(module: Module) -> Pack:
         rules = macro.rules(ruleset)
         command = env.get_template(f"{macro.template}.js.j2").render(
             rules=js_literal(rules),
-            words=js_literal(words(env, macro, "en")),
-            texts=js_literal(texts(env, ruleset, macro, rules)),
+            words=js_literal(words(macro, "en")),
+            texts=js_literal(texts(ruleset, macro, rules)),
             title=js_literal(f"{ruleset.info.title}: {macro.title}"),
             module=js_literal(module.options.module_id),
             macro=js_literal(macro.template),
