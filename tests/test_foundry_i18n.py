@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulepress.commands.build import build
 import rulepress.translations.words as words_module
 from rulepress import kinds
+from rulepress.commands.build import build
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.lang import (
     COMMON,
