@@ -424,8 +424,8 @@ def in_source(text: str, sentence: str) -> str:
     return sentence
 
 
-def search_site(page, query: str) -> list[str]:
-    """Type a query into the site's search once its index is ready; the result links."""
+def type_search(page, query: str) -> None:
+    """Type a query into the site's search once its index is ready."""
     page.click("input.md-search__input")
     page.wait_for_function(
         "() => !document.querySelector('.md-search-result__meta')"
@@ -433,6 +433,11 @@ def search_site(page, query: str) -> list[str]:
         timeout=30_000,
     )
     page.keyboard.type(query)
+
+
+def search_site(page, query: str) -> list[str]:
+    """Type a query into the site's search once its index is ready; the result links."""
+    type_search(page, query)
     page.wait_for_selector(".md-search-result__item", timeout=30_000)
     return [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item a")]
 

@@ -25,7 +25,7 @@ from rulepress.exporters.site.search_stemming import (
     stems,
 )
 from rulepress.validation import validate
-from tests.helpers import RULESET, RULESET_FILE, base_tree, build_tree
+from tests.helpers import RULESET, RULESET_FILE, base_tree, build_tree, type_search
 
 GERMAN_LUNR = LUNR_FILE.format(language="de")
 
@@ -137,13 +137,7 @@ def results_for(page, query: str, wanted: str) -> list[dict]:
     """Type `query` into the search once its index is ready, wait for the result that
     leads to `wanted` (a page's path below the site) for this query; every result item's
     links and HTML (an AssertionError naming what was found when `wanted` is not)."""
-    page.click("input.md-search__input")
-    page.wait_for_function(
-        "() => !document.querySelector('.md-search-result__meta')"
-        ".innerText.includes('Initializing')",
-        timeout=30_000,
-    )
-    page.keyboard.type(query)
+    type_search(page, query)
     link = f'.md-search-result__item a[href*="{wanted}?{urlencode({"h": query.lower()})}"]'
     try:
         page.wait_for_selector(link, timeout=30_000)
