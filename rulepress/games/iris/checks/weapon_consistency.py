@@ -3,6 +3,7 @@ header and the name, a column's label, the tiers of a section."""
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 
 from rulepress.games.iris.checks.weapon_tables import ap_spans
@@ -166,6 +167,7 @@ def tier_weaker_table(ruleset: Ruleset):
     AP 1-10 (AP 1: 15 against 20); tier 2 'Semi-Auto Shotgun' at AP 1-15 (...)"."""
     for entries in published_weapons_by_section(ruleset).values():
         rows_at = {id(e.document): _rows_by_ap(e.document) for e in entries}
+        columns = {id(e.document): _columns(e.document) for e in entries}
         for higher in entries:
             b = higher.document
             lower = sorted(
@@ -175,6 +177,8 @@ def tier_weaker_table(ruleset: Ruleset):
             for column in TIER_COLUMNS:
                 first, parts = None, []
                 for a in lower:
+                    if _never_lower(columns[id(b)], columns[id(a)], column):
+                        continue
                     weaker = [
                         (index, row, theirs)
                         for index, row in enumerate(b.table)
@@ -196,6 +200,24 @@ def tier_weaker_table(ruleset: Ruleset):
                         f"tier {b.tier} {column} is lower at the same AP than " + "; ".join(parts),
                         ("table", first, column),
                     )
+
+
+def _columns(profile: WeaponProfile) -> dict[str, tuple] | None:
+    """A profile's APs and TIER_COLUMNS' figures, row by row; None when an AP repeats (a
+    row is then compared with the first of its AP's, not the one beside it)."""
+    aps = tuple(row.ap for row in profile.table)
+    if len(set(aps)) < len(aps):
+        return None
+    return {"ap": aps} | {c: tuple(getattr(row, c) for row in profile.table) for c in TIER_COLUMNS}
+
+
+def _never_lower(higher: dict | None, lower: dict | None, column: str) -> bool:
+    """Whether `higher`'s column is lower than `lower`'s at no AP, told in one pass where
+    both tables hold the same APs in the same order (most do); False when it cannot be told
+    so, and the rows are compared one by one."""
+    if higher is None or lower is None or higher["ap"] != lower["ap"]:
+        return False
+    return not any(map(operator.lt, higher[column], lower[column]))
 
 
 def _rows_by_ap(profile: WeaponProfile) -> dict[int, object]:
