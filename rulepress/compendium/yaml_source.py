@@ -21,11 +21,11 @@ from yaml.error import Mark, MarkedYAMLError, YAMLError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
+from rulepress.compendium.yaml_scalars import CONSTRUCTORS, CORE
 from rulepress.errors import Code
 
 DataPath = tuple[str | int, ...]
 MAX_DEPTH = 64
-_CORE = "tag:yaml.org,2002:"
 
 
 class Position(NamedTuple):
@@ -93,6 +93,19 @@ class _PureCore12Loader(yaml.SafeLoader):
 class _Core12Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """libyaml's parser and composer, resolving by the YAML 1.2 core schema."""
 
+    def resolve(self, kind: type, value: str, implicit: tuple[bool, bool]) -> str:
+        """The tag of an untagged node: PyYAML's resolution by `_CORE12_RESOLVERS`, which
+        libyaml's composer asks for each of a large compendium's millions of scalars,
+        answered without its generic machinery (no path resolvers are ever added)."""
+        if kind is not ScalarNode:
+            return _SEQ if kind is SequenceNode else _MAP
+        if not implicit[0]:  # quoted, or tagged `!`: text
+            return _STR
+        for tag, pattern in _RESOLVERS_BY_FIRST.get(value[:1], ()):
+            if pattern.match(value):
+                return tag
+        return _STR
+
 
 _CORE12_RESOLVERS = (
     ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
@@ -110,23 +123,29 @@ for _loader in (_Core12Loader, _PureCore12Loader):
     _loader.yaml_implicit_resolvers = {}
     for _name, _pattern, _first in _CORE12_RESOLVERS:
         _loader.add_implicit_resolver(f"tag:yaml.org,2002:{_name}", re.compile(_pattern), _first)
+_RESOLVERS_BY_FIRST = _Core12Loader.yaml_implicit_resolvers
+_STR, _SEQ, _MAP = f"{CORE}str", f"{CORE}seq", f"{CORE}map"
 
 _BRACKETS = re.compile(r"[\[\]{}]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPE = re.compile(r"\\\\|\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))")
 _DEEP_INDENT = 4 * MAX_DEPTH
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines breaks
+_DEEP_LINE = re.compile(f"(?:\\A|[{_LINE_BREAKS}]) {{{_DEEP_INDENT + 1}}}")
+"""A line indented more than _DEEP_INDENT spaces, its start as `str.splitlines` finds it."""
 
 
 def _may_be_too_deep(text: str) -> bool:
     """Whether the text could nest deeper than the C parser safely recurses (it crashes
     the process on very deep input, where the pure-Python one raises RecursionError)."""
-    depth = deepest = 0
-    for match in _BRACKETS.finditer(text):
-        depth += 1 if match.group() in "[{" else -1
-        deepest = max(deepest, depth)
-    if deepest > MAX_DEPTH:
-        return True
-    return any(len(line) - len(line.lstrip(" ")) > _DEEP_INDENT for line in text.splitlines())
+    if text.count("[") + text.count("{") > MAX_DEPTH:  # else brackets cannot nest deeper
+        depth = deepest = 0
+        for match in _BRACKETS.finditer(text):
+            depth += 1 if match.group() in "[{" else -1
+            deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return True
+    return _DEEP_LINE.search(text) is not None
 
 
 def loader_for(text: str) -> type:
@@ -191,13 +210,51 @@ def parse_yaml(text: str, file: Path, *, positions: bool = True) -> tuple[object
     if node is None:
         raise YamlProblem(Code.EMPTY_FILE, "file holds no YAML document")
     source_map = SourceMap(file, text=None if positions else text)
-    builder = _Builder(source_map, text, loader, record=positions)
     try:
-        return builder.build(node, (), 0), source_map
+        if not positions and loader is _Core12Loader and "&" not in text:
+            return _plain_data(node, 0), source_map
+        return _Builder(source_map, text, loader, record=positions).build(node, (), 0), source_map
     except YamlProblem:
         if positions:
             raise
     return parse_yaml(text, file)  # raises the same problem, now with its exact place
+
+
+def _plain_data(node: Node, depth: int) -> object:
+    """The data of a node graph that cannot hold an alias (its text has no `&`, so no
+    anchor), read by libyaml, with no position kept: what `_Builder` builds, without its
+    bookkeeping (most of a large compendium's parsing after libyaml's). Anything
+    `_Builder` would refuse raises YamlProblem, and the caller asks `_Builder` where."""
+    if depth > MAX_DEPTH:
+        raise YamlProblem(Code.YAML_UNSUPPORTED, "too deep")
+    kind = type(node)
+    if kind is ScalarNode:
+        return _scalar_data(node)
+    if kind is SequenceNode and node.tag == _SEQ:
+        return [_plain_data(item, depth + 1) for item in node.value]
+    if kind is not MappingNode or node.tag != _MAP:
+        raise YamlProblem(Code.YAML_UNSUPPORTED, "unsupported node")
+    result: dict = {}
+    for key_node, value_node in node.value:
+        if type(key_node) is not ScalarNode:
+            raise YamlProblem(Code.YAML_UNSUPPORTED, "unsupported key")
+        key = key_node.value if key_node.tag == _STR else _scalar_data(key_node)
+        if type(key) is not str and type(key) is not int:  # as `_Builder._mapping`
+            key = key_node.value
+        if key in result:
+            raise YamlProblem(Code.DUPLICATE_KEY, "duplicate key")
+        result[key] = _plain_data(value_node, depth + 1)
+    return result
+
+
+def _scalar_data(node: ScalarNode) -> object:
+    construct = CONSTRUCTORS.get(node.tag)
+    if construct is None:
+        raise YamlProblem(Code.YAML_UNSUPPORTED, "unsupported tag")
+    try:
+        return construct(node.value)
+    except ValueError:
+        raise YamlProblem(Code.INVALID_VALUE, "unreadable scalar") from None
 
 
 class _Builder:
@@ -241,17 +298,17 @@ class _Builder:
         if isinstance(node, MappingNode):
             return self._mapping(node, path, depth)
         if isinstance(node, SequenceNode):
-            if node.tag != f"{_CORE}seq":
+            if node.tag != f"{CORE}seq":
                 raise self._bad_tag(node)
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
         return self._scalar(node)
 
     def _mapping(self, node: MappingNode, path: DataPath, depth: int) -> dict:
-        if node.tag != f"{_CORE}map":
+        if node.tag != f"{CORE}map":
             raise self._bad_tag(node)
         result: dict = {}
         for key_node, value_node in node.value:
-            if key_node.tag == f"{_CORE}merge":
+            if key_node.tag == f"{CORE}merge":
                 raise YamlProblem(
                     Code.YAML_UNSUPPORTED, "merge keys (<<) are not allowed", self._mark(key_node)
                 )
@@ -283,7 +340,7 @@ class _Builder:
     def _scalar(self, node: ScalarNode) -> object:
         if self.loader is _PureCore12Loader and _SURROGATE.search(node.value):
             raise self._surrogate(node)  # (libyaml refuses a surrogate's escape itself)
-        construct = _CONSTRUCTORS.get(node.tag)
+        construct = CONSTRUCTORS.get(node.tag)
         if construct is None:
             raise self._bad_tag(node)
         try:
@@ -318,46 +375,6 @@ class _Builder:
         return YamlProblem(
             Code.YAML_UNSUPPORTED, f"YAML tag {node.tag!r} is not allowed", self._mark(node)
         )
-
-
-MAX_DIGITS = 30  # no figure of a game needs more; printing a huge one is costly in Python
-
-
-def _int(text: str) -> int:
-    if len(text) > MAX_DIGITS:
-        raise ValueError("too many digits")
-    if text.startswith(("0o", "0x")):
-        return int(text[2:], 8 if text[1] == "o" else 16)
-    return int(text)  # Python refuses more than 4,300 digits with ValueError
-
-
-def _float(text: str) -> float:
-    lowered = text.lower()
-    if lowered.endswith(".inf"):
-        return float("-inf") if lowered.startswith("-") else float("inf")
-    if lowered == ".nan":
-        return float("nan")
-    return float(text)
-
-
-def _bool(text: str) -> bool:
-    if text.lower() not in ("true", "false"):
-        raise ValueError(text)
-    return text.lower() == "true"
-
-
-def _null(text: str) -> None:
-    if text not in ("", "~", "null", "Null", "NULL"):
-        raise ValueError(text)
-
-
-_CONSTRUCTORS = {
-    f"{_CORE}str": str,
-    f"{_CORE}int": _int,
-    f"{_CORE}float": _float,
-    f"{_CORE}bool": _bool,
-    f"{_CORE}null": _null,
-}
 
 
 def _first_line(exc: Exception) -> str:
