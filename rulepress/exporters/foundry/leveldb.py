@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
 import plyvel
 
 from rulepress.errors import RulepressError
@@ -93,10 +94,44 @@ def _check_document(key: str, value: dict) -> None:
 
 
 def encode(value: dict) -> bytes:
-    """A document as the bytes Foundry stores: compact JSON, keys in order."""
+    """A document as the bytes Foundry stores: compact JSON, keys in order. orjson writes
+    them several times faster, and the same bytes as `json.dumps` wherever the value holds
+    only strings, 64-bit integers, booleans, None, lists and string-keyed mappings
+    (`_plain`); a float (which the two spell differently: `1e-08`, `1e-8`), a huge integer
+    or a key of another type takes json's road."""
+    if _plain(value):
+        try:
+            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        except orjson.JSONEncodeError:  # a lone surrogate: json's road says what is wrong
+            pass
     return json.dumps(
         value, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False
     ).encode("utf-8")
+
+
+_SMALLEST, _LARGEST = -(2**63), 2**64 - 1
+"""The integers orjson writes (as json does)."""
+
+
+def _plain(value: object) -> bool:
+    """Whether `value` holds nothing that orjson would write otherwise than json."""
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is dict:
+            if not all(type(key) is str for key in item):
+                return False
+            push(item.values())
+        elif kind is list or kind is tuple:
+            push(item)
+        elif kind is int:
+            if not _SMALLEST <= item <= _LARGEST:
+                return False
+        elif not (isinstance(item, str) or item is None or kind is bool):
+            return False  # a float, or an object json would refuse or write its own way
+    return True
 
 
 def write_pack(pack: Pack, folder: Path, output: OutputFolder) -> int:

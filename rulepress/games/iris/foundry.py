@@ -34,16 +34,18 @@ def table_rows(weapon: WeaponProfile, shared: Shared) -> Markup:
     over `weapon.table` itself still can."""
     cell = shared.html.finalize
 
-    def text(value: object) -> str:
-        return str(value) if type(value) is int else str(escape(cell(value)))
+    def text(value: object) -> object:
+        return value if type(value) is int else str(escape(cell(value)))
 
-    return Markup(
-        "".join(
-            f"<tr><td>{text(row.ap)}</td><td>{text(row.damage)}</td><td>{text(row.defense)}"
-            f"</td><td>{text(row.move)}</td><td>{text(row.range)}</td></tr>\n"
-            for row in weapon.table
+    lines = []
+    for ap, damage, defense, move, reach in weapon.table:
+        if not (type(ap) is type(damage) is type(defense) is type(reach) is int):
+            ap, damage, defense, reach = text(ap), text(damage), text(defense), text(reach)
+        lines.append(
+            f"<tr><td>{ap}</td><td>{damage}</td><td>{defense}</td><td>{text(move)}</td>"
+            f"<td>{reach}</td></tr>\n"
         )
-    )
+    return Markup("".join(lines))
 
 
 def weapon_description(weapon: WeaponProfile, ruleset: Ruleset, shared: Shared) -> dict:
