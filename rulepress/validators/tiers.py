@@ -73,17 +73,19 @@ def _stats(numbers: Numbers, entries: list[Entry]) -> list[Stat]:
 
 def _steps(
     numbers: Numbers, groups: list[list[Entry]], stat: Stat
-) -> Iterator[tuple[Entry, Entry]]:
-    """Each step of `stat` from a tier of a group to the next tier of the group that gives
-    it, between documents whose values differ."""
+) -> Iterator[tuple[float, float]]:
+    """The values of each step of `stat` from a tier of a group to the next tier of the
+    group that gives it, between documents whose values differ (a group's documents are
+    met by tier, so the steps cost what they are, not the group's size squared)."""
     for entries in groups:
-        carriers = [e for e in entries if _value(numbers, e, stat) is not None]
-        following = dict(itertools.pairwise(sorted({_tier(e.document) for e in carriers})))
-        for a in carriers:
-            for b in carriers:
-                step = following.get(_tier(a.document)) == _tier(b.document)
-                if step and _value(numbers, a, stat) != _value(numbers, b, stat):
-                    yield a, b
+        by_tier: dict[int, list[float]] = {}
+        for entry in entries:
+            value = _value(numbers, entry, stat)
+            if value is not None:
+                by_tier.setdefault(_tier(entry.document), []).append(value)
+        for lower, higher in itertools.pairwise(sorted(by_tier)):
+            for a in by_tier[lower]:
+                yield from ((a, b) for b in by_tier[higher] if a != b)
 
 
 def _way(numbers: Numbers, groups: list[list[Entry]], stat: Stat) -> int:
@@ -96,7 +98,7 @@ def _way(numbers: Numbers, groups: list[list[Entry]], stat: Stat) -> int:
     ):
         return 0
     steps = list(_steps(numbers, groups, stat))
-    rises = sum(_value(numbers, b, stat) > _value(numbers, a, stat) for a, b in steps)
+    rises = sum(b > a for a, b in steps)
     falls = len(steps) - rises
     if falls and rises >= 2 * falls:
         return 1
