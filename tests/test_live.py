@@ -197,3 +197,37 @@ def test_any_edit_sequence_follows_the_files(tmp_path: Path, names: list[str]) -
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_text(text, encoding="utf-8")
             session.step(paths)
+
+
+def test_a_saved_translation_is_checked_again(tmp_path: Path) -> None:
+    """A translation file is no document of the ruleset, yet its checks (RP4xx) read it:
+    saving one re-runs them (it once kept their last findings), and only them."""
+    root = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, root)
+    session = Session(root)
+    shock = "cool/translations/de/shock-roll.yaml"
+    text = (root / shock).read_text(encoding="utf-8")
+    moved = session.write(shock, text.replace("language: de", "language: fr"))
+    assert any(f.code == "RP405" for f in moved.findings)
+    assert session.live._checks["cool"].rerun["RP405"] == "whole"
+    assert session.live._checks["cool"].rerun["RP229"] == "kept"
+    stale = session.write(
+        shock, text.replace("digest: 92c1d3c6a68dd367", "digest: 0000000000000000")
+    )
+    assert not any(f.code == "RP405" for f in stale.findings)
+    assert session.write(shock, text).ok
+
+
+def test_a_field_left_out_is_checked_again_and_a_figure_changed_is_not(tmp_path: Path) -> None:
+    """usual-field-missing (RP227) reads which optional figures a document carries, not
+    their values: a dearer cost keeps its findings, a magazine left out runs it again."""
+    root = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, root)
+    session = Session(root)
+    shotgun = "iris/weapons/shotguns/heavy-shotgun.yaml"
+    text = (root / shotgun).read_text(encoding="utf-8")
+    session.write(shotgun, text.replace("cost: 26", "cost: 27"))
+    assert session.live._checks["iris"].rerun["RP227"] == "kept"
+    missing = session.write(shotgun, text.replace("magazine: 6\n", ""))
+    assert session.live._checks["iris"].rerun["RP227"] == "whole"
+    assert any(f.code == "RP227" and "magazine" in f.message for f in missing.findings)

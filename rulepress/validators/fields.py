@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections import defaultdict
 from collections.abc import Iterator
@@ -33,18 +34,23 @@ class _Place:
     model: BaseModel
 
 
-def _optional_fields(model: BaseModel) -> list[str]:
+def _optional_fields(model: BaseModel) -> tuple[str, ...]:
     """The figures of `model`'s class a document may leave out (those with a default of
     nothing): a field that must be given, even as null, says something when it is null,
     and words (a name, a note, a heading's group, a reference) are not figures."""
-    return [
+    return _optional_fields_of(type(model))
+
+
+@functools.cache
+def _optional_fields_of(model: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(
         name
-        for name, info in type(model).model_fields.items()
+        for name, info in model.model_fields.items()
         if name not in NOT_COMPARED
         and not info.is_required()
         and _empty(info.get_default(call_default_factory=True))
         and not _words(info.annotation)
-    ]
+    )
 
 
 def _words(annotation: object) -> bool:
@@ -94,7 +100,11 @@ def _walk(place: _Place, key: tuple, groups: dict[tuple, list[_Place]]) -> None:
 
 
 def _carries(place: _Place, field: str) -> bool:
-    return not _empty(getattr(place.model, field, None))
+    return _carried(place.model, field)
+
+
+def _carried(model: BaseModel, field: str) -> bool:
+    return not _empty(getattr(model, field, None))
 
 
 def _missing(places: list[_Place]) -> Iterator[tuple[_Place, str, int]]:
@@ -121,13 +131,24 @@ def _alternative(place: _Place, fields: list[str], beside: set[str]) -> bool:
 
 
 def _fields_index(document) -> object:
-    """What usual-field-missing reads of a document: its kind, id, status and data."""
-    return (
-        document.kind,
-        document.id,
-        document.is_draft,
-        document.model_dump(exclude=set(NOT_COMPARED)),
-    )
+    """What usual-field-missing reads of a document: its kind, id, status and name, and
+    the shape of its data as `_walk` meets it: each part's place and type, and which of
+    its optional figures it carries (not their values: a dearer cost is no field missing)."""
+    shape: list[tuple] = []
+    _shape(document, (), shape)
+    return (document.kind, document.id, document.is_draft, document.display_name, shape)
+
+
+def _shape(model: BaseModel, path: tuple, shape: list[tuple]) -> None:
+    shape.append((path, type(model), [_carried(model, f) for f in _optional_fields(model)]))
+    for name in type(model).model_fields:
+        value = getattr(model, name) if name not in NOT_COMPARED else None
+        if isinstance(value, BaseModel):
+            _shape(value, (*path, name), shape)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    _shape(item, (*path, name, index), shape)
 
 
 @check("RP227", "usual-field-missing", Level.WARNING, index=_fields_index)

@@ -15,7 +15,7 @@ import functools
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rulepress.compendium.model import Entry, Ruleset
+from rulepress.compendium.model import TRANSLATION_CODES, Entry, Ruleset
 from rulepress.errors import Finding
 from rulepress.validators.grouping import group_placeholder_findings
 from rulepress.validators.registry import (
@@ -74,13 +74,25 @@ def recheck(previous: RulesetChecks, ruleset: Ruleset) -> RulesetChecks:
     if old.info_digest != ruleset.info_digest or old.folder != ruleset.folder:
         return check_whole(ruleset)
     edit = _Edit(old, ruleset)
-    if not edit.changed:  # the same bytes saved again: the reports' positions hold
+    retranslated = _signatures(old.translations) != _signatures(ruleset.translations)
+    if not edit.changed and not retranslated:  # the same bytes saved again: all holds
         return RulesetChecks(ruleset, previous.reports, dict.fromkeys(previous.reports, "kept"))
     reports, rerun = {}, {}
     for registered in registered_checks():
         code = registered.code
-        reports[code], rerun[code] = edit.recheck(registered, previous.reports.get(code))
+        before = previous.reports.get(code)
+        if retranslated and code.startswith(TRANSLATION_CODES):  # they read the translations
+            reports[code], rerun[code] = _run(registered, ruleset), "whole"
+        elif not edit.changed and before is not None:  # no document changed: no other check
+            reports[code], rerun[code] = before, "kept"  # reads a translation
+        else:
+            reports[code], rerun[code] = edit.recheck(registered, before)
     return RulesetChecks(ruleset, reports, rerun)
+
+
+def _signatures(entries: tuple[Entry, ...]) -> dict[Path, str]:
+    """Each file's digest: what says a translation file was saved with other bytes."""
+    return {entry.file: entry.digest for entry in entries}
 
 
 def _run(registered: Check, ruleset: Ruleset) -> Reported:

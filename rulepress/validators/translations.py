@@ -209,7 +209,13 @@ def _shape_differences(field: TextField, text: str) -> list[str]:
     ]
 
 
-@check("RP405", "misplaced-translation", Level.ERROR)
+def _placement_index(document) -> tuple:
+    """What misplaced-translation reads of a document besides its file (which an edit in
+    place keeps): its kind, and a translation's language and document."""
+    return (document.KIND, getattr(document, "language", None), getattr(document, "document", None))
+
+
+@check("RP405", "misplaced-translation", Level.ERROR, index=_placement_index)
 def misplaced_translations(ruleset: Ruleset) -> Iterator[Report]:
     """A translation file outside `translations/<its language>/`, of a language the
     ruleset does not declare in `languages:`, or a second file translating the same
