@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+D = TypeVar("D")
 
 
 class PerDocument:
@@ -24,14 +25,14 @@ class PerDocument:
         self.kept = 0
         """How many values lived at the last pruning."""
 
-    def get(self, document: object, make: Callable[[], T]) -> T:
-        """The document's value, made by `make` the first time."""
+    def get(self, document: D, make: Callable[[D], T]) -> T:
+        """The document's value, `make(document)` the first time."""
         known = self.values.get(id(document))
         if known is not None and known[0]() is document:  # an id is reused once freed
             return known[1]
         if len(self.values) > 2 * self.kept + 1000:  # the documents gone leave dead values
             self.values = {k: v for k, v in self.values.items() if v[0]() is not None}
             self.kept = len(self.values)
-        value = make()
+        value = make(document)
         self.values[id(document)] = (weakref.ref(document), value)
         return value

@@ -194,10 +194,11 @@ def misspelled_word(ruleset: Ruleset):
     known = misspellings()
     own = {word.lower() for word in ruleset.info.words}
     texts = {id(entry.document): list(prose(entry.document)) for entry in ruleset.entries}
-    counts = [
-        _VARIANT_COUNTS.get(document, lambda d=document: _variant_counts(d, texts.get(id(d))))
-        for document in ruleset.all(Document, drafts=True)
-    ]
+
+    def count(document: Document) -> tuple[int, int]:
+        return _variant_counts(document, texts.get(id(document)))
+
+    counts = [_VARIANT_COUNTS.get(d, count) for d in ruleset.all(Document, drafts=True)]
     odd = _odd_variant(sum(gb for gb, _ in counts), sum(us for _, us in counts))
     for entry in ruleset.entries:
         found = _misspelt(texts[id(entry.document)], known, own, odd)

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
+from rulepress.validators.per_document import PerDocument
 from rulepress.validators.plugin_calls import guarded
 from rulepress.validators.registry import Report, check, group_of
 
@@ -40,13 +41,18 @@ def _tier(document) -> int | None:
     return tier if isinstance(tier, int) and not isinstance(tier, bool) else None
 
 
+_NUMBERS = PerDocument()
+"""Each document's numbers (`_numbers`), worked out once: a watch keeps the unchanged."""
 Numbers = dict[int, dict[str, float]]
 """The numbers of each document of one run (`_numbers`), by its entry's id."""
 
 
 def _value(numbers: Numbers, entry: Entry, stat: Stat) -> float | None:
     given = numbers[id(entry)]
-    return next((given[field] for field in stat if field in given), None)
+    for field in stat:
+        if field in given:
+            return given[field]
+    return None
 
 
 def _stats(numbers: Numbers, entries: list[Entry]) -> list[Stat]:
@@ -157,7 +163,7 @@ def tier_progression(ruleset: Ruleset):
     tiered = [
         e for e in ruleset.entries if not e.document.is_draft and _tier(e.document) is not None
     ]
-    numbers = {id(e): _numbers(e.document) for e in tiered}
+    numbers = {id(e): _NUMBERS.get(e.document, _numbers) for e in tiered}
     by_group, failed = _groups(tiered)
     yield from failed
     kinds: dict[str, list[list[Entry]]] = {}
@@ -172,16 +178,18 @@ def tier_progression(ruleset: Ruleset):
 
 
 def _against(numbers: Numbers, entries: list[Entry], stat: Stat, way: int) -> Iterator[Report]:
-    """A report for each entry whose `stat` goes against `way` from a lower tier's."""
-    for b in entries:
-        value = _value(numbers, b, stat)
+    """A report for each entry whose `stat` goes against `way` from a lower tier's (each
+    entry's value and tier looked up once, not once per pair)."""
+    carriers = [
+        (entry, value, _tier(entry.document))
+        for entry in entries
+        if (value := _value(numbers, entry, stat)) is not None
+    ]
+    for b, value, tier in carriers:
         lower = [
             a
-            for a in entries
-            if value is not None
-            and (theirs := _value(numbers, a, stat)) is not None
-            and _tier(a.document) < _tier(b.document)
-            and (value - theirs) * way < 0
+            for a, theirs, their_tier in carriers
+            if their_tier < tier and (value - theirs) * way < 0
         ]
         if not lower:
             continue
@@ -193,7 +201,7 @@ def _against(numbers: Numbers, entries: list[Entry], stat: Stat, way: int) -> It
         yield Report(
             b,
             f"{'/'.join(stat)} {'rises' if way > 0 else 'falls'} with the tiers, but tier "
-            f"{_tier(b.document)} gives {field} {value}, {'less' if way > 0 else 'more'} "
+            f"{tier} gives {field} {value}, {'less' if way > 0 else 'more'} "
             f"than {names}",
             (field,),
         )
