@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from rulepress import kinds
+from rulepress.caching import PerObject
 from rulepress.compendium.model import Ruleset
 from rulepress.models import Document
 from rulepress.output_names import GENERATED_NAMES, slug
@@ -76,13 +77,22 @@ class Chapter:
 
 def chapters(ruleset: Ruleset) -> list[Chapter]:
     """The ruleset's chapters in reading order, drafts left out."""
-    return _unique_ids(_chapters_as_named(ruleset), ruleset)[0]
+    return list(_outline(ruleset)[0])
+
+
+_OUTLINES = PerObject()
+"""Each ruleset's chapters and clashes, worked out once while it lives: the guide, the
+Foundry journal, the JSON and RP226 each ask for them on every edit a watch follows."""
+
+
+def _outline(ruleset: Ruleset) -> tuple[list[Chapter], list[Clash]]:
+    return _OUTLINES.get(ruleset, lambda r: _unique_ids(_chapters_as_named(r), r))
 
 
 def anchor_clashes(ruleset: Ruleset) -> list[Clash]:
     """Each place where the guide's outline gives one anchor twice, in reading order:
     what `chapters` renames (`-2`) or lets share a name (check RP226 reports them)."""
-    return _unique_ids(_chapters_as_named(ruleset), ruleset)[1]
+    return list(_outline(ruleset)[1])
 
 
 def _chapters_as_named(ruleset: Ruleset) -> list[Chapter]:

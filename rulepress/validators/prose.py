@@ -15,11 +15,11 @@ from importlib import resources
 
 from pydantic import BaseModel, BeforeValidator
 
+from rulepress.caching import PerObject
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.models import Document
 from rulepress.models.base import Name, Text
-from rulepress.validators.per_document import PerDocument
 from rulepress.validators.registry import check
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words
 
@@ -171,7 +171,7 @@ def _variant_counts(document, texts: list[tuple[tuple, str]] | None = None) -> t
     return gb, us
 
 
-_VARIANT_COUNTS = PerDocument()
+_VARIANT_COUNTS = PerObject()
 """Each document's (British, American) spellings: the same for the unchanged documents
 a watch keeps between edits (a tenth of a second at 10,000 weapons each time)."""
 

@@ -6,9 +6,9 @@ import itertools
 from collections.abc import Iterator
 from fractions import Fraction
 
+from rulepress.caching import PerObject
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.validators.per_document import PerDocument
 from rulepress.validators.plugin_calls import guarded
 from rulepress.validators.registry import Report, check, group_of
 
@@ -41,7 +41,7 @@ def _tier(document) -> int | None:
     return tier if isinstance(tier, int) and not isinstance(tier, bool) else None
 
 
-_NUMBERS = PerDocument()
+_NUMBERS = PerObject()
 """Each document's numbers (`_numbers`), worked out once: a watch keeps the unchanged."""
 Numbers = dict[int, dict[str, float]]
 """The numbers of each document of one run (`_numbers`), by its entry's id."""
