@@ -67,7 +67,8 @@ def _walk(value: object, path: tuple, pattern: re.Pattern, units: tuple[str, ...
                 yield from _walk(field, (*path, name), pattern, units)
     elif isinstance(value, list):  # not a tuple: a table's row of figures holds no words
         for index, item in enumerate(value):
-            yield from _walk(item, (*path, index), pattern, units)
+            if not isinstance(item, tuple | int | float):  # nor do its rows, one by one
+                yield from _walk(item, (*path, index), pattern, units)
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _walk(item, (*path, key), pattern, units)

@@ -25,6 +25,7 @@ from rulepress.validators.registry import (
     placeholder_symptoms,
     registered_checks,
 )
+from rulepress.validators.shared import one_run
 
 Reported = dict[Path, tuple[tuple[Report, Finding], ...]]
 """A check's reports in one ruleset by file, each with the finding it makes, in the
@@ -55,7 +56,8 @@ class RulesetChecks:
 
 def check_whole(ruleset: Ruleset) -> RulesetChecks:
     """Every check run over the whole ruleset."""
-    reports = {c.code: _run(c, ruleset) for c in registered_checks()}
+    with one_run():
+        reports = {c.code: _run(c, ruleset) for c in registered_checks()}
     return RulesetChecks(ruleset, reports, dict.fromkeys(reports, "whole"))
 
 
@@ -78,6 +80,15 @@ def recheck(previous: RulesetChecks, ruleset: Ruleset) -> RulesetChecks:
     if not edit.changed and not retranslated:  # the same bytes saved again: all holds
         return RulesetChecks(ruleset, previous.reports, dict.fromkeys(previous.reports, "kept"))
     reports, rerun = {}, {}
+    with one_run():
+        _recheck_each(edit, previous, ruleset, retranslated, reports, rerun)
+    return RulesetChecks(ruleset, reports, rerun)
+
+
+def _recheck_each(
+    edit: _Edit, previous: RulesetChecks, ruleset: Ruleset, retranslated: bool, reports, rerun
+) -> None:
+    """Each check's reports after `edit` into `reports`, how they were found into `rerun`."""
     for registered in registered_checks():
         code = registered.code
         before = previous.reports.get(code)
@@ -87,7 +98,6 @@ def recheck(previous: RulesetChecks, ruleset: Ruleset) -> RulesetChecks:
             reports[code], rerun[code] = before, "kept"  # reads a translation
         else:
             reports[code], rerun[code] = edit.recheck(registered, before)
-    return RulesetChecks(ruleset, reports, rerun)
 
 
 def _signatures(entries: tuple[Entry, ...]) -> dict[Path, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from importlib import resources
 
 from pydantic import BaseModel, BeforeValidator
@@ -21,6 +21,7 @@ from rulepress.errors import Level
 from rulepress.models import Document
 from rulepress.models.base import Name, Text
 from rulepress.validators.registry import check
+from rulepress.validators.shared import shared
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words
 
 _PROSE_VALIDATORS = {
@@ -38,6 +39,12 @@ def prose(model: BaseModel, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
     """(data path, text) of every Text or Name value inside `model`, in field order."""
     for name, is_prose in _prose_fields(type(model)):
         yield from _walk(getattr(model, name), (*path, name), is_prose)
+
+
+def document_prose(document: BaseModel) -> tuple[tuple[tuple, str], ...]:
+    """`prose(document)`, walked once in a run of the checks (validators.shared): six
+    checks read every document's prose."""
+    return shared("prose", document, lambda d: tuple(prose(d)))
 
 
 @functools.cache
@@ -156,13 +163,13 @@ def _american() -> frozenset[str]:
     )
 
 
-def _variant_counts(document, texts: list[tuple[tuple, str]] | None = None) -> tuple[int, int]:
+def _variant_counts(document, texts: Sequence[tuple[tuple, str]] | None = None) -> tuple[int, int]:
     """(British, American) spellings of the variant dictionary in a document's prose
     (`texts`, when walked already): what misspelled-word reads of the documents besides
     the one it reports on."""
     british, american = spelling_variants(), _american()
     gb = us = 0
-    for _, value in prose(document) if texts is None else texts:
+    for _, value in document_prose(document) if texts is None else texts:
         words = WORD.findall(value.lower())
         if british.keys().isdisjoint(words) and american.isdisjoint(words):
             continue  # most texts: two passes in C, none word by word in Python
@@ -193,7 +200,7 @@ def misspelled_word(ruleset: Ruleset):
     Dont roll.` (did you mean "don't"?)."""
     known = misspellings()
     own = {word.lower() for word in ruleset.info.words}
-    texts = {id(entry.document): list(prose(entry.document)) for entry in ruleset.entries}
+    texts = {id(entry.document): document_prose(entry.document) for entry in ruleset.entries}
 
     def count(document: Document) -> tuple[int, int]:
         return _variant_counts(document, texts.get(id(document)))
@@ -219,10 +226,18 @@ def _odd_variant(british: int, american: int) -> dict[str, str] | None:
 
 
 def _misspelt(
-    texts: list[tuple[tuple, str]], known: dict[str, str], own: set[str], odd: dict[str, str] | None
+    texts: Sequence[tuple[tuple, str]],
+    known: dict[str, str],
+    own: set[str],
+    odd: dict[str, str] | None,
 ) -> Iterator[WordReport]:
     """Each misspelt word of a document's prose (`texts`), in order, with its likely fix."""
     for path, value in texts:
+        words = set(map(str.lower, WORD.findall(value)))
+        if "’" in value:
+            words = {word.replace("’", "'") for word in words}
+        if known.keys().isdisjoint(words) and (odd is None or odd.keys().isdisjoint(words)):
+            continue  # most texts: no word is one to report, told in C
         for match in WORD.finditer(value):
             word = match.group().lower().replace("’", "'")
             if word in own:
@@ -269,7 +284,7 @@ def defined_terms(ruleset: Ruleset) -> set[str]:
         document = entry.document
         terms.add(document.id.replace("-", " "))
         terms.add(document.display_name.lower())
-        for _, value in prose(document):
+        for _, value in document_prose(document):
             for introduced in re.finditer(r"\((?:or )?([A-Z][A-Za-z.]*[A-Z]s?)\)", value):
                 terms.add(introduced.group(1).lower())
     return terms
@@ -287,7 +302,7 @@ def _is_defined(term: str, defined: set[str]) -> bool:
 
 def _terms_index(document) -> tuple:
     """What undefined-term reads of a document: its id, name, status and prose."""
-    return (document.id, document.display_name, document.is_draft, list(prose(document)))
+    return (document.id, document.display_name, document.is_draft, list(document_prose(document)))
 
 
 @check("RP232", "undefined-term", Level.INFO, index=_terms_index)
@@ -315,7 +330,7 @@ def undefined_term(ruleset: Ruleset):
 
 def _undefined(entry: Entry, defined: set[str], reported: set[str]) -> Iterator[WordReport]:
     """Each term of an entry's prose that is not defined and not `reported` before."""
-    for path, value in prose(entry.document):
+    for path, value in document_prose(entry.document):
         for term, offset, spellings in _terms(value):
             if term.lower() in reported or any(_is_defined(s, defined) for s in spellings):
                 continue

@@ -30,6 +30,7 @@ from rulepress.errors import (
 from rulepress.kinds import games, registry
 from rulepress.models import Document
 from rulepress.validators.grouping import group_placeholder_findings
+from rulepress.validators.shared import one_run
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,8 @@ def run_checks(compendium: Compendium) -> list[Finding]:
     """Every registered check's findings, ruleset by ruleset, in code order; a
     placeholder's symptoms grouped into its draft finding (see validators.grouping)."""
     findings = []
-    for ruleset in compendium:
-        for registered in sorted(registered_checks(), key=lambda c: c.code):
-            findings.extend(registered.run(ruleset))
+    with one_run():
+        for ruleset in compendium:
+            for registered in sorted(registered_checks(), key=lambda c: c.code):
+                findings.extend(registered.run(ruleset))
     return group_placeholder_findings(findings, placeholder_symptoms())

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
-from rulepress.validators.prose import defined_terms, prose
+from rulepress.validators.prose import defined_terms, document_prose
 from rulepress.validators.registry import check, data_strings, strings_index
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words
 
@@ -32,7 +32,7 @@ blank line, a full stop or a comma between them is a new sentence or clause)."""
 
 def source_prose(document: BaseModel) -> Iterator[tuple[tuple, str]]:
     """(data path, text) of the document's prose, its acknowledgements' reasons left out."""
-    for path, value in prose(document):
+    for path, value in document_prose(document):
         if path[:1] != ("acknowledged",):
             yield path, value
 
