@@ -101,7 +101,9 @@ def encode(value: dict) -> bytes:
     or a key of another type takes json's road."""
     if _plain(value):
         try:
-            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+            # copied into bytes of their own size: a pack's values are held until it is
+            # written, and orjson's grown buffers held instead cost twice the memory
+            return bytes(memoryview(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)))
         except orjson.JSONEncodeError:  # a lone surrogate: json's road says what is wrong
             pass
     return json.dumps(
