@@ -12,7 +12,7 @@ import functools
 import os
 import sys
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from rulepress.environment import installed_path
@@ -31,6 +31,14 @@ def cache_folder() -> str:
 def digest(data: bytes) -> str:
     """A short name for these bytes: 128 bits of BLAKE2b, in hex."""
     return blake2b(data, digest_size=16).hexdigest()
+
+
+def digest_of_parts(parts: Iterable[bytes]) -> str:
+    """`digest` of the parts joined, without joining them (a file written in parts)."""
+    hasher = blake2b(digest_size=16)
+    for part in parts:
+        hasher.update(part)
+    return hasher.hexdigest()
 
 
 def file_digests(

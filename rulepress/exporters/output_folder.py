@@ -19,15 +19,20 @@ import contextlib
 import os
 import shutil
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
+from rulepress.caching import digest_of_parts
 from rulepress.errors import RulepressError
 from rulepress.files import CLOEXEC, Replacement, open_regular
 
 FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | CLOEXEC
 FILE_MODE = 0o644
+READ_PART = 1 << 20
+"""How much of a file `digest` reads at a time."""
+T = TypeVar("T")
 """The mode of every output file: the output is meant to be shared (Replacement's is 0600)."""
 
 
@@ -130,13 +135,23 @@ class OutputFolder:
     def read(self, path: Path | str) -> bytes | None:
         """The bytes of the file `path`, None if there is none; a link or anything but a
         regular file is refused."""
+        return self._with_file(path, lambda file: file.read())
+
+    def digest(self, path: Path | str) -> str | None:
+        """`caching.digest` of the file `path`'s bytes, read a part at a time (never held
+        whole), None if there is none; refused as `read` refuses."""
+        return self._with_file(
+            path, lambda file: digest_of_parts(iter(partial(file.read, READ_PART), b""))
+        )
+
+    def _with_file(self, path: Path | str, use: Callable[[BinaryIO], T]) -> T | None:
         folder, name = self._split(path)
         try:
             with (
                 self.folder(folder) as handle,
                 open_regular(name, limit=None, follow_links=False, dir_fd=handle) as file,
             ):
-                return file.read()
+                return use(file)
         except FileNotFoundError:
             return None
         except OSError as exc:

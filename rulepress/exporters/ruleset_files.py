@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from rulepress.caching import digest
+from rulepress.caching import digest_of_parts
 from rulepress.compendium.model import Compendium
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
@@ -27,8 +27,9 @@ Key = tuple[str, str]
 class RulesetFiles:
     """A target made of one file per ruleset (`<ruleset id><suffix>`) and per edition of
     it in another language (`<language>/<ruleset id><suffix>`), rendered by
-    `render(compendium, ruleset, pieces, edition)` to its bytes (`edition` None for the
-    source's): the markdown and json targets' export and LiveExporter."""
+    `render(compendium, ruleset, pieces, edition)` to its bytes, or to a list of the parts
+    they join (`edition` None for the source's): the markdown and json targets'
+    LiveExporter."""
 
     def __init__(self, output: OutputFolder, folder: Path, suffix: str, render) -> None:
         """Files are written into `folder` (inside `output`), named by ruleset id and
@@ -66,14 +67,16 @@ class RulesetFiles:
         pieces.start()
         data = self.render(compendium, ruleset, pieces, edition)
         pieces.sweep()
+        parts = [data] if isinstance(data, bytes) else data  # a file in parts is never joined
         path = self._path(key)
-        before, now = self.written.get(key), digest(data)
+        before, now = self.written.get(key), digest_of_parts(parts)
         if before is None:  # the build's file: compared with what is on disk
-            self.output.write_if_changed(path, data)
-        elif before != now:
-            self.output.write(path, data)
+            before = self.output.digest(path)
+        if before != now:
+            with self.output.replacing(path) as file:
+                file.writelines(parts)
         self.written[key] = now
-        del data  # the next render's file is made before this one would be let go
+        del data, parts  # the next render's file is made before this one would be let go
 
     def _path(self, key: Key) -> Path:
         ruleset_id, language = key
