@@ -27,6 +27,8 @@ def pretty_json(value: object) -> bytes:
     beyond 64 bits, which orjson refuses, take json's road. orjson would write NaN as
     null: the models refuse NaN, and the LevelDB encoder, which runs first, too."""
     try:
+        # `+ b"\n"` also copies the text into bytes of its own size: orjson's grown
+        # buffer (OPT_APPEND_NEWLINE's result) costs twice the memory while it is held
         return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
     except orjson.JSONEncodeError:
         text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
