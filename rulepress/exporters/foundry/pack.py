@@ -91,10 +91,14 @@ class SourceFolder:
             with self.output.folder(self.folder, create=True) as handle:
                 self.handle = os.dup(handle)  # thousands of files: the folder is walked once
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | CLOEXEC
-        try:
+        try:  # os.write, not a file object: thousands of files, each one system call
             file = os.open(document.file_name, flags, FILE_MODE, dir_fd=self.handle)
-            with open(file, "wb") as stream:
-                stream.write(document.source or b"")
+            try:
+                data = memoryview(document.source or b"")
+                while data:  # a write may take less than it is given
+                    data = data[os.write(file, data) :]
+            finally:
+                os.close(file)
         except OSError as exc:
             exc.filename = self.folder / document.file_name  # the path in full, for the error
             raise
