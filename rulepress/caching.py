@@ -1,7 +1,8 @@
 """What every cache and the build stamp share: where they live, and content named by the
 digest of its bytes (a file, a folder tree, the rulepress code itself).
 
-The compendium's document cache and the build stamp use it. Only the standard library
+The compendium's document cache and the build stamp use it; `PerObject` is the one cache
+in memory, of a value per frozen object while it lives. Only the standard library
 is imported here (through rulepress.files and rulepress.sealed too), because the
 launcher's no-op build uses it.
 """
