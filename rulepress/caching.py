@@ -1,8 +1,7 @@
 """What every cache and the build stamp share: where they live, and content named by the
 digest of its bytes (a file, a folder tree, the rulepress code itself).
 
-The compendium's document cache and the build stamp use it; `PerObject` is the one cache
-in memory, of a value per frozen object while it lives. Only the standard library
+The compendium's document cache and the build stamp use it. Only the standard library
 is imported here (through rulepress.files and rulepress.sealed too), because the
 launcher's no-op build uses it.
 """
@@ -12,9 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import weakref
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
 
 from rulepress.environment import installed_path
 from rulepress.files import read_regular
@@ -191,33 +188,3 @@ def _location(module: str) -> str | None:
     if spec.submodule_search_locations:
         return os.path.abspath(next(iter(spec.submodule_search_locations)))
     return os.path.abspath(spec.origin) if spec.origin else None
-
-
-T = TypeVar("T")
-D = TypeVar("D")
-
-
-class PerObject:
-    """Values worked out once per object while it lives, forgotten once it is gone. A
-    watch keeps the documents (and ruleset) of unchanged files between edits, the same
-    objects: what a check or an outline works out from each (misspelled-word's count of
-    a document's spellings, RP229's numbers, a ruleset's chapters) is then worked out for
-    the changed ones only. Only for frozen objects, whose values cannot go stale."""
-
-    def __init__(self) -> None:
-        """Empty."""
-        self.values: dict[int, tuple[weakref.ref, Any]] = {}
-        self.kept = 0
-        """How many values lived at the last pruning."""
-
-    def get(self, thing: D, make: Callable[[D], T]) -> T:
-        """The value of `thing`, `make(thing)` the first time."""
-        known = self.values.get(id(thing))
-        if known is not None and known[0]() is thing:  # an id is reused once freed
-            return known[1]
-        if len(self.values) > 2 * self.kept + 1000:  # the objects gone leave dead values
-            self.values = {k: v for k, v in self.values.items() if v[0]() is not None}
-            self.kept = len(self.values)
-        value = make(thing)
-        self.values[id(thing)] = (weakref.ref(thing), value)
-        return value

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from rulepress import kinds
-from rulepress.caching import PerObject
 from rulepress.compendium.model import Ruleset
 from rulepress.models import Document
 from rulepress.output_names import GENERATED_NAMES, slug
+from rulepress.per_object import PerObject
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from importlib import resources
 
 from pydantic import BaseModel, BeforeValidator
 
-from rulepress.caching import PerObject
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
 from rulepress.models import Document
 from rulepress.models.base import Name, Text
+from rulepress.per_object import PerObject
 from rulepress.validators.registry import check
 from rulepress.validators.shared import shared
 from rulepress.validators.word_places import WORD, WordReport, reports_at_words

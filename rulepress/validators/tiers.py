@@ -6,9 +6,9 @@ import itertools
 from collections.abc import Iterator
 from fractions import Fraction
 
-from rulepress.caching import PerObject
 from rulepress.compendium.model import Entry, Ruleset
 from rulepress.errors import Level
+from rulepress.per_object import PerObject
 from rulepress.validators.plugin_calls import guarded
 from rulepress.validators.registry import Report, check, group_of
 
