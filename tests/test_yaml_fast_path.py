@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulepress.compendium import yaml_source
 from rulepress.compendium.yaml_source import YamlProblem, parse_yaml
-from tests.test_fuzz import mutated, random_documents
+from tests.yaml_strategies import mutated, random_documents
 
 FILE = Path("doc.yaml")
 
@@ -73,17 +73,23 @@ def test_the_fast_road_is_taken_only_without_anchors(monkeypatch: pytest.MonkeyP
     assert taken.count(0) == 1  # the first file's document only
 
 
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPERTY
 @given(mutated())
 def test_mutated_files_give_the_same_either_road(document: bytes) -> None:
     text = document.decode("utf-8", errors="replace")
     same_either_road(text)
 
 
+@PROPERTY
 @given(random_documents())
 def test_random_documents_give_the_same_either_road(document: bytes) -> None:
     same_either_road(document.decode("utf-8", errors="replace"))
 
 
+@PROPERTY
 @given(st.text(alphabet="ab:-[]{}&*!<>?,'\"# \n01.", max_size=60))
 def test_random_yaml_text_gives_the_same_either_road(text: str) -> None:
     same_either_road(text)
