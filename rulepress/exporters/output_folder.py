@@ -30,10 +30,10 @@ from rulepress.files import CLOEXEC, Replacement, open_regular
 
 FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | CLOEXEC
 FILE_MODE = 0o644
+"""The mode of every output file: the output is meant to be shared (Replacement's is 0600)."""
 READ_PART = 1 << 20
 """How much of a file `digest` reads at a time."""
 T = TypeVar("T")
-"""The mode of every output file: the output is meant to be shared (Replacement's is 0600)."""
 
 
 class RefusedOutput(RulepressError):
