@@ -152,12 +152,12 @@ class Shared:
     then the same markup for every document that shows it. A kind's `description_context`
     and `journal` hooks get it."""
 
-    def __init__(self, html: jinja2.Environment, pieces: Pieces | None = None) -> None:
-        """Nothing is rendered yet. A watch run's `pieces` keep what was rendered from one
-        render to the next."""
+    def __init__(self, html: jinja2.Environment) -> None:
+        """Nothing is rendered yet; what is, lives as long as this Shared: one render of a
+        module (a watch run keeps the Items and pages made from it, not the pieces)."""
         self.html = html
         """The HTML templates (`foundry/*.html.j2`, a plugin's included)."""
-        self.pieces = Pieces() if pieces is None else pieces
+        self.pieces = Pieces()
 
     def get(self, name: Hashable, reads: tuple, make: Callable[[], T]) -> T:
         """The piece `name` made from `reads` (compared by identity, see `Pieces.get`):
