@@ -100,11 +100,7 @@ def _walk(place: _Place, key: tuple, groups: dict[tuple, list[_Place]]) -> None:
 
 
 def _carries(place: _Place, field: str) -> bool:
-    return _carried(place.model, field)
-
-
-def _carried(model: BaseModel, field: str) -> bool:
-    return not _empty(getattr(model, field, None))
+    return not _empty(getattr(place.model, field, None))
 
 
 def _missing(places: list[_Place]) -> Iterator[tuple[_Place, str, int]]:
@@ -134,21 +130,14 @@ def _fields_index(document) -> object:
     """What usual-field-missing reads of a document: its kind, id, status and name, and
     the shape of its data as `_walk` meets it: each part's place and type, and which of
     its optional figures it carries (not their values: a dearer cost is no field missing)."""
-    shape: list[tuple] = []
-    _shape(document, (), shape)
+    groups: dict[tuple, list[_Place]] = defaultdict(list)
+    _walk(_Place(None, (), document), (), groups)  # type: ignore[arg-type]  # (no report)
+    shape = [
+        (place.path, type(place.model), [_carries(place, f) for f in _optional_fields(place.model)])
+        for places in groups.values()
+        for place in places
+    ]
     return (document.kind, document.id, document.is_draft, document.display_name, shape)
-
-
-def _shape(model: BaseModel, path: tuple, shape: list[tuple]) -> None:
-    shape.append((path, type(model), [_carried(model, f) for f in _optional_fields(model)]))
-    for name in type(model).model_fields:
-        value = getattr(model, name) if name not in NOT_COMPARED else None
-        if isinstance(value, BaseModel):
-            _shape(value, (*path, name), shape)
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                if isinstance(item, BaseModel):
-                    _shape(item, (*path, name, index), shape)
 
 
 @check("RP227", "usual-field-missing", Level.WARNING, index=_fields_index)
