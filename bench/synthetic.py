@@ -18,7 +18,8 @@ WEAPONS_PER_SECTION = 10
 RARITIES = ("Ubiquitous", "Common", "Uncommon", "Rare")
 
 
-def weapon(index: int, section: str, generator: random.Random) -> WeaponProfile:
+def weapon_fields(index: int, section: str, generator: random.Random) -> dict:
+    """The fields of the `index`th weapon, drawn from `generator`."""
     tier = 1 + index % WEAPONS_PER_SECTION  # higher tiers cost more and are rarer
     # and never have a weaker table (RP225) than a lower tier of their section
     base_damage = 2 * tier + generator.randint(0, 1)
@@ -34,25 +35,44 @@ def weapon(index: int, section: str, generator: random.Random) -> WeaponProfile:
                 "range": 10 + 5 * ((ap - 1) // 5),
             }
         )
-    return WeaponProfile.model_validate(
-        {
-            "kind": "weapon",
-            "id": f"weapon-{index:05d}",
-            "name": f"Weapon {index:05d}",
-            "header": f"Weapon {index:05d}",
-            "tier": tier,
-            "section": section,
-            "order": index,
-            "magazine": generator.randint(1, 12),
-            "reload": generator.randint(1, 5),
-            "weight": generator.randint(1, 20),
-            "cost": 10 * tier + generator.randint(0, 9),
-            "rarity": RARITIES[(tier - 1) * len(RARITIES) // WEAPONS_PER_SECTION],
-            "table": rows,
-            "description": "A synthetic weapon for benchmarks. " * generator.randint(2, 6),
-        },
-        strict=False,
+    return {
+        "kind": "weapon",
+        "id": f"weapon-{index:05d}",
+        "name": f"Weapon {index:05d}",
+        "header": f"Weapon {index:05d}",
+        "tier": tier,
+        "section": section,
+        "order": index,
+        "magazine": generator.randint(1, 12),
+        "reload": generator.randint(1, 5),
+        "weight": generator.randint(1, 20),
+        "cost": 10 * tier + generator.randint(0, 9),
+        "rarity": RARITIES[(tier - 1) * len(RARITIES) // WEAPONS_PER_SECTION],
+        "table": rows,
+        "description": "A synthetic weapon for benchmarks. " * generator.randint(2, 6),
+    }
+
+
+def weapon_text(fields: dict) -> str:
+    """The weapon's canonical YAML, as `dump_document` writes it, without ruamel: writing
+    100,000 files through it takes a quarter of an hour (`write_compendium` checks the
+    two agree)."""
+    head = "".join(f"{key}: {fields[key]}\n" for key in _HEAD_KEYS)
+    rows = "".join(
+        f"  - {{ap: {r['ap']}, damage: {r['damage']}, defense: {r['defense']}, "
+        f"move: {r['move']}, range: {r['range']}}}\n"
+        for r in fields["table"]
     )
+    return f"{head}description: '{fields['description']}'\ntable:\n{rows}"
+
+
+_HEAD_KEYS = (
+    "kind", "id", "name", "header", "tier", "section", "order",
+    "magazine", "reload", "weight", "cost", "rarity",
+)  # fmt: skip
+CHECKED_BY_DUMP = 20
+"""How many weapons `write_compendium` also writes through `dump_document`, to check
+`weapon_text` against it."""
 
 
 def write_compendium(root: Path, count: int, seed: int = 1) -> Path:
@@ -96,12 +116,18 @@ def write_compendium(root: Path, count: int, seed: int = 1) -> Path:
         )
         documents.append(section)
         paths.append(f"weapon-sections/{section.id}.yaml")
+    texts = [dump_document(document) for document in documents]
     for index in range(count):
         section = f"section-{index // WEAPONS_PER_SECTION:03d}"
-        documents.append(weapon(index, section, generator))
+        fields = weapon_fields(index, section, generator)
+        text = weapon_text(fields)
+        if index < CHECKED_BY_DUMP:
+            written = dump_document(WeaponProfile.model_validate(fields, strict=False))
+            assert text == written, f"weapon_text differs from dump_document:\n{text}\n{written}"
+        texts.append(text)
         paths.append(f"weapons/{section}/weapon-{index:05d}.yaml")
-    for relative, document in zip(paths, documents, strict=True):
+    for relative, text in zip(paths, texts, strict=True):
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dump_document(document), encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     return root
