@@ -54,8 +54,8 @@ def weapon_fields(index: int, section: str, generator: random.Random) -> dict:
 
 
 def weapon_text(fields: dict) -> str:
-    """The weapon's canonical YAML, as `dump_document` writes it, without ruamel: writing
-    100,000 files through it takes a quarter of an hour (`write_compendium` checks the
+    """The weapon's canonical YAML, as `dump_document` writes it, without ruamel: 10,000
+    weapons took 4 minutes through it, and take 2.5 s so (`write_compendium` checks the
     two agree)."""
     head = "".join(f"{key}: {fields[key]}\n" for key in _HEAD_KEYS)
     rows = "".join(
