@@ -20,6 +20,7 @@ import pytest
 from rulepress.commands.build import build
 from rulepress.commands.watch import Watch
 from rulepress.exporters import ExportOptions
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.live import LiveCompendium
 from tests.helpers import COMPENDIUM, assert_equal_outputs, contents, edit, run
 
@@ -236,3 +237,30 @@ def test_an_edit_others_read_renders_the_ruleset_again(work: Path) -> None:
     edit(skill, "name: High-Caliber Mastery\n", "name: Heavy Calibre Mastery\n")
     assert all(made > fast[target] for target, made in watch.follow(skill).items())
     assert all(made > fast[target] for target, made in moved.items())
+
+
+def test_a_save_that_changes_no_byte_of_a_file_leaves_it_in_place(work: Path, monkeypatch) -> None:
+    """A watch compares a JSON file's new parts with those it last wrote (the kept texts,
+    the same objects), never with the file read back: a save that changes no byte of it
+    leaves the file in place, one that does replaces it."""
+    watch = InProcessWatch(work)
+    cannon = work / "compendium" / PISTOLS / "hand-cannon.yaml"
+    json_file = watch.out / "json" / "iris.json"
+    edit(cannon, "cost: 26\n", "cost: 27\n")
+    watch.follow(cannon)  # the build's file: compared with the file on disk, once
+
+    digest = OutputFolder.digest
+
+    def read_back(output: OutputFolder, path: Path) -> str | None:
+        assert Path(path) != json_file, "the file was read back"
+        return digest(output, path)  # the fresh build's, in `follow`
+
+    monkeypatch.setattr(OutputFolder, "digest", read_back)
+    before = json_file.stat()
+    edit(cannon, "cost: 27\n", "cost: 27  # the same cost\n")
+    assert watch.follow(cannon)["json"] == 1  # its text was made again, the same bytes
+    assert json_file.stat().st_ino == before.st_ino, "an unchanged file was replaced"
+    edit(cannon, "cost: 27  # the same cost\n", "cost: 28\n")
+    watch.follow(cannon)
+    assert json_file.stat().st_ino != before.st_ino
+    assert b'"cost": 28' in json_file.read_bytes()

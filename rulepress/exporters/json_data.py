@@ -73,13 +73,14 @@ class JsonExporter(BaseExporter):
         )
 
 
-def ruleset_json_parts(ruleset: Ruleset, pieces: Pieces) -> list[bytes]:
+def ruleset_json_parts(ruleset: Ruleset, pieces: Pieces) -> list[bytes] | bytes:
     """A ruleset's JSON file in the parts it joins, as a watch run writes it again when the
     ruleset changes, keeping each unchanged document's text in `pieces` (never joined:
-    the parts are the kept texts, the file 48 MB at 10,000 weapons)."""
-    with contextlib.suppress(orjson.JSONEncodeError):  # a value only json writes
+    the parts are the kept texts, the file 48 MB at 10,000 weapons); or, where a value
+    only json writes, the file whole."""
+    with contextlib.suppress(orjson.JSONEncodeError):
         return list(_json_parts(ruleset, partial(_kept_text, pieces)))
-    return [ruleset_json(ruleset)]
+    return ruleset_json(ruleset)
 
 
 def ruleset_json(ruleset: Ruleset) -> bytes:

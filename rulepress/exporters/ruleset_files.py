@@ -37,9 +37,10 @@ class RulesetFiles:
         self.output, self.folder, self.suffix, self.render = output, folder, suffix, render
         self.pieces: dict[Key, Pieces] = {}
         """What each file's last render made, kept for the next."""
-        self.written: dict[Key, str] = {}
-        """The digest of the bytes last written to each file (nothing is read back, and
-        the file is not held beside the pieces it is joined from)."""
+        self.written: dict[Key, str | list[bytes]] = {}
+        """What each file last written holds: the parts it was joined from (the pieces'
+        own objects, so the file is not held twice), or a file rendered whole, the digest
+        of its bytes. Nothing is read back."""
 
     def update(
         self,
@@ -69,13 +70,16 @@ class RulesetFiles:
         pieces.sweep()
         parts = [data] if isinstance(data, bytes) else data  # a file in parts is never joined
         path = self._path(key)
-        before, now = self.written.get(key), digest_of_parts(parts)
-        if before is None:  # the build's file: compared with what is on disk
-            before = self.output.digest(path)
-        if before != now:
+        last = self.written.get(key)
+        if isinstance(last, list) and isinstance(data, list):
+            changed = last != data  # the kept pieces are the same objects: compared as such
+        else:  # the build's file is compared with what is on disk
+            now = digest_of_parts(parts)
+            changed = (last if isinstance(last, str) else self.output.digest(path)) != now
+        if changed:
             with self.output.replacing(path) as file:
                 file.writelines(parts)
-        self.written[key] = now
+        self.written[key] = data if isinstance(data, list) else now
         del data, parts  # the next render's file is made before this one would be let go
 
     def _path(self, key: Key) -> Path:
