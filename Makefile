@@ -34,7 +34,7 @@ test: $(VENV)/.installed-test $(TEST_TOOLS)
 	$(BIN)/ruff check rulepress tests bench docs examples
 	$(BIN)/ruff format --check rulepress tests bench docs examples
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # rulepress's own documentation into dist/docs/ (tests/test_docs.py builds it in `make test`).
 # The variables silence two banners about mkdocs's future, printed on every build.
