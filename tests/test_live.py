@@ -231,3 +231,35 @@ def test_a_field_left_out_is_checked_again_and_a_figure_changed_is_not(tmp_path:
     missing = session.write(shotgun, text.replace("magazine: 6\n", ""))
     assert session.live._checks["iris"].rerun["RP227"] == "whole"
     assert any(f.code == "RP227" and "magazine" in f.message for f in missing.findings)
+
+
+def test_a_tier_figure_changed_redoes_its_group_and_keeps_the_others(tmp_path: Path) -> None:
+    """RP229 keeps what it worked out of each group of weapons while its entries are the
+    same objects: a magazine edited in one section works out that section again and keeps
+    the others', and brings its finding or takes it away as a fresh `validate` does."""
+    from rulepress.validators import tiers
+
+    root = tmp_path / "compendium"
+    shutil.copytree(COMPENDIUM, root)
+    live = LiveCompendium(root)
+    cannon = root / "iris/weapons/rapid-fire-weapons/tactical-auto-cannon.yaml"
+    text = cannon.read_text(encoding="utf-8")
+
+    def saved(new: str) -> list[str]:
+        cannon.write_text(new, encoding="utf-8")
+        found = [f.message for f in live.update([cannon]).findings if f.code == "RP229"]
+        kept = dict(tiers._KEPT["iris"])
+        fresh = [f.message for f in validate(root).findings if f.code == "RP229"]
+        assert found == fresh
+        tiers._KEPT["iris"] = kept  # the fresh validate's groups were other entries
+        return found
+
+    assert len(saved(text.replace("cost: ", "cost: 1", 1))) == 1
+    before = dict(tiers._KEPT["iris"])
+    assert "magazine: 6\n" in text
+    assert saved(text.replace("magazine: 6\n", "magazine: 12\n")) == []
+    after = tiers._KEPT["iris"]
+    assert len(after) == len(before) > 1
+    assert len(set(after) - set(before)) == 1  # the cannon's section, the one made again
+    assert all(after[key] is group for key, group in before.items() if key in after)
+    assert len(saved(text)) == 1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
+from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -42,9 +44,15 @@ def _tier(document) -> int | None:
 
 
 _NUMBERS = PerObject()
-"""Each document's numbers (`_numbers`), worked out once: a watch keeps the unchanged."""
+"""Each document's numbers (`_numbers`) and the fields that give them, worked out once:
+a watch keeps the unchanged."""
 Numbers = dict[int, dict[str, float]]
 """The numbers of each document of one run (`_numbers`), by its entry's id."""
+
+
+def _numbers_and_fields(document) -> tuple[dict[str, float], frozenset[str]]:
+    numbers = _numbers(document)
+    return numbers, frozenset(numbers)
 
 
 def _value(numbers: Numbers, entry: Entry, stat: Stat) -> float | None:
@@ -55,17 +63,18 @@ def _value(numbers: Numbers, entry: Entry, stat: Stat) -> float | None:
     return None
 
 
-def _stats(numbers: Numbers, entries: list[Entry]) -> list[Stat]:
-    """The stats documents of one kind give: each numeric field, and fields that are
-    alternatives (no document gives two of them, and together most documents give one)
-    as one stat."""
-    given = [set(numbers[id(e)]) for e in entries]
+def _stats(given: Counter[frozenset[str]]) -> list[Stat]:
+    """The stats documents of one kind give (`given`: each set of fields a document gives,
+    with how many do): each numeric field, and fields that are alternatives (no document
+    gives two of them, and together most documents give one) as one stat."""
+    total = sum(given.values())
     fields = sorted(set().union(*given))
     apart = {
         (a, b)
         for a, b in itertools.combinations(fields, 2)
         if not any(a in numbers and b in numbers for numbers in given)
-        and Fraction(sum(a in n or b in n for n in given), len(given)) >= ALTERNATIVES_COVER
+        and Fraction(sum(n for f, n in given.items() if a in f or b in f), total)
+        >= ALTERNATIVES_COVER
     }
     stats: list[Stat] = []
     for field in fields:
@@ -77,40 +86,82 @@ def _stats(numbers: Numbers, entries: list[Entry]) -> list[Stat]:
     return stats
 
 
-def _steps(
-    numbers: Numbers, groups: list[list[Entry]], stat: Stat
-) -> Iterator[tuple[float, float]]:
-    """The values of each step of `stat` from a tier of a group to the next tier of the
-    group that gives it, between documents whose values differ (a group's documents are
-    met by tier, so the steps cost what they are, not the group's size squared)."""
-    for entries in groups:
-        by_tier: dict[int, list[float]] = {}
-        for entry in entries:
-            value = _value(numbers, entry, stat)
-            if value is not None:
-                by_tier.setdefault(_tier(entry.document), []).append(value)
-        for lower, higher in itertools.pairwise(sorted(by_tier)):
-            for a in by_tier[lower]:
-                yield from ((a, b) for b in by_tier[higher] if a != b)
+def _by_tier(numbers: Numbers, entries: list[Entry], stat: Stat) -> dict[int, list[float]]:
+    """The values of `stat` the group's documents give, by tier."""
+    by_tier: dict[int, list[float]] = {}
+    for entry in entries:
+        value = _value(numbers, entry, stat)
+        if value is not None:
+            by_tier.setdefault(_tier(entry.document), []).append(value)
+    return by_tier
 
 
-def _way(numbers: Numbers, groups: list[list[Entry]], stat: Stat) -> int:
+def _rises_and_falls(by_tier: dict[int, list[float]]) -> tuple[int, int]:
+    """How many steps from a value of one tier to a different value of the next tier
+    rise, and how many fall: counted in the lower tier's sorted values (by bisection), so
+    they cost what the group's size is, not the product of two tiers' sizes."""
+    rises = falls = 0
+    for lower, higher in itertools.pairwise(sorted(by_tier)):
+        below = sorted(by_tier[lower])
+        if any(v != v for v in below) or any(v != v for v in by_tier[higher]):
+            # NaN is never below nor above: each such step is a fall, as pair by pair
+            steps = [(a, b) for a in below for b in by_tier[higher] if a != b]
+            up = sum(b > a for a, b in steps)
+            rises, falls = rises + up, falls + len(steps) - up
+            continue
+        for b in by_tier[higher]:
+            rises += bisect.bisect_left(below, b)
+            falls += len(below) - bisect.bisect_right(below, b)
+    return rises, falls
+
+
+def _way(numbers: Numbers, groups: list[_Group], stat: Stat) -> int:
     """The way `stat` progresses across the tiers of its kind's groups: 1 when its steps
     rise at least twice as often as they fall, -1 the other way, 0 for neither or when
     no step goes against it."""
-    if (
-        sum(_value(numbers, e, stat) is not None for entries in groups for e in entries)
-        < FEWEST_CARRIERS
-    ):
+    counted = [group.count(numbers, stat) for group in groups]
+    if sum(carriers for carriers, _, _ in counted) < FEWEST_CARRIERS:
         return 0
-    steps = list(_steps(numbers, groups, stat))
-    rises = sum(b > a for a, b in steps)
-    falls = len(steps) - rises
+    rises, falls = sum(r for _, r, _ in counted), sum(f for _, _, f in counted)
     if falls and rises >= 2 * falls:
         return 1
     if rises and falls >= 2 * rises:
         return -1
     return 0
+
+
+class _Group:
+    """What RP229 works out of one group's entries, for each stat: kept while the group is
+    the same entries (a watch's edit changes one group of a thousand)."""
+
+    __slots__ = ("counts", "entries", "reports")
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+        """Held: the ids the group is kept by are not reused while it is."""
+        self.counts: dict[Stat, tuple[int, int, int]] = {}
+        self.reports: dict[tuple[Stat, int], list[Report]] = {}
+
+    def count(self, numbers: Numbers, stat: Stat) -> tuple[int, int, int]:
+        """How many entries give `stat`, and how many of its steps rise and fall."""
+        found = self.counts.get(stat)
+        if found is None:
+            by_tier = _by_tier(numbers, self.entries, stat)
+            carriers = sum(len(values) for values in by_tier.values())
+            found = self.counts[stat] = (carriers, *_rises_and_falls(by_tier))
+        return found
+
+    def against(self, numbers: Numbers, stat: Stat, way: int) -> list[Report]:
+        """The reports of the entries whose `stat` goes against `way` (`_against`)."""
+        found = self.reports.get((stat, way))
+        if found is None:
+            found = self.reports[(stat, way)] = list(_against(numbers, self.entries, stat, way))
+        return found
+
+
+_KEPT: dict[str, dict[tuple[int, ...], _Group]] = {}
+"""Ruleset id -> the groups of its last run, by the identities of their entries (a
+loader keeps an unchanged file's entry the same object)."""
 
 
 def _groups(entries: list[Entry]) -> tuple[dict[tuple[str, str], list[Entry]], list[Report]]:
@@ -163,18 +214,24 @@ def tier_progression(ruleset: Ruleset):
     tiered = [
         e for e in ruleset.entries if not e.document.is_draft and _tier(e.document) is not None
     ]
-    numbers = {id(e): _NUMBERS.get(e.document, _numbers) for e in tiered}
+    known = {id(e): _NUMBERS.get(e.document, _numbers_and_fields) for e in tiered}
+    numbers = {entry: given for entry, (given, _) in known.items()}
     by_group, failed = _groups(tiered)
     yield from failed
-    kinds: dict[str, list[list[Entry]]] = {}
+    kept, used = _KEPT.get(ruleset.id, {}), {}
+    kinds: dict[str, list[_Group]] = {}
     for (kind, _), entries in by_group.items():
-        kinds.setdefault(kind, []).append(entries)
+        identities = tuple(map(id, entries))
+        group = used[identities] = kept.get(identities) or _Group(entries)
+        kinds.setdefault(kind, []).append(group)
+    _KEPT[ruleset.id] = used  # the groups no longer made are let go
     for groups in kinds.values():
-        for stat in _stats(numbers, [e for entries in groups for e in entries]):
+        fields = Counter(known[id(e)][1] for group in groups for e in group.entries)
+        for stat in _stats(fields):
             way = _way(numbers, groups, stat)
             if way:
-                for entries in groups:
-                    yield from _against(numbers, entries, stat, way)
+                for group in groups:
+                    yield from group.against(numbers, stat, way)
 
 
 def _against(numbers: Numbers, entries: list[Entry], stat: Stat, way: int) -> Iterator[Report]:
