@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import weakref
+import zlib
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
@@ -122,7 +123,7 @@ class LiveFoundry:
     def _write_packs(self, ruleset, settings: ModuleOptions, folder: Path, pieces: Pieces) -> list:
         """Render the ruleset's packs and write what differs; the packs, emptied."""
         packs = []
-        for pack in build_packs(ruleset, settings, self.env, self.html, pieces=pieces):
+        for pack in build_packs(ruleset, settings, self.env, self.html, _KeptPack, pieces):
             self._write_pack(folder, pack)
             pack.documents.clear()  # written: its name and type are what is left
             packs.append(pack)
@@ -159,13 +160,13 @@ class LiveFoundry:
         entries = pack_entries(pack)
         if not self.output.entries(folder):  # a missing pack (or an empty folder)
             self.output.remove(folder)
-            write_entries(entries, folder, self.output)
+            write_entries(_Stored(entries), folder, self.output)
         else:
             stored = self._stored_entries(folder)
-            put = {key: value for key, value in entries.items() if stored.get(key) != value}
+            put = {k: value for k, value in entries.items() if not _same(stored.get(k), value)}
             delete = stored.keys() - entries.keys()
             if put or delete:
-                patch_pack(folder, put, set(delete), self.output)
+                patch_pack(folder, _Stored(put), set(delete), self.output)
                 self.patched.add(folder)
         self.entries[folder] = entries
 
@@ -217,9 +218,52 @@ class LiveFoundry:
         refuse_if_locked(folder, self.output)
         with replaced_atomically(folder, mark=False, output=self.output) as staging:
             self.output.remove(staging)  # plyvel makes the pack's folder itself
-            write_entries(entries, staging, self.output)
+            write_entries(_Stored(entries), staging, self.output)
 
 
 class _SourceForgotten(Exception):
     """A kept document whose source bytes were let go must be written again (its file is
     not the one the last render wrote): the ruleset is rendered afresh."""
+
+
+class _KeptPack(Pack):
+    """A pack as a watch run renders it: each document kept whole is held compressed as
+    it is added (`_squeeze`), so the render never holds every Item's value at once."""
+
+    def keep(self, ready: Ready) -> Ready:
+        """Add a document made ready, its value compressed."""
+        _squeeze(ready)
+        return super().keep(ready)
+
+
+class _Squeezed(bytes):
+    """A LevelDB value kept zlib-compressed: a watch run keeps every Item between edits,
+    and their values, 58 MB at 10,000 weapons, are a sixth of that compressed."""
+
+
+def _squeeze(ready: Ready) -> None:
+    """Keep a document kept whole (one entry: an Item) with its value compressed, once. A
+    journal entry is made again on every edit, its pages' entries kept as they are."""
+    if len(ready.entries) == 1 and not isinstance(ready.entries[0][1], _Squeezed):
+        key, value = ready.entries[0]
+        ready.hold(((key, _Squeezed(zlib.compress(value, 1))),))
+
+
+def _as_stored(value: bytes) -> bytes:
+    """A value as the pack stores it."""
+    return zlib.decompress(value) if isinstance(value, _Squeezed) else value
+
+
+def _same(stored: bytes | None, value: bytes) -> bool:
+    """Whether a value kept (or read from the pack) is `value`: compared as kept when both
+    are kept alike (compression gives equal bytes for equal bytes), else as stored."""
+    if stored is None or type(stored) is type(value):
+        return stored == value
+    return _as_stored(stored) == _as_stored(value)
+
+
+class _Stored(dict):
+    """Entries whose kept values are given as the pack stores them, one at a time."""
+
+    def __getitem__(self, key: str) -> bytes:
+        return _as_stored(super().__getitem__(key))

@@ -31,6 +31,11 @@ class Ready:
         copy of a file it wrote (12 KB a weapon)."""
         object.__setattr__(self, "source", None)
 
+    def hold(self, entries: tuple[tuple[str, bytes], ...]) -> None:
+        """Hold `entries` in place of its own: the same keys, their values in the form a
+        watch run keeps them (compressed)."""
+        object.__setattr__(self, "entries", entries)
+
 
 @dataclass
 class Pack:
