@@ -27,12 +27,19 @@ def pretty_json(value: object) -> bytes:
     beyond 64 bits, which orjson refuses, take json's road. orjson would write NaN as
     null: the models refuse NaN, and the LevelDB encoder, which runs first, too."""
     try:
-        # `+ b"\n"` also copies the text into bytes of its own size: orjson's grown
-        # buffer (OPT_APPEND_NEWLINE's result) costs twice the memory while it is held
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+        data = orjson.dumps(value, option=PRETTY)
     except orjson.JSONEncodeError:
         text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
         return (text + "\n").encode("utf-8")
+    # a small text is copied into bytes of its own size: orjson's grown buffer costs up to
+    # twice the memory while it is held (thousands are, in a build); a large one's spare
+    # room was never written, so never resident, and a copy would double it for a moment
+    return data if len(data) > KEPT_AS_GROWN else bytes(memoryview(data))
+
+
+PRETTY = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+KEPT_AS_GROWN = 1 << 20
+"""Bytes from which orjson's text is kept as it wrote it, not copied."""
 
 
 LOCK_NAME = ".rulepress-build.lock"
