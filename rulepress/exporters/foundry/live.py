@@ -4,7 +4,8 @@ A changed ruleset's packs are rendered again in memory by the build's own code
 (`build_packs`, `manifest`); then only what differs is written: each source file whose
 bytes changed (replaced atomically), the LevelDB keys whose values changed (put and
 deleted in one batch, the pack patched in place), module.json. The entries and source
-digests of what is on disk are kept between updates, so nothing is read back.
+digests of what is on disk are kept between updates, so nothing is read back; an
+Item's value is kept compressed (`_Squeezed`), a watch holding every one between edits.
 
 A patched pack's files differ from a fresh build's (its keys and values do not), and
 the release zip holds the module's files: so `finish`, when the watch quiets or ends,
@@ -237,8 +238,8 @@ class _KeptPack(Pack):
 
 
 class _Squeezed(bytes):
-    """A LevelDB value kept zlib-compressed: a watch run keeps every Item between edits,
-    and their values, 58 MB at 10,000 weapons, are a sixth of that compressed."""
+    """A LevelDB value kept zlib-compressed (level 1): a watch run keeps every Item
+    between edits, their values 58 MB at 10,000 weapons."""
 
 
 def _squeeze(ready: Ready) -> None:
