@@ -104,35 +104,32 @@ def encode(value: dict) -> bytes:
             # copied into bytes of their own size: a pack's values are held until it is
             # written, and orjson's grown buffers held instead cost twice the memory
             return bytes(memoryview(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)))
-        except orjson.JSONEncodeError:  # a lone surrogate: json's road says what is wrong
+        except orjson.JSONEncodeError:  # a huge integer, a key not text, a lone surrogate
             pass
     return json.dumps(
         value, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False
     ).encode("utf-8")
 
 
-_SMALLEST, _LARGEST = -(2**63), 2**64 - 1
-"""The integers orjson writes (as json does)."""
+_LEAVES = frozenset({str, int, bool, type(None)})
+"""Types orjson writes as json does (an integer beyond 64 bits or a key that is not text
+it refuses, and the value takes json's road). A str subclass (Markup) is text to both."""
 
 
 def _plain(value: object) -> bool:
-    """Whether `value` holds nothing that orjson would write otherwise than json."""
+    """Whether `value` holds nothing that orjson would write otherwise than json: no float
+    (which the two spell differently) and no object of another type. Each container's
+    values are looked at where they sit; only containers are put on the stack."""
     stack = [value]
-    pop, push = stack.pop, stack.extend
+    pop, push = stack.pop, stack.append
     while stack:
         item = pop()
-        kind = type(item)
-        if kind is dict:
-            if not all(type(key) is str for key in item):
-                return False
-            push(item.values())
-        elif kind is list or kind is tuple:
-            push(item)
-        elif kind is int:
-            if not _SMALLEST <= item <= _LARGEST:
-                return False
-        elif not (isinstance(item, str) or item is None or kind is bool):
-            return False  # a float, or an object json would refuse or write its own way
+        for child in item.values() if type(item) is dict else item:
+            kind = type(child)
+            if kind is dict or kind is list or kind is tuple:
+                push(child)
+            elif kind not in _LEAVES and not isinstance(child, str):
+                return False  # a float, or an object json would refuse or write its own way
     return True
 
 
