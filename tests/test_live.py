@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from rulepress.live import LiveCompendium, Update
 from rulepress.validation import validate
+from rulepress.validators import tiers
 from tests.helpers import (
     COMPENDIUM,
     RULESET,
@@ -237,8 +238,6 @@ def test_a_tier_figure_changed_redoes_its_group_and_keeps_the_others(tmp_path: P
     """RP229 keeps what it worked out of each group of weapons while its entries are the
     same objects: a magazine edited in one section works out that section again and keeps
     the others', and brings its finding or takes it away as a fresh `validate` does."""
-    from rulepress.validators import tiers
-
     root = tmp_path / "compendium"
     shutil.copytree(COMPENDIUM, root)
     live = LiveCompendium(root)

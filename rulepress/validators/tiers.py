@@ -215,7 +215,7 @@ def tier_progression(ruleset: Ruleset):
         e for e in ruleset.entries if not e.document.is_draft and _tier(e.document) is not None
     ]
     known = {id(e): _NUMBERS.get(e.document, _numbers_and_fields) for e in tiered}
-    numbers = {entry: given for entry, (given, _) in known.items()}
+    numbers = {identity: given for identity, (given, _) in known.items()}
     by_group, failed = _groups(tiered)
     yield from failed
     kept, used = _KEPT.get(ruleset.id, {}), {}
