@@ -25,15 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import (
-    RULESET_FILE,
-    YAML_SUFFIXES,
-    LoadedFiles,
-    RulesetFiles,
-    read_compendium,
-)
+from rulepress.compendium.loader import LoadedFiles, RulesetFiles, read_compendium
 from rulepress.compendium.model import Compendium, Entry, Ruleset
 from rulepress.compendium.settings import settings_file
+from rulepress.compendium.walk import RULESET_FILE, YAML_SUFFIXES
 from rulepress.errors import Finding
 from rulepress.validation import Validation, conclude
 from rulepress.validators.incremental import (

@@ -28,7 +28,7 @@ from pathlib import Path
 from rulepress import kinds
 from rulepress.compendium.comments import comments, first_difference, without_document_markers
 from rulepress.compendium.findings import FILE_START, file_problem, validated
-from rulepress.compendium.loader import YAML_SUFFIXES
+from rulepress.compendium.walk import YAML_SUFFIXES
 from rulepress.compendium.writer import (
     commented_keys,
     document_data,

@@ -73,6 +73,10 @@ class DocumentCache:
             return {}
         return known if isinstance(known, dict) else {}
 
+    def holds_any(self) -> bool:
+        """Whether any document is known: parsed in this process or read from the files."""
+        return bool(self.kept or self.known)
+
     def get(self, key: str) -> Document | None:
         """The document these bytes loaded as: parsed earlier in this process (another
         load through this cache, such as a git revision's), or read from the cache file."""

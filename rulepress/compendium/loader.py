@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
@@ -24,16 +25,21 @@ from rulepress.compendium.findings import (
     validated,
 )
 from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.parallel import read_all
 from rulepress.compendium.settings import PublisherSettings, load_settings, settings_file
+from rulepress.compendium.walk import (
+    RULESET_FILE,
+    link_leaving,
+    refused,
+    ruleset_document_files,
+    ruleset_folders,
+)
 from rulepress.compendium.yaml_source import SourceMap, YamlProblem, decode_utf8, parse_yaml
 from rulepress.errors import Code, Finding, Level, RulepressError
-from rulepress.files import OutsideRepository, inside, link_refusal, read_inside
+from rulepress.files import OutsideRepository, inside, read_inside
 from rulepress.models import RulesetInfo
 from rulepress.models.translation import Translation
 from rulepress.progress import current
-
-YAML_SUFFIXES = (".yaml", ".yml")
-RULESET_FILE = "ruleset.yaml"
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ def _refuse_a_root_leading_out(root: Path) -> None:
         return
     try:
         inside(os.curdir, root, name="the working folder")
-    except OutsideRepository as refused:
+    except OutsideRepository:
         raise RulepressError(f"compendium folder {root} {refused} (a link); refused") from None
 
 
@@ -213,92 +219,21 @@ def load_files(
     """Read every ruleset folder under `root`, file by file (see load_compendium)."""
     folder_findings: list[Finding] = []
     is_ruleset = os.path.lexists(root / RULESET_FILE)  # whatever it is: a pipe is reported
-    folders = [root] if is_ruleset else _ruleset_folders(root, folder_findings)
-    rulesets = tuple(read_ruleset_folder(root, folder, cache) for folder in folders)
+    folders = [root] if is_ruleset else ruleset_folders(root, folder_findings)
+    # a cache that holds documents from earlier (a rebuild): few files are to be parsed
+    shared = 1 if cache is not None and cache.holds_any() else None
+    rulesets = tuple(read_ruleset_folder(root, folder, cache, shared) for folder in folders)
     if cache is not None:
         cache.save()
     return LoadedFiles(root, settings, tuple(settings_findings), tuple(folder_findings), rulesets)
 
 
-def _refused(path: Path, message: str, code: Code = Code.OUTSIDE_COMPENDIUM) -> Finding:
-    return Finding(Level.ERROR, code, message, path, 1, 1)
-
-
-def _name_not_utf8(path: Path, what: str = "file") -> Finding | None:
-    """A file or folder whose name is not UTF-8 is refused: no output could name it."""
-    try:
-        path.name.encode("utf-8")
-    except UnicodeEncodeError as exc:  # os.fsdecode kept the bad byte as a surrogate
-        byte = ord(path.name[exc.start]) - 0xDC00
-        return _refused(
-            path,
-            f"{what} name is not UTF-8: byte 0x{byte:02x} cannot be decoded; rename it",
-            Code.NOT_UTF8,
-        )
-    return None
-
-
-def _ruleset_folders(root: Path, findings: list[Finding]) -> list[Path]:
-    folders = []
-    for child in sorted(root.iterdir()):
-        if child.name.startswith("."):
-            continue
-        bad_name = _name_not_utf8(child, "folder" if child.is_dir() else "file")
-        refusal = link_refusal(child, root)
-        if bad_name is not None:
-            findings.append(bad_name)
-        elif refusal is not None:
-            findings.append(_refused(child, refusal))
-        elif child.is_dir():
-            if (child / RULESET_FILE).exists():
-                folders.append(child)
-            elif any(_yaml_files(root, child, [])):
-                findings.append(
-                    _refused(
-                        child / RULESET_FILE,
-                        f"folder has YAML files but no {RULESET_FILE}",
-                        Code.NO_RULESET,
-                    )
-                )
-        elif child.suffix in YAML_SUFFIXES:
-            findings.append(_refused(child, "document outside any ruleset folder", Code.NO_RULESET))
-    return folders
-
-
-def _yaml_files(root: Path, folder: Path, findings: list[Finding]):
-    """YAML files below `folder` in a stable order. Links leaving `root` (or entering a
-    `.git`) are refused, and so are names that are not UTF-8."""
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        for name in sorted(dirnames):
-            refusal = link_refusal(Path(dirpath) / name, root)
-            if refusal is not None:
-                findings.append(_refused(Path(dirpath) / name, refusal))
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in list(dirnames):
-            bad_name = _name_not_utf8(Path(dirpath) / name, "folder")
-            if bad_name is not None:  # reported once, not walked into
-                findings.append(bad_name)
-                dirnames.remove(name)
-        for name in sorted(filenames):
-            path = Path(dirpath) / name
-            if not name.endswith(YAML_SUFFIXES) or name.startswith("."):
-                continue
-            refused = _name_not_utf8(path) or _link_leaving(path, root)
-            if refused is not None:
-                findings.append(refused)
-                continue
-            yield path  # read by read_inside, which refuses a pipe or a device
-
-
-def _link_leaving(path: Path, root: Path) -> Finding | None:
-    """A link that leads out of the compendium (or nowhere) is refused, never read."""
-    refusal = link_refusal(path, root)
-    return None if refusal is None else _refused(path, refusal)
-
-
-def read_ruleset_folder(root: Path, folder: Path, cache: DocumentCache | None) -> RulesetFiles:
-    """Read one ruleset folder: its `ruleset.yaml` and every document file below it."""
-    leaves = _link_leaving(folder / RULESET_FILE, root)  # the walk below reports it
+def read_ruleset_folder(
+    root: Path, folder: Path, cache: DocumentCache | None, processes: int | None = None
+) -> RulesetFiles:
+    """Read one ruleset folder: its `ruleset.yaml` and every document file below it, the
+    latter in `processes` processes, else in as many as pay (rulepress.compendium.parallel)."""
+    leaves = link_leaving(folder / RULESET_FILE, root)  # the walk below reports it
     info = None
     if not leaves:
         info_findings: list[Finding] = []
@@ -306,18 +241,13 @@ def read_ruleset_folder(root: Path, folder: Path, cache: DocumentCache | None) -
         info = FileLoad(info_entry, tuple(info_findings))
     walk_findings: list[Finding] = []
     paths = ruleset_document_files(root, folder, walk_findings)
-    files = {}
     with current().bar(f"loading {folder.name}", len(paths)) as step:  # on a terminal
-        for path in paths:
-            files[path] = load_document_file(root, path, cache)
-            step()
-    return RulesetFiles(folder, info, tuple(walk_findings), files)
-
-
-def ruleset_document_files(root: Path, folder: Path, findings: list[Finding]) -> list[Path]:
-    """The document files of a ruleset folder in the walk's (stable) order, without its
-    `ruleset.yaml`; what the walk refuses goes to `findings`."""
-    return [path for path in _yaml_files(root, folder, findings) if path != folder / RULESET_FILE]
+        read = partial(load_document_file, root, cache=cache)
+        loads = read_all(paths, read, step, processes=processes)
+        for load in loads if cache is not None else ():  # a worker's, for this cache to save
+            if load.entry is not None:
+                cache.keep(load.entry.digest, load.entry.document)
+    return RulesetFiles(folder, info, tuple(walk_findings), dict(zip(paths, loads, strict=True)))
 
 
 def load_document_file(root: Path, path: Path, cache: DocumentCache | None) -> FileLoad:
@@ -350,8 +280,8 @@ def _load_document(
         if cached is not None:  # these bytes loaded cleanly before, so they decode
             return Entry(cached, SourceMap(path, text=decode_utf8(raw)), key)
         data, source = parse_yaml(decode_utf8(raw), path, positions=False)
-    except OutsideRepository as refused:
-        findings.append(_refused(path, f"{refused}; refused"))
+    except OutsideRepository as outside:
+        findings.append(refused(path, f"{outside}; refused"))
         return None
     except OSError as exc:
         findings.append(

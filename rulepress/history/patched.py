@@ -25,8 +25,9 @@ from types import MappingProxyType
 
 from rulepress.caching import digest
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import RULESET_FILE, YAML_SUFFIXES, load_document_file
+from rulepress.compendium.loader import load_document_file
 from rulepress.compendium.model import Compendium, Entry, Ruleset
+from rulepress.compendium.walk import RULESET_FILE, YAML_SUFFIXES
 from rulepress.errors import Level
 from rulepress.history.checkout import LINK_MODE, RevisionCheckout, TreeEntry
 from rulepress.history.revisions import RevisionDoesNotLoad, RevisionLoads

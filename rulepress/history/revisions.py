@@ -17,8 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulepress.compendium.cache import DocumentCache
-from rulepress.compendium.loader import RULESET_FILE, LoadedFiles, RulesetFiles, read_compendium
+from rulepress.compendium.loader import LoadedFiles, RulesetFiles, read_compendium
 from rulepress.compendium.model import Compendium
+from rulepress.compendium.walk import RULESET_FILE
 from rulepress.errors import Level, RulepressError
 from rulepress.history.checkout import RevisionCheckout
 
