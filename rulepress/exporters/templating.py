@@ -84,6 +84,9 @@ def environment(
     puts the whole environment in the sandbox. Its templates write rulepress's own
     words in `language` (`words`, and the `fill` filter: see `with_words`)."""
     options.setdefault("undefined", jinja2.StrictUndefined)
+    # each template is read once: ten thousand documents render the same few, and Jinja
+    # would look at each one's file again for every render (a watch keeps what it read)
+    options.setdefault("auto_reload", False)
     folders = [shipped]
     if plugins is not None:
         folders += [folder / plugins for folder in kinds.template_folders()]

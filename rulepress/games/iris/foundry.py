@@ -33,9 +33,14 @@ def table_rows(weapon: WeaponProfile, shared: Shared) -> Markup:
     large export's (300,000 rows in 10,000 weapons). A template of a user's that loops
     over `weapon.table` itself still can."""
     cell = shared.html.finalize
+    shown: dict[object, str] = {}  # a column's few texts (`Base`), each escaped once
 
     def text(value: object) -> object:
-        return value if type(value) is int else str(escape(cell(value)))
+        if type(value) is int:
+            return value
+        if value not in shown:
+            shown[value] = str(escape(cell(value)))
+        return shown[value]
 
     lines = []
     for ap, damage, defense, move, reach in weapon.table:

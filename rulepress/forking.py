@@ -1,0 +1,105 @@
+"""Work done beside this process on another core: a forked worker, and its result.
+
+Parsing a large compendium and rendering its Foundry Items hold the GIL, so a second
+core helps only as a second process. `Forked.start(work)` runs `work()` in a forked
+child; `result()` is what it returned, pickled by the child through a pipe only the two
+processes hold and unpickled here only after the child exited cleanly: what comes back is
+what our own code made (validated documents, findings, a pack's name), never bytes of the
+compendium or from disk. A worker that fails in any way (a bug, an error a build reports,
+a result pickle cannot write, a killed process) gives None, and the caller does the work
+itself, so the outcome, an error included, is the one-process one.
+
+Forked, not spawned: a worker starts in no time and knows what this process knows (the
+kinds, a plugin registered in-process). Never with another thread running (a watch's, a
+server's): a fork copies only the thread that forks, and a lock another held would stay
+held in the child (`can_fork`).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+MOST_PROCESSES = 4
+"""This process and at most three workers: past that, unpickling the workers' results,
+which this process does alone, costs more than the cores save."""
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether a worker may be forked: a system that forks, a second core, and no other
+    thread, Python's or a library's own (LevelDB's compaction thread, once a pack was
+    written: a child would wait for it forever)."""
+    return hasattr(os, "fork") and cores() > 1 and _threads() == 1
+
+
+def _threads() -> int:
+    """This process's threads, native ones included where the system says (Linux)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+class Forked(Generic[T]):
+    """A forked process doing `work()`, and the pipe its result comes by."""
+
+    def __init__(self, pid: int, pipe: int) -> None:
+        """The worker `pid`, its result to come through `pipe` (see `start`)."""
+        self.pid, self.pipe = pid, pipe
+        self.reaped = False
+
+    @classmethod
+    def start(cls, work: Callable[[], T]) -> Forked[T]:
+        """Fork a worker doing `work()`; this process goes on at once."""
+        readable, writable = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker: work, send, and leave without running this process's exits
+            status = 1
+            try:
+                os.close(readable)
+                data = pickle.dumps(work(), pickle.HIGHEST_PROTOCOL)
+                with open(writable, "wb", closefd=True) as pipe:
+                    pipe.write(data)
+                status = 0
+            finally:
+                os._exit(status)  # nothing of this process's (its exits, its buffers) runs twice
+        os.close(writable)
+        return cls(pid, readable)
+
+    def result(self) -> T | None:
+        """What `work()` returned (never None), once the worker ended; None if it did
+        not end cleanly."""
+        with open(self.pipe, "rb", closefd=True) as pipe:
+            self.pipe = -1
+            data = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.reaped = True
+        if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            return None
+        try:
+            return pickle.loads(data)
+        except Exception:  # a plugin's object that does not unpickle: done here instead
+            return None
+
+    def stop(self) -> None:
+        """End the worker if it is still there (this process was interrupted or failed)."""
+        if self.pipe != -1:
+            os.close(self.pipe)
+            self.pipe = -1
+        if not self.reaped:  # until it is, its pid is its own: the kill reaches only it
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.reaped = True
