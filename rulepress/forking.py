@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import pickle
 import signal
-import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -39,18 +38,19 @@ def cores() -> int:
 
 
 def can_fork() -> bool:
-    """Whether a worker may be forked: a system that forks, a second core, and no other
-    thread, Python's or a library's own (LevelDB's compaction thread, once a pack was
-    written: a child would wait for it forever)."""
-    return hasattr(os, "fork") and cores() > 1 and _threads() == 1
+    """Whether a worker may be forked: a second core, and a system that forks and says
+    how many threads this process has (Linux), none but this one: no thread of Python's
+    nor of a library's (LevelDB's compaction thread, once a pack was written: a child
+    would wait for it forever)."""
+    return hasattr(os, "fork") and cores() > 1 and threads() == 1
 
 
-def _threads() -> int:
-    """This process's threads, native ones included where the system says (Linux)."""
+def threads() -> int | None:
+    """This process's threads, native ones included; None where the system does not say."""
     try:
         return len(os.listdir("/proc/self/task"))
     except OSError:
-        return threading.active_count()
+        return None
 
 
 class Forked(Generic[T]):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulepress.commands.build import build
-from rulepress.exporters import ExportOptions
+from rulepress.exporters import ExportOptions, templating
 from tests.helpers import COMPENDIUM, build_tree, run
 
 MARKER = "rulepress-template-pwned"
@@ -144,3 +144,17 @@ def test_the_sandbox_renders_the_shipped_templates_as_before(tmp_path, target):
     assert plain, "nothing was built"
     for mine, theirs in zip(plain, boxed, strict=True):
         assert mine.read_bytes() == theirs.read_bytes(), mine
+
+
+@pytest.mark.parametrize("sandboxed", [True, False], ids=["--templates", "shipped"])
+def test_a_template_is_read_once_by_its_environment(tmp_path, sandboxed):
+    """Ten thousand documents render the same template: its file is read once, not
+    looked at again for each; a file changed after (during a watch) is not read."""
+    folder = override(tmp_path, "guide.md.j2", "first")
+    shipped = tmp_path / "shipped" if sandboxed else folder
+    env = templating.environment(shipped, folder if sandboxed else None)
+    assert env.get_template("guide.md.j2").render() == "first"
+    (folder / "guide.md.j2").write_text("second", encoding="utf-8")
+    later = (folder / "guide.md.j2").stat().st_mtime + 60
+    os.utime(folder / "guide.md.j2", (later, later))
+    assert env.get_template("guide.md.j2").render() == "first"
