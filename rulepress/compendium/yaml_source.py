@@ -12,7 +12,7 @@ reads them about three times faster, and parsing is what a large compendium cost
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+import zlib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -35,24 +35,53 @@ class Position(NamedTuple):
     col: int
 
 
-@dataclass
 class SourceMap:
     """Where each value (and each mapping key) of one file stands.
 
     A file read without positions keeps its text instead, and the positions are worked out
     the first time something asks: only files with a finding ever need them, and holding
     every node's position of a large compendium costs more memory than the data itself.
+    The text is kept compressed (zlib's fastest level): a quarter of its size, and a large
+    compendium holds every file's.
     """
 
-    file: Path
-    values: dict[DataPath, Position] = field(default_factory=dict)
-    keys: dict[DataPath, Position] = field(default_factory=dict)
-    text: str | None = None
-    """The file's text, while its positions have not been worked out yet."""
+    __slots__ = ("_packed", "file", "keys", "values")
+
+    def __init__(
+        self,
+        file: Path,
+        values: dict[DataPath, Position] | None = None,
+        keys: dict[DataPath, Position] | None = None,
+        text: str | None = None,
+    ) -> None:
+        """The positions of `file`'s values and keys, or its `text` to work them out from."""
+        self.file = file
+        self.values: dict[DataPath, Position] = {} if values is None else values
+        self.keys: dict[DataPath, Position] = {} if keys is None else keys
+        self._packed = None if text is None else zlib.compress(text.encode("utf-8"), 1)
+
+    @property
+    def text(self) -> str | None:
+        """The file's text, while its positions have not been worked out yet."""
+        return None if self._packed is None else zlib.decompress(self._packed).decode("utf-8")
+
+    def __eq__(self, other: object) -> bool:
+        """Equal if of the same file, with the same positions or the same text."""
+        if not isinstance(other, SourceMap):
+            return NotImplemented
+        mine = (self.file, self.values, self.keys, self._packed)
+        return mine == (other.file, other.values, other.keys, other._packed)
+
+    __hash__ = None  # type: ignore[assignment]  (mutable: its positions are filled in)
+
+    def __repr__(self) -> str:
+        """The file and how many positions are known (not every position)."""
+        return f"SourceMap(file={self.file!r}, {len(self.values)} values, {len(self.keys)} keys)"
 
     def _positions(self) -> None:
-        if self.text is not None:
-            text, self.text = self.text, None
+        text = self.text
+        if text is not None:
+            self._packed = None
             _, full = parse_yaml(text, self.file)
             self.values, self.keys = full.values, full.keys
 

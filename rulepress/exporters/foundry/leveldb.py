@@ -38,6 +38,16 @@ EMBEDDED = {
     "actors": ("items", "effects"),
 }
 VOLATILE_FILES = ("LOG", "LOG.old")
+MEMTABLE = 1 << 30
+"""LevelDB's largest write buffer: a new pack's memtable takes every entry, as it took
+them from one batch, and is written out once by the compaction, so the files are the
+same whatever the batches."""
+BATCH_BYTES = 4 << 20
+"""Bytes of values a batch takes before it is written: a large pack is never held once
+more in a batch beside its memtable (164 MB at 30,000 weapons)."""
+BATCHED_UP_TO = MEMTABLE // 2
+"""Past this many bytes the rest goes in one batch: a memtable past its buffer would be
+written out in the background in the middle, at a moment no other build repeats."""
 
 
 def flatten(
@@ -167,12 +177,21 @@ def write_entries(
     give the same files. With `consume`, each entry leaves `entries` as the batch takes
     its copy."""
     output.real_folder(folder.parent, create=True)
-    database = plyvel.DB(str(folder), create_if_missing=True, error_if_exists=True)
+    database = plyvel.DB(
+        str(folder), create_if_missing=True, error_if_exists=True, write_buffer_size=MEMTABLE
+    )
     take = entries.pop if consume else entries.__getitem__
     try:
-        with database.write_batch() as batch:
-            for key in sorted(entries):
-                batch.put(key.encode("utf-8"), take(key))
+        batch, pending, written = database.write_batch(), 0, 0
+        for key in sorted(entries):
+            value = take(key)
+            batch.put(key.encode("utf-8"), value)
+            pending += len(value)
+            if pending >= BATCH_BYTES and written + pending < BATCHED_UP_TO:
+                batch.write()
+                batch.clear()
+                written, pending = written + pending, 0
+        batch.write()
         database.compact_range()
     finally:
         database.close()
