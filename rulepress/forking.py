@@ -1,18 +1,19 @@
 """Work done beside this process on another core: a forked worker, and its result.
 
-Parsing a large compendium and rendering its Foundry Items hold the GIL, so a second
-core helps only as a second process. `Forked.start(work)` runs `work()` in a forked
-child; `result()` is what it returned, pickled by the child through a pipe only the two
-processes hold and unpickled here only after the child exited cleanly: what comes back is
-what our own code made (validated documents, findings, a pack's name), never bytes of the
-compendium or from disk. A worker that fails in any way (a bug, an error a build reports,
-a result pickle cannot write, a killed process) gives None, and the caller does the work
-itself, so the outcome, an error included, is the one-process one.
+Parsing and validating a large compendium hold the GIL, so a second core helps only as
+a second process (rulepress.compendium.parallel). `Forked.start(work)` runs `work()` in a
+forked child; `result()` is what it returned, pickled by the child through a pipe only
+the two processes hold and unpickled here only after the child exited cleanly: what
+comes back is what our own code made (validated documents, findings), never bytes of the
+compendium or from disk. A worker that fails in any way (a bug, a result pickle cannot
+write, a killed process) gives None, and the caller does the work itself, so the
+outcome, an error included, is the one-process one.
 
 Forked, not spawned: a worker starts in no time and knows what this process knows (the
 kinds, a plugin registered in-process). Never with another thread running (a watch's, a
-server's): a fork copies only the thread that forks, and a lock another held would stay
-held in the child (`can_fork`).
+server's, LevelDB's): a fork copies only the thread that forks, and a lock another held
+would stay held in the child. Only where the system says how many threads a process has
+(Linux); elsewhere everything is done in one process (`can_fork`).
 """
 
 from __future__ import annotations
