@@ -47,17 +47,11 @@ class SourceMap:
 
     __slots__ = ("_packed", "file", "keys", "values")
 
-    def __init__(
-        self,
-        file: Path,
-        values: dict[DataPath, Position] | None = None,
-        keys: dict[DataPath, Position] | None = None,
-        text: str | None = None,
-    ) -> None:
-        """The positions of `file`'s values and keys, or its `text` to work them out from."""
+    def __init__(self, file: Path, text: str | None = None) -> None:
+        """`file`'s positions, to be recorded, or worked out from its `text` when asked."""
         self.file = file
-        self.values: dict[DataPath, Position] = {} if values is None else values
-        self.keys: dict[DataPath, Position] = {} if keys is None else keys
+        self.values: dict[DataPath, Position] = {}
+        self.keys: dict[DataPath, Position] = {}
         self._packed = None if text is None else zlib.compress(text.encode("utf-8"), 1)
 
     @property
@@ -65,18 +59,12 @@ class SourceMap:
         """The file's text, while its positions have not been worked out yet."""
         return None if self._packed is None else zlib.decompress(self._packed).decode("utf-8")
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object) -> bool:  # (which makes it unhashable: it is filled in)
         """Equal if of the same file, with the same positions or the same text."""
         if not isinstance(other, SourceMap):
             return NotImplemented
         mine = (self.file, self.values, self.keys, self._packed)
         return mine == (other.file, other.values, other.keys, other._packed)
-
-    __hash__ = None  # type: ignore[assignment]  (mutable: its positions are filled in)
-
-    def __repr__(self) -> str:
-        """The file and how many positions are known (not every position)."""
-        return f"SourceMap(file={self.file!r}, {len(self.values)} values, {len(self.keys)} keys)"
 
     def _positions(self) -> None:
         text = self.text
