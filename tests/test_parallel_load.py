@@ -3,7 +3,6 @@ the same order, whatever a worker does (rulepress.compendium.parallel)."""
 
 from __future__ import annotations
 
-import gc
 import os
 import signal
 import threading
@@ -164,29 +163,6 @@ def test_the_workers_documents_reach_the_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "processes_for", lambda files: 1)
     second = load_compendium(root, DocumentCache(root, tmp_path / "cache"))
     assert documents(second.compendium) == documents(first.compendium)
-
-
-def test_the_cycle_collector_is_off_while_the_files_are_read_and_as_it_was_after(
-    tmp_path, monkeypatch
-):
-    root = many_documents(tmp_path / "compendium", broken=False)
-    read = loader.load_document_file
-    seen = []
-
-    def noted(*args, **kwargs):
-        seen.append(gc.isenabled())
-        return read(*args, **kwargs)
-
-    monkeypatch.setattr(loader, "load_document_file", noted)
-    load_compendium(root)
-    assert seen and not any(seen)
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        load_compendium(root)
-        assert not gc.isenabled()  # a caller's own choice is left as it was
-    finally:
-        gc.enable()
 
 
 def test_no_worker_once_leveldb_runs_a_thread_of_its_own(tmp_path):

@@ -7,11 +7,8 @@ document per file, its `kind` naming its model.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -223,28 +220,12 @@ def load_files(
     folder_findings: list[Finding] = []
     is_ruleset = os.path.lexists(root / RULESET_FILE)  # whatever it is: a pipe is reported
     folders = [root] if is_ruleset else ruleset_folders(root, folder_findings)
-    with _cycles_collected_after():
-        # a cache that holds documents from earlier (a rebuild): few files are to be parsed
-        shared = 1 if cache is not None and cache.holds_any() else None
-        rulesets = tuple(read_ruleset_folder(root, folder, cache, shared) for folder in folders)
+    # a cache that holds documents from earlier (a rebuild): few files are to be parsed
+    shared = 1 if cache is not None and cache.holds_any() else None
+    rulesets = tuple(read_ruleset_folder(root, folder, cache, shared) for folder in folders)
     if cache is not None:
         cache.save()
     return LoadedFiles(root, settings, tuple(settings_findings), tuple(folder_findings), rulesets)
-
-
-@contextlib.contextmanager
-def _cycles_collected_after() -> Iterator[None]:
-    """Python's cycle collector held off while the files are read: a large compendium's
-    load makes millions of objects, none of them garbage, and each full collection walks
-    every one made so far (a quarter of the load at 10,000 weapons). It runs again after,
-    as it would have, for whatever cycles there are."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def read_ruleset_folder(

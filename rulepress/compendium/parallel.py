@@ -40,22 +40,22 @@ def read_all(
     """`[read(path) for path in paths]`, shared with forked workers: in `processes` in
     all, else in as many as pay (`processes_for`; see the module's docstring). `step()`
     is called in this process once for each path read, whichever process read it."""
-    batches = [paths[start : start + BATCH] for start in range(0, len(paths), BATCH)]
-    done: dict[int, list[T]] = {}
 
-    def read_batch(number: int) -> None:
-        results = []
-        for path in batches[number]:
-            results.append(read(path))
-            step()
-        done[number] = results
+    def here(path: Path) -> T:
+        result = read(path)
+        step()
+        return result
 
     if processes is None:
         processes = processes_for(len(paths))
     if processes < 2 or not hasattr(os, "fork"):
-        for number in range(len(batches)):
-            read_batch(number)
-        return [result for number in range(len(batches)) for result in done[number]]
+        return [here(path) for path in paths]
+    batches = [paths[start : start + BATCH] for start in range(0, len(paths), BATCH)]
+    done: dict[int, list[T]] = {}
+
+    def read_batch(number: int) -> None:
+        done[number] = [here(path) for path in batches[number]]
+
     queue = _Queue(len(batches))
     workers: list[Forked] = []
     try:
@@ -83,7 +83,7 @@ def processes_for(files: int) -> int:
     """How many processes read `files` files: 1 unless forking is possible and pays."""
     if files < PARALLEL_FROM or not can_fork():
         return 1
-    return max(1, min(cores(), MOST_PROCESSES, files // (PARALLEL_FROM // 2)))
+    return min(cores(), MOST_PROCESSES, files // (PARALLEL_FROM // 2))
 
 
 def _worker_batches(queue: _Queue, batches: list, read: Callable[[Path], T]) -> dict:
