@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -25,17 +26,19 @@ class PerObject:
     def __init__(self) -> None:
         """Empty."""
         self.values: dict[int, tuple[weakref.ref, Any]] = {}
-        self.kept = 0
-        """How many values lived at the last pruning."""
 
     def get(self, thing: D, make: Callable[[D], T]) -> T:
         """The value of `thing`, `make(thing)` the first time."""
-        known = self.values.get(id(thing))
+        key = id(thing)
+        known = self.values.get(key)
         if known is not None and known[0]() is thing:  # an id is reused once freed
             return known[1]
-        if len(self.values) > 2 * self.kept + 1000:  # the objects gone leave dead values
-            self.values = {k: v for k, v in self.values.items() if v[0]() is not None}
-            self.kept = len(self.values)
         value = make(thing)
-        self.values[id(thing)] = (weakref.ref(thing), value)
+        self.values[key] = (weakref.ref(thing, partial(self._forget, key)), value)
         return value
+
+    def _forget(self, key: int, gone: weakref.ref) -> None:
+        """Let a value go with its object (a watch's old ruleset's outline is large)."""
+        known = self.values.get(key)
+        if known is not None and known[0] is gone:  # not a newer object's, given its id
+            del self.values[key]
