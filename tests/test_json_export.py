@@ -9,6 +9,7 @@ change a reader of the version could trip on needs a new version)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib.util
 import json
 import os
@@ -38,6 +39,7 @@ from rulepress.exporters.json_data import (
     ruleset_json_parts,
 )
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.squeezed import Squeezed, as_stored
 
 SCHEMAS = REPO / "schemas"
 EXPORT_SCHEMA = SCHEMAS / SCHEMA_FILE
@@ -281,11 +283,37 @@ def test_an_addition_keeps_the_version(change):
 
 
 def test_a_watch_runs_joined_file_is_the_builds_byte_for_byte(bundled):
-    """The watch run writes the file from each document's kept text: the format too."""
+    """The watch run writes the file from each run of documents' kept text, compressed:
+    expanded and joined, the build's bytes, the format too."""
     for ruleset in bundled.compendium:
         whole = ruleset_json(ruleset)
-        assert b"".join(ruleset_json_parts(ruleset, Pieces())) == whole
+        parts = ruleset_json_parts(ruleset, Pieces())
+        assert any(isinstance(part, Squeezed) for part in parts)
+        assert b"".join(map(as_stored, parts)) == whole
         assert json.loads(whole)["format"] == FORMAT
+
+
+def test_a_watch_run_renders_again_only_the_run_of_a_changed_document(bundled):
+    """A kept run is the text of about RUN_ENDS documents: one document changed makes
+    its own run again, and the other runs are the same kept objects."""
+    ruleset = max(bundled.compendium, key=lambda r: len(r.entries))
+    pieces = Pieces()
+    first = ruleset_json_parts(ruleset, pieces)
+    pieces.sweep()
+    runs = sum(isinstance(part, Squeezed) for part in first)
+    assert runs > 2, "the largest bundled ruleset is kept in several runs"
+    changed = next(e for e in ruleset.entries if not e.document.is_draft)
+    document = changed.document.model_copy(update={"name": changed.document.name + " (2)"})
+    entries = tuple(
+        dataclasses.replace(e, document=document) if e is changed else e for e in ruleset.entries
+    )
+    edited = dataclasses.replace(ruleset, entries=entries)
+    pieces.start()
+    again = ruleset_json_parts(edited, pieces)
+    assert pieces.made == 1
+    kept = [(a, b) for a, b in zip(first, again, strict=True) if isinstance(a, Squeezed)]
+    assert sum(a is not b for a, b in kept) == 1
+    assert b"".join(map(as_stored, again)) == ruleset_json(edited)
 
 
 def test_the_builds_file_written_in_parts_is_the_whole_files_bytes(bundled, tmp_path):

@@ -21,6 +21,7 @@ from rulepress.commands.build import build
 from rulepress.commands.watch import Watch
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.output_folder import OutputFolder
+from rulepress.exporters.squeezed import Squeezed
 from rulepress.live import LiveCompendium
 from tests.helpers import COMPENDIUM, assert_equal_outputs, contents, edit, run
 
@@ -264,3 +265,36 @@ def test_a_save_that_changes_no_byte_of_a_file_leaves_it_in_place(work: Path, mo
     watch.follow(cannon)
     assert json_file.stat().st_ino != before.st_ino
     assert b'"cost": 28' in json_file.read_bytes()
+
+
+def test_a_watch_render_settles_each_source_file_as_its_document_comes(
+    work: Path, monkeypatch
+) -> None:
+    """The foundry target's live form writes (or keeps) each document's source file as
+    the render adds it, so a pack's files are never all held at once (146 MB at 10,000
+    weapons was the watch's peak); the outputs stay a fresh build's."""
+    from rulepress.exporters.foundry import live as foundry_live
+
+    keep, held = foundry_live._KeptPack.keep, []
+
+    def counting(pack, ready):
+        kept = keep(pack, ready)
+        held.append(sum(document.source is not None for document in pack.documents))
+        return kept
+
+    monkeypatch.setattr(foundry_live._KeptPack, "keep", counting)
+    watch = InProcessWatch(work)
+    watch.watch.prime()
+    assert len(held) > 20 and max(held) == 0
+    # what it keeps between edits: the Items' values compressed, and the values of the
+    # journal pages kept as pieces (a section's: the weapons' tables)
+    kept = [
+        e for entries in watch.watch.updaters["foundry"].entries.values() for e in entries.items()
+    ]
+    items = [value for key, value in kept if key.startswith("!items!")]
+    pages = [value for key, value in kept if key.startswith("!journal.pages!")]
+    assert items and all(isinstance(value, Squeezed) for value in items)
+    assert sum(isinstance(value, Squeezed) for value in pages) > len(pages) / 2
+    cannon = work / "compendium" / PISTOLS / "hand-cannon.yaml"
+    edit(cannon, "cost: 26\n", "cost: 27\n")
+    watch.follow(cannon)

@@ -17,6 +17,7 @@ from rulepress.caching import digest_of_parts
 from rulepress.compendium.model import Compendium
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.squeezed import as_stored
 from rulepress.output_names import safe_child
 from rulepress.translations import Translated, editions
 
@@ -28,7 +29,8 @@ class RulesetFiles:
     """A target made of one file per ruleset (`<ruleset id><suffix>`) and per edition of
     it in another language (`<language>/<ruleset id><suffix>`), rendered by
     `render(compendium, ruleset, pieces, edition)` to its bytes, or to a list of the parts
-    they join (`edition` None for the source's): the markdown and json targets'
+    they join, each as it is or compressed (exporters.squeezed) (`edition` None for the
+    source's): the markdown and json targets'
     LiveExporter."""
 
     def __init__(self, output: OutputFolder, folder: Path, suffix: str, render) -> None:
@@ -74,11 +76,11 @@ class RulesetFiles:
         if isinstance(last, list) and isinstance(data, list):
             changed = last != data  # the kept pieces are the same objects: compared as such
         else:  # the build's file is compared with what is on disk
-            now = digest_of_parts(parts)
+            now = digest_of_parts(map(as_stored, parts))
             changed = (last if isinstance(last, str) else self.output.digest(path)) != now
         if changed:
             with self.output.replacing(path) as file:
-                file.writelines(parts)
+                file.writelines(map(as_stored, parts))  # a kept part may be compressed
         self.written[key] = data if isinstance(data, list) else now
         del data, parts  # the next render's file is made before this one would be let go
 

@@ -25,6 +25,7 @@ from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.ids import VALID_ID
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.squeezed import squeeze
 from rulepress.files import CLOEXEC
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def flatten(
 def document_entries(document: dict, pieces: Pieces | None = None) -> tuple[tuple[str, bytes], ...]:
     """The LevelDB keys and values of a source document and of every document embedded in
     it, after checking what Foundry and its CLI take for granted. A watch run's `pieces`
-    keep an embedded document's entry while it is the same dict (a journal page)."""
+    keep an embedded document's entry (compressed) while it is the same dict (a journal page)."""
     collection = document["_key"].split("!")[1]
     if document["_key"] != f"!{collection}!{document['_id']}":
         raise RulepressError(f"_key {document['_key']} disagrees with _id {document['_id']}")
@@ -80,9 +81,15 @@ def document_entries(document: dict, pieces: Pieces | None = None) -> tuple[tupl
             entries.append(_entry(key, value))
         else:
             entries.append(
-                pieces.get(("leveldb-entry", key), (source,), partial(_entry, key, value))
+                pieces.get(("leveldb-entry", key), (source,), partial(_kept_entry, key, value))
             )
     return tuple(entries)
+
+
+def _kept_entry(key: str, value: dict) -> tuple[str, bytes]:
+    """An embedded document's entry as a watch run keeps it: its value compressed."""
+    key, data = _entry(key, value)
+    return key, squeeze(data)
 
 
 def _entry(key: str, value: dict) -> tuple[str, bytes]:

@@ -5,7 +5,8 @@ A changed ruleset's packs are rendered again in memory by the build's own code
 bytes changed (replaced atomically), the LevelDB keys whose values changed (put and
 deleted in one batch, the pack patched in place), module.json. The entries and source
 digests of what is on disk are kept between updates, so nothing is read back; an
-Item's value is kept compressed (`_Squeezed`), a watch holding every one between edits.
+Item's or a journal page's value is kept compressed (exporters.squeezed), a watch holding
+every one between edits.
 
 A patched pack's files differ from a fresh build's (its keys and values do not), and
 the release zip holds the module's files: so `finish`, when the watch quiets or ends,
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import json
 import weakref
-import zlib
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
@@ -42,6 +42,7 @@ from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output import replaced_atomically
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.squeezed import Squeezed, Stored, same, squeeze
 from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
 
@@ -123,51 +124,31 @@ class LiveFoundry:
 
     def _write_packs(self, ruleset, settings: ModuleOptions, folder: Path, pieces: Pieces) -> list:
         """Render the ruleset's packs and write what differs; the packs, emptied."""
+
+        def open_pack(*args, **kwargs) -> _KeptPack:
+            pack = _KeptPack(*args, **kwargs)
+            pack.settle = _Sources(self, safe_child(folder, "src", "packs", pack.name))
+            return pack
+
         packs = []
-        for pack in build_packs(ruleset, settings, self.env, self.html, _KeptPack, pieces):
-            self._write_pack(folder, pack)
+        for pack in build_packs(ruleset, settings, self.env, self.html, open_pack, pieces):
+            pack.settle.finish()
+            self._write_entries(safe_child(folder, "packs", pack.name), pack)
             pack.documents.clear()  # written: its name and type are what is left
             packs.append(pack)
         return packs
 
-    def _write_pack(self, module: Path, pack: Pack) -> None:
-        sources = safe_child(module, "src", "packs", pack.name)
-        on_disk = self._source_digests(sources)
-        written = self.written.get(sources, {})
-        made, readies = {}, {}
-        for ready in pack.documents:
-            readies[ready.file_name] = weakref.ref(ready)
-            last = written.get(ready.file_name)
-            if last is not None and last() is ready and ready.file_name in on_disk:
-                made[ready.file_name] = on_disk[ready.file_name]
-                ready.forget_source()
-                continue
-            if ready.source is None:  # kept, its bytes let go, but not the file's last
-                raise _SourceForgotten(ready.file_name)
-            data = ready.source
-            ready.forget_source()
-            made[ready.file_name] = new = digest(data)
-            known = on_disk.get(ready.file_name)
-            if known is None:  # a new file (its folder may be new too)
-                self.output.write_if_changed(sources / ready.file_name, data)
-            elif known != new:  # changed: the digests say so without reading it back
-                self.output.write(sources / ready.file_name, data)
-        for gone in on_disk.keys() - made.keys():
-            self.output.remove(sources / gone)
-        self.sources[sources] = made
-        self.written[sources] = readies
-
-        folder = safe_child(module, "packs", pack.name)
+    def _write_entries(self, folder: Path, pack: Pack) -> None:
         entries = pack_entries(pack)
         if not self.output.entries(folder):  # a missing pack (or an empty folder)
             self.output.remove(folder)
-            write_entries(_Stored(entries), folder, self.output)
+            write_entries(Stored(entries), folder, self.output)
         else:
             stored = self._stored_entries(folder)
-            put = {k: value for k, value in entries.items() if not _same(stored.get(k), value)}
+            put = {k: value for k, value in entries.items() if not same(stored.get(k), value)}
             delete = stored.keys() - entries.keys()
             if put or delete:
-                patch_pack(folder, _Stored(put), set(delete), self.output)
+                patch_pack(folder, Stored(put), set(delete), self.output)
                 self.patched.add(folder)
         self.entries[folder] = entries
 
@@ -219,7 +200,7 @@ class LiveFoundry:
         refuse_if_locked(folder, self.output)
         with replaced_atomically(folder, mark=False, output=self.output) as staging:
             self.output.remove(staging)  # plyvel makes the pack's folder itself
-            write_entries(_Stored(entries), staging, self.output)
+            write_entries(Stored(entries), staging, self.output)
 
 
 class _SourceForgotten(Exception):
@@ -228,43 +209,66 @@ class _SourceForgotten(Exception):
 
 
 class _KeptPack(Pack):
-    """A pack as a watch run renders it: each document kept whole is held compressed as
-    it is added (`_squeeze`), so the render never holds every Item's value at once."""
+    """A pack as a watch run renders it: each document, as it is added, has its value
+    compressed (`_squeeze`) and its source file settled (`_Sources`), so the render never
+    holds every Item's value or source file at once (146 MB at 10,000 weapons)."""
+
+    settle: _Sources
 
     def keep(self, ready: Ready) -> Ready:
-        """Add a document made ready, its value compressed."""
+        """Add a document made ready, its value compressed, its source file written if its
+        bytes changed."""
         _squeeze(ready)
+        self.settle(ready)
         return super().keep(ready)
 
 
-class _Squeezed(bytes):
-    """A LevelDB value kept zlib-compressed (level 1): a watch run keeps every Item
-    between edits, their values 58 MB at 10,000 weapons."""
+class _Sources:
+    """The source files of one pack of a watch run, settled as its documents come: each
+    one kept from the last render is on disk as it is; any other is written if its
+    digest differs from the file's (nothing read back); `finish` removes the files the
+    render did not make and keeps the digests for the next."""
+
+    def __init__(self, live: LiveFoundry, folder: Path) -> None:
+        """What is on disk in `folder`, as `live` last left it (read once)."""
+        self.live, self.folder = live, folder
+        self.on_disk = live._source_digests(folder)
+        self.last = live.written.get(folder, {})
+        self.made: dict[str, str] = {}
+        self.readies: dict[str, weakref.ref[Ready]] = {}
+
+    def __call__(self, ready: Ready) -> None:
+        """Settle one document's source file, then let its bytes go."""
+        name = ready.file_name
+        self.readies[name] = weakref.ref(ready)
+        last = self.last.get(name)
+        if last is not None and last() is ready and name in self.on_disk:
+            self.made[name] = self.on_disk[name]
+            ready.forget_source()
+            return
+        if ready.source is None:  # kept, its bytes let go, but not the file's last
+            raise _SourceForgotten(name)
+        data = ready.source
+        ready.forget_source()
+        self.made[name] = new = digest(data)
+        known = self.on_disk.get(name)
+        if known is None:  # a new file (its folder may be new too)
+            self.live.output.write_if_changed(self.folder / name, data)
+        elif known != new:  # changed: the digests say so without reading it back
+            self.live.output.write(self.folder / name, data)
+
+    def finish(self) -> None:
+        """The pack is complete: remove the files it no longer makes."""
+        for gone in self.on_disk.keys() - self.made.keys():
+            self.live.output.remove(self.folder / gone)
+        self.live.sources[self.folder] = self.made
+        self.live.written[self.folder] = self.readies
 
 
 def _squeeze(ready: Ready) -> None:
     """Keep a document kept whole (one entry: an Item) with its value compressed, once. A
-    journal entry is made again on every edit, its pages' entries kept as they are."""
-    if len(ready.entries) == 1 and not isinstance(ready.entries[0][1], _Squeezed):
+    journal entry is made again on every edit, its pages' entries kept compressed by the
+    pieces (leveldb.document_entries)."""
+    if len(ready.entries) == 1 and not isinstance(ready.entries[0][1], Squeezed):
         key, value = ready.entries[0]
-        ready.hold(((key, _Squeezed(zlib.compress(value, 1))),))
-
-
-def _as_stored(value: bytes) -> bytes:
-    """A value as the pack stores it."""
-    return zlib.decompress(value) if isinstance(value, _Squeezed) else value
-
-
-def _same(stored: bytes | None, value: bytes) -> bool:
-    """Whether a value kept (or read from the pack) is `value`: compared as kept when both
-    are kept alike (compression gives equal bytes for equal bytes), else as stored."""
-    if stored is None or type(stored) is type(value):
-        return stored == value
-    return _as_stored(stored) == _as_stored(value)
-
-
-class _Stored(dict):
-    """Entries whose kept values are given as the pack stores them, one at a time."""
-
-    def __getitem__(self, key: str) -> bytes:
-        return _as_stored(super().__getitem__(key))
+        ready.hold(((key, squeeze(value)),))
