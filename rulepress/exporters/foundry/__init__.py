@@ -24,6 +24,7 @@ from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.foundry.release import write_release_zip
+from rulepress.exporters.foundry.source_writer import SourceWriter
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.templating import with_words
@@ -47,28 +48,35 @@ class FoundryExporter:
         env = with_words(environment(options.templates, plain=inert), words)
         html = with_words(html_environment(options.templates), words)
         output = OutputFolder(out)
-        for ruleset in compendium:
-            settings = ModuleOptions(
-                publisher.foundry.module_id(ruleset.id),
-                options.foundry_version,
-                publisher.foundry.system,
-            )
-            folder = safe_child(out, settings.module_id)
-            open_pack = _pack_opener(output, folder)
-            packs = []
-            for pack in build_packs(ruleset, settings, env, html, open_pack):
-                write_pack(pack, safe_child(folder, "packs", pack.name), output)
-                pack.documents.clear()  # written: only its name and type are needed now
-                packs.append(pack)
-            languages = write_translations(output, folder, ruleset, settings, env, html)
-            text = json.dumps(
-                manifest(ruleset, settings, packs, publisher, languages),
-                indent=2,
-                ensure_ascii=False,
-            )
-            output.write(folder / "module.json", (text + "\n").encode("utf-8"))
-            with output.replacing(safe_child(out, f"{settings.module_id}.zip")) as file:
-                write_release_zip(output, folder, file)
+        with SourceWriter(output) as writer:
+            for ruleset in compendium:
+                self._export_module(ruleset, publisher, options, env, html, output, writer)
+
+    @staticmethod
+    def _export_module(ruleset, publisher, options, env, html, output, writer) -> None:
+        """Write one ruleset's module folder and its release zip."""
+        settings = ModuleOptions(
+            publisher.foundry.module_id(ruleset.id),
+            options.foundry_version,
+            publisher.foundry.system,
+        )
+        folder = safe_child(output.root, settings.module_id)
+        open_pack = _pack_opener(output, folder, writer)
+        packs = []
+        for pack in build_packs(ruleset, settings, env, html, open_pack):
+            write_pack(pack, safe_child(folder, "packs", pack.name), output)
+            pack.documents.clear()  # written: only its name and type are needed now
+            packs.append(pack)
+        languages = write_translations(output, folder, ruleset, settings, env, html)
+        text = json.dumps(
+            manifest(ruleset, settings, packs, publisher, languages),
+            indent=2,
+            ensure_ascii=False,
+        )
+        output.write(folder / "module.json", (text + "\n").encode("utf-8"))
+        writer.flush()  # the zip holds the source files
+        with output.replacing(safe_child(output.root, f"{settings.module_id}.zip")) as file:
+            write_release_zip(output, folder, file)
 
     @staticmethod
     def check_replaceable(previous: Path) -> None:
@@ -85,11 +93,12 @@ class FoundryExporter:
         return LiveFoundry(output, target, options)
 
 
-def _pack_opener(output: OutputFolder, module: Path) -> OpenPack:
-    """Packs whose source files go to `module`/src/packs/<name> as documents are added."""
+def _pack_opener(output: OutputFolder, module: Path, writer: SourceWriter) -> OpenPack:
+    """Packs whose source files go to `module`/src/packs/<name> (by `writer`) as
+    documents are added."""
 
     def open_pack(name: str, *details, **more) -> Pack:
         sources = safe_child(module, "src", "packs", name)
-        return Pack(name, *details, **more, sources=SourceFolder(output, sources))
+        return Pack(name, *details, **more, sources=SourceFolder(output, sources, writer))
 
     return open_pack

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulepress.exporters.foundry.leveldb import document_entries
+from rulepress.exporters.foundry.source_writer import SourceWriter
 from rulepress.exporters.output import pretty_json
-from rulepress.exporters.output_folder import FILE_MODE, OutputFolder
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
-from rulepress.files import CLOEXEC
 
 MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
 
@@ -82,12 +82,15 @@ def source_file_name(document: dict) -> str:
 
 class SourceFolder:
     """A pack's source files, written into `folder` (inside `output`, never through a
-    link) as its documents are added."""
+    link) as its documents are added: by `writer` (beside the render) when given."""
 
-    def __init__(self, output: OutputFolder, folder: Path) -> None:
+    def __init__(
+        self, output: OutputFolder, folder: Path, writer: SourceWriter | None = None
+    ) -> None:
         """Nothing is written yet: the folder is made on the first document, so an empty
         pack leaves none."""
         self.output, self.folder = output, folder
+        self.writer = writer or SourceWriter(output)  # one never entered writes here
         self.handle: int | None = None
 
     def write(self, document: Ready) -> None:
@@ -95,18 +98,7 @@ class SourceFolder:
         if self.handle is None:  # made for the first document: an empty pack has no folder
             with self.output.folder(self.folder, create=True) as handle:
                 self.handle = os.dup(handle)  # thousands of files: the folder is walked once
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | CLOEXEC
-        try:  # os.write, not a file object: thousands of files, each one system call
-            file = os.open(document.file_name, flags, FILE_MODE, dir_fd=self.handle)
-            try:
-                data = memoryview(document.source or b"")
-                while data:  # a write may take less than it is given
-                    data = data[os.write(file, data) :]
-            finally:
-                os.close(file)
-        except OSError as exc:
-            exc.filename = self.folder / document.file_name  # the path in full, for the error
-            raise
+        self.writer.write(self.handle, self.folder / document.file_name, document.source or b"")
 
     def __del__(self) -> None:
         """The folder's descriptor is closed with the pack."""
