@@ -1,7 +1,9 @@
 """Work done beside this process on another core: a forked worker, and its result.
 
 Parsing and validating a large compendium hold the GIL, so a second core helps only as
-a second process (rulepress.compendium.parallel). `Forked.start(work)` runs `work()` in a
+a second process (rulepress.compendium.parallel); so does creating a module's source
+files, kernel time a thread would pay again in the GIL (exporters.foundry.source_writer,
+which forks with `fork`). `Forked.start(work)` runs `work()` in a
 forked child; `result()` is what it returned, pickled by the child through a pipe only
 the two processes hold and unpickled here only after the child exited cleanly: what
 comes back is what our own code made (validated documents, findings), never bytes of the
@@ -54,6 +56,21 @@ def threads() -> int | None:
         return None
 
 
+def fork(run: Callable[[], None]) -> int:
+    """Fork a child that runs `run()` and leaves, with status 0 (1 if it raised), without
+    running this process's exits or flushing its buffers (they would run twice); the
+    child's pid."""
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            run()
+            status = 0
+        finally:
+            os._exit(status)
+    return pid
+
+
 class Forked(Generic[T]):
     """A forked process doing `work()`, and the pipe its result comes by."""
 
@@ -66,17 +83,14 @@ class Forked(Generic[T]):
     def start(cls, work: Callable[[], T]) -> Forked[T]:
         """Fork a worker doing `work()`; this process goes on at once."""
         readable, writable = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the worker: work, send, and leave without running this process's exits
-            status = 1
-            try:
-                os.close(readable)
-                data = pickle.dumps(work(), pickle.HIGHEST_PROTOCOL)
-                with open(writable, "wb", closefd=True) as pipe:
-                    pipe.write(data)
-                status = 0
-            finally:
-                os._exit(status)  # nothing of this process's (its exits, its buffers) runs twice
+
+        def send() -> None:
+            os.close(readable)
+            data = pickle.dumps(work(), pickle.HIGHEST_PROTOCOL)
+            with open(writable, "wb", closefd=True) as pipe:
+                pipe.write(data)
+
+        pid = fork(send)
         os.close(writable)
         return cls(pid, readable)
 

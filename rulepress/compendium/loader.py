@@ -221,8 +221,8 @@ def load_files(
     is_ruleset = os.path.lexists(root / RULESET_FILE)  # whatever it is: a pipe is reported
     folders = [root] if is_ruleset else ruleset_folders(root, folder_findings)
     # a cache that holds documents from earlier (a rebuild): few files are to be parsed
-    shared = 1 if cache is not None and cache.holds_any() else None
-    rulesets = tuple(read_ruleset_folder(root, folder, cache, shared) for folder in folders)
+    processes = 1 if cache is not None and cache.holds_any() else None
+    rulesets = tuple(read_ruleset_folder(root, folder, cache, processes) for folder in folders)
     if cache is not None:
         cache.save()
     return LoadedFiles(root, settings, tuple(settings_findings), tuple(folder_findings), rulesets)

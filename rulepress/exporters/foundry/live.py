@@ -42,7 +42,7 @@ from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output import replaced_atomically
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
-from rulepress.exporters.squeezed import Squeezed, Stored, same, squeeze
+from rulepress.exporters.squeezed import Stored, same, squeeze
 from rulepress.exporters.templating import with_words
 from rulepress.output_names import safe_child
 
@@ -269,6 +269,6 @@ def _squeeze(ready: Ready) -> None:
     """Keep a document kept whole (one entry: an Item) with its value compressed, once. A
     journal entry is made again on every edit, its pages' entries kept compressed by the
     pieces (leveldb.document_entries)."""
-    if len(ready.entries) == 1 and not isinstance(ready.entries[0][1], Squeezed):
+    if len(ready.entries) == 1:
         key, value = ready.entries[0]
         ready.hold(((key, squeeze(value)),))

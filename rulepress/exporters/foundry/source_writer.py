@@ -26,7 +26,7 @@ from pathlib import Path
 
 from rulepress.exporters.output_folder import FILE_MODE, OutputFolder
 from rulepress.files import CLOEXEC
-from rulepress.forking import can_fork
+from rulepress.forking import can_fork, fork
 
 FRAME = struct.Struct("<II")
 """A frame's head: its path's length and its data's length (a path of 0 bytes: flush)."""
@@ -41,11 +41,16 @@ def create_file(folder: int, name: str, data: bytes) -> None:
     """Create the file `name` in the open folder `folder` with `data`."""
     file = os.open(name, CREATE, FILE_MODE, dir_fd=folder)
     try:
-        view = memoryview(data)
-        while view:  # a write may take less than it is given
-            view = view[os.write(file, view) :]
+        write_whole(file, data)
     finally:
         os.close(file)
+
+
+def write_whole(descriptor: int, data: bytes) -> None:
+    """Write all of `data` (a write may take less than it is given)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
 
 
 class SourceWriter:
@@ -79,7 +84,7 @@ class SourceWriter:
         open in this process): by the child, or here."""
         if self.pid is not None:
             encoded = os.fsencode(path.relative_to(self.output.root).as_posix())
-            self._send([FRAME.pack(len(encoded), len(data)), encoded, data])
+            self._send(FRAME.pack(len(encoded), len(data)) + encoded + data)
             return
         try:
             create_file(folder, path.name, data)
@@ -91,14 +96,11 @@ class SourceWriter:
         """Return once every file given is written; raise the first error met."""
         if self.pid is None:
             return
-        self._send([FRAME.pack(0, 0)])
-        code = self._read(REPLY.size)
-        if code is None:
-            raise self._gone()
-        (number,) = REPLY.unpack(code)
+        self._send(FRAME.pack(0, 0))
+        (number,) = REPLY.unpack(self._read(REPLY.size))
         if number:
-            (size,) = REPLY.unpack(self._read(REPLY.size) or b"\0\0\0\0")
-            where = self.output.root / os.fsdecode(self._read(size) or b"")
+            (size,) = REPLY.unpack(self._read(REPLY.size))
+            where = self.output.root / os.fsdecode(self._read(size))
             raise OSError(number, os.strerror(number), where)
 
     def _fork(self) -> None:
@@ -106,16 +108,13 @@ class SourceWriter:
         from_child, replies = os.pipe()
         with contextlib.suppress(OSError):
             fcntl.fcntl(into_child, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-        pid = os.fork()
-        if pid == 0:  # the child: write, reply, and leave without running this process's exits
-            status = 1
-            try:
-                os.close(into_child)
-                os.close(from_child)
-                _serve(self.output, frames, replies)
-                status = 0
-            finally:
-                os._exit(status)
+
+        def serve() -> None:
+            os.close(into_child)
+            os.close(from_child)
+            _serve(self.output, frames, replies)
+
+        pid = fork(serve)
         os.close(frames)
         os.close(replies)
         self.pid, self.frames, self.replies = pid, into_child, from_child
@@ -123,25 +122,18 @@ class SourceWriter:
     def _gone(self) -> OSError:
         return OSError(errno.EIO, "the writer of the source files ended", str(self.output.root))
 
-    def _send(self, parts: list[bytes]) -> None:
-        """Send a frame whole."""
+    def _send(self, frame: bytes) -> None:
         try:
-            views = [memoryview(part) for part in parts]
-            while views:
-                sent = os.writev(self.frames, views)
-                while views and sent >= len(views[0]):
-                    sent -= len(views.pop(0))
-                if views:
-                    views[0] = views[0][sent:]
+            write_whole(self.frames, frame)
         except BrokenPipeError:
             raise self._gone() from None
 
-    def _read(self, size: int) -> bytes | None:
+    def _read(self, size: int) -> bytes:
         data = b""
         while len(data) < size:
             more = os.read(self.replies, size - len(data))
             if not more:
-                return None
+                raise self._gone()
             data += more
         return data
 
