@@ -1,9 +1,9 @@
 """Work done beside this process on another core: a forked worker, and its result.
 
 Parsing and validating a large compendium hold the GIL, so a second core helps only as
-a second process (rulepress.compendium.parallel); so does creating a module's source
-files, kernel time a thread would pay again in the GIL (exporters.foundry.source_writer,
-which forks with `fork`). `Forked.start(work)` runs `work()` in a
+a second process (rulepress.compendium.parallel); so does writing a module's files,
+kernel and library time a thread would pay again in the GIL
+(exporters.foundry.module_writer, which forks with `fork`). `Forked.start(work)` runs `work()` in a
 forked child; `result()` is what it returned, pickled by the child through a pipe only
 the two processes hold and unpickled here only after the child exited cleanly: what
 comes back is what our own code made (validated documents, findings), never bytes of the

@@ -17,14 +17,13 @@ from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.babele import write_translations
 from rulepress.exporters.foundry.enrichers import inert
-from rulepress.exporters.foundry.leveldb import refuse_if_locked, write_pack
+from rulepress.exporters.foundry.leveldb import pack_entries, refuse_if_locked
 from rulepress.exporters.foundry.live import LiveFoundry
 from rulepress.exporters.foundry.manifest import manifest
+from rulepress.exporters.foundry.module_writer import ModuleWriter
 from rulepress.exporters.foundry.pack import Pack, SourceFolder
 from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
-from rulepress.exporters.foundry.release import write_release_zip
-from rulepress.exporters.foundry.source_writer import SourceWriter
 from rulepress.exporters.markdown_text import environment
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.templating import with_words
@@ -48,7 +47,7 @@ class FoundryExporter:
         env = with_words(environment(options.templates, plain=inert), words)
         html = with_words(html_environment(options.templates), words)
         output = OutputFolder(out)
-        with SourceWriter(output) as writer:
+        with ModuleWriter(output) as writer:
             for ruleset in compendium:
                 self._export_module(ruleset, publisher, options, env, html, output, writer)
 
@@ -61,11 +60,12 @@ class FoundryExporter:
             publisher.foundry.system,
         )
         folder = safe_child(output.root, settings.module_id)
-        open_pack = _pack_opener(output, folder, writer)
+        open_pack = _pack_opener(folder, writer)
         packs = []
         for pack in build_packs(ruleset, settings, env, html, open_pack):
-            write_pack(pack, safe_child(folder, "packs", pack.name), output)
-            pack.documents.clear()  # written: only its name and type are needed now
+            entries = pack_entries(pack)
+            pack.documents.clear()  # only its name and type are needed now
+            writer.write_pack(safe_child(folder, "packs", pack.name), entries)
             packs.append(pack)
         languages = write_translations(output, folder, ruleset, settings, env, html)
         text = json.dumps(
@@ -74,9 +74,7 @@ class FoundryExporter:
             ensure_ascii=False,
         )
         output.write(folder / "module.json", (text + "\n").encode("utf-8"))
-        writer.flush()  # the zip holds the source files
-        with output.replacing(safe_child(output.root, f"{settings.module_id}.zip")) as file:
-            write_release_zip(output, folder, file)
+        writer.write_zip(folder, safe_child(output.root, f"{settings.module_id}.zip"))
 
     @staticmethod
     def check_replaceable(previous: Path) -> None:
@@ -93,12 +91,12 @@ class FoundryExporter:
         return LiveFoundry(output, target, options)
 
 
-def _pack_opener(output: OutputFolder, module: Path, writer: SourceWriter) -> OpenPack:
+def _pack_opener(module: Path, writer: ModuleWriter) -> OpenPack:
     """Packs whose source files go to `module`/src/packs/<name> (by `writer`) as
     documents are added."""
 
     def open_pack(name: str, *details, **more) -> Pack:
         sources = safe_child(module, "src", "packs", name)
-        return Pack(name, *details, **more, sources=SourceFolder(output, sources, writer))
+        return Pack(name, *details, **more, sources=SourceFolder(sources, writer))
 
     return open_pack

@@ -8,12 +8,13 @@ compacted, so the same documents always give the same files.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -150,18 +151,6 @@ def _plain(value: object) -> bool:
     return True
 
 
-def write_pack(pack: Pack, folder: Path, output: OutputFolder) -> int:
-    """Write the pack into `folder` (inside `output`), which must not exist yet; return
-    the number of keys. The pack's documents are let go as they are written (a build
-    needs only the pack's name and type after), so its values are never held twice:
-    in Python and in LevelDB's batch."""
-    entries = pack_entries(pack)
-    pack.documents.clear()
-    count = len(entries)
-    write_entries(entries, folder, output, consume=True)
-    return count
-
-
 def pack_entries(pack: Pack) -> dict[str, bytes]:
     """Every key and value of the pack, after checking the pack as Foundry needs it."""
     if "." in pack.name:
@@ -179,29 +168,41 @@ def pack_entries(pack: Pack) -> dict[str, bytes]:
 def write_entries(
     entries: dict[str, bytes], folder: Path, output: OutputFolder, consume: bool = False
 ) -> None:
-    """Write a new LevelDB `folder` (inside `output`, its parents real folders, made if
-    missing) holding `entries`: sorted, one batch, compacted, so the same entries always
-    give the same files. With `consume`, each entry leaves `entries` as the batch takes
-    its copy."""
-    output.real_folder(folder.parent, create=True)
-    database = plyvel.DB(
-        str(folder), create_if_missing=True, error_if_exists=True, write_buffer_size=MEMTABLE
-    )
+    """Write a new LevelDB `folder` (inside `output`) holding `entries` (see
+    write_sorted). With `consume`, each entry leaves `entries` as the batch takes its copy,
+    so a pack's values are never held twice: in Python and in LevelDB's batch."""
     take = entries.pop if consume else entries.__getitem__
+    write_sorted(((key.encode("utf-8"), take(key)) for key in sorted(entries)), folder, output)
+
+
+def write_sorted(
+    entries: Iterable[tuple[bytes, bytes]], folder: Path, output: OutputFolder
+) -> None:
+    """Write a new LevelDB `folder` (inside `output`, its parents real folders, made if
+    missing) holding `entries`, given in sorted order of keys: batched, compacted, so the
+    same entries always give the same files."""
+    output.real_folder(folder.parent, create=True)
     try:
-        batch, pending, written = database.write_batch(), 0, 0
-        for key in sorted(entries):
-            value = take(key)
-            batch.put(key.encode("utf-8"), value)
-            pending += len(value)
-            if pending >= BATCH_BYTES and written + pending < BATCHED_UP_TO:
-                batch.write()
-                batch.clear()
-                written, pending = written + pending, 0
-        batch.write()
-        database.compact_range()
-    finally:
-        database.close()
+        database = plyvel.DB(
+            str(folder), create_if_missing=True, error_if_exists=True, write_buffer_size=MEMTABLE
+        )
+        try:
+            batch, pending, written = database.write_batch(), 0, 0
+            for key, value in entries:
+                batch.put(key, value)
+                pending += len(value)
+                if pending >= BATCH_BYTES and written + pending < BATCHED_UP_TO:
+                    batch.write()
+                    batch.clear()
+                    written, pending = written + pending, 0
+            batch.write()
+            database.compact_range()
+        finally:
+            database.close()
+    except plyvel.Error as exc:  # as the OSError it is (a full disk, a folder there)
+        words = exc.args[0] if exc.args else b""
+        words = words.decode("utf-8", "replace") if isinstance(words, bytes) else str(words)
+        raise OSError(errno.EIO, f"LevelDB: {words}", str(folder)) from None
     for name in VOLATILE_FILES:  # LevelDB's own log of the session: timestamps only
         output.remove(folder / name)
 

@@ -45,6 +45,11 @@ def authors(ruleset: Ruleset, foundry: FoundrySettings) -> list[dict]:
     ]
 
 
+PACK_ORDER = ("JournalEntry", "Item", "RollTable", "Macro")
+"""The manifest's order of packs (and Foundry's sidebar's): the rules journal, then the
+Items, the RollTables and the macros, each type's packs in the order they were made."""
+
+
 def manifest(
     ruleset: Ruleset,
     options: ModuleOptions,
@@ -59,6 +64,7 @@ def manifest(
     settings = settings or Settings()
     info = ruleset.info
     version = str(options.foundry_version)
+    packs = sorted(packs, key=lambda pack: PACK_ORDER.index(pack.type))
     placeholders = settings.placeholders(ruleset.id, info.title, info.version)
     return {
         "id": options.module_id,

@@ -3,15 +3,16 @@ the LevelDB entries of the same document and those embedded in it."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulepress.exporters.foundry.leveldb import document_entries
-from rulepress.exporters.foundry.source_writer import SourceWriter
 from rulepress.exporters.output import pretty_json
-from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+
+if TYPE_CHECKING:
+    from rulepress.exporters.foundry.module_writer import ModuleWriter
 
 MAX_NAME_CHARS = 100  # file names stay well under the 255-byte limit (Cyrillic is 2 bytes)
 
@@ -81,26 +82,14 @@ def source_file_name(document: dict) -> str:
 
 
 class SourceFolder:
-    """A pack's source files, written into `folder` (inside `output`, never through a
-    link) as its documents are added: by `writer` (beside the render) when given."""
+    """A pack's source files, written into `folder` (inside the output folder, never
+    through a link) by `writer` as its documents are added; the folder is made with the
+    first, so an empty pack leaves none."""
 
-    def __init__(
-        self, output: OutputFolder, folder: Path, writer: SourceWriter | None = None
-    ) -> None:
-        """Nothing is written yet: the folder is made on the first document, so an empty
-        pack leaves none."""
-        self.output, self.folder = output, folder
-        self.writer = writer or SourceWriter(output)  # one never entered writes here
-        self.handle: int | None = None
+    def __init__(self, folder: Path, writer: ModuleWriter) -> None:
+        """Files go into `folder`, written by `writer`."""
+        self.folder, self.writer = folder, writer
 
     def write(self, document: Ready) -> None:
         """Write a document's source file (a new one: its folder is the build's own)."""
-        if self.handle is None:  # made for the first document: an empty pack has no folder
-            with self.output.folder(self.folder, create=True) as handle:
-                self.handle = os.dup(handle)  # thousands of files: the folder is walked once
-        self.writer.write(self.handle, self.folder / document.file_name, document.source or b"")
-
-    def __del__(self) -> None:
-        """The folder's descriptor is closed with the pack."""
-        if self.handle is not None:
-            os.close(self.handle)
+        self.writer.write_file(self.folder / document.file_name, document.source or b"")

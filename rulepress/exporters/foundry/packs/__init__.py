@@ -43,8 +43,11 @@ def build_packs(
     module = Module(ruleset, options, env, Shared(html), open_pack, pieces)
 
     def every_pack() -> Iterator[Pack]:
-        yield rules_pack(module)
+        # the Items first (the manifest lists the journal first: manifest.PACK_ORDER): a
+        # forked writer takes their thousands of source files as they come, and writes
+        # their pack while the journal renders (exporters.foundry.module_writer)
         yield from item_packs(module)
+        yield rules_pack(module)
         yield from table_packs(module)
         yield macros_pack(module)
 
