@@ -15,7 +15,7 @@ import textwrap
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +51,23 @@ HARNESS = Path(__file__).resolve().parent / "foundry" / "run_macro.mjs"
 
 
 # --- Throwaway compendium trees ---------------------------------------------------------------
+
+
+def children() -> set[int]:
+    """This process's child processes, running or not yet reaped, without reaping any."""
+    found: set[int] = set()
+    for listing in Path("/proc/self/task").glob("*/children"):
+        found.update(map(int, listing.read_text().split()))
+    return found
+
+
+@contextlib.contextmanager
+def no_child_left() -> Iterator[None]:
+    """Fail if the body leaves a child process of its own (pytest's worker may hold others
+    for the whole session: a browser's driver)."""
+    before = children()
+    yield
+    assert children() <= before, "a child process was left"
 
 
 def build_tree(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -17,7 +17,7 @@ from rulepress import forking
 from rulepress.compendium import parallel
 from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
-from tests.helpers import base_tree, build_tree, documents
+from tests.helpers import base_tree, build_tree, documents, no_child_left
 
 PATHS = [Path(f"file-{n:05}.yaml") for n in range(300)]
 
@@ -31,9 +31,11 @@ def slow_pid_and_name(path: Path) -> tuple[int, str]:
     return pid_and_name(path)
 
 
-def assert_no_child_left() -> None:
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
+@pytest.fixture(autouse=True)
+def leaves_no_child():
+    """Every test here leaves no worker behind, running or unreaped."""
+    with no_child_left():
+        yield
 
 
 @pytest.mark.parametrize("processes", [2, 3])
@@ -45,7 +47,6 @@ def test_every_path_is_read_once_in_its_order_and_counted_here(processes):
     assert [name for _, name in results] == [path.name for path in PATHS]
     assert {pid for pid, _ in results} - {os.getpid()}, "no worker read any file"
     assert steps == [os.getpid()] * len(PATHS)  # each path counted once, in this process
-    assert_no_child_left()
 
 
 def test_a_queue_longer_than_its_pipe_holds_is_read_to_its_end(monkeypatch):
@@ -84,7 +85,6 @@ def raises():
 def test_a_worker_that_fails_is_as_if_it_had_not_been(then):
     results = parallel.read_all(PATHS, in_worker(then), processes=2)
     assert results == [(os.getpid(), path.name) for path in PATHS]
-    assert_no_child_left()
 
 
 def test_an_exception_here_stops_the_workers_and_is_raised():
@@ -95,7 +95,6 @@ def test_an_exception_here_stops_the_workers_and_is_raised():
 
     with pytest.raises(KeyError, match="file-00000"):
         parallel.read_all(PATHS, read, processes=2)
-    assert_no_child_left()
 
 
 def test_no_worker_for_a_small_compendium_or_beside_another_thread():
@@ -148,7 +147,6 @@ def test_a_compendium_read_by_workers_loads_as_by_one_process(tmp_path, monkeypa
         ("RP100", "t120.yaml"),
         ("RP103", "t190.yaml"),
     ]
-    assert_no_child_left()
 
 
 def test_the_workers_documents_reach_the_cache(tmp_path, monkeypatch):
