@@ -10,7 +10,7 @@ ruleset's `chapters` in `ruleset.yaml`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache, cached_property
 
 from rulepress import kinds
 from rulepress.compendium.model import Ruleset
@@ -161,9 +161,20 @@ def _chapter_anchor(ruleset: Ruleset, chapter: Chapter) -> Anchor:
             return Anchor(chapter.id, what, None, ("chapters", number, "title"))
     for section in chapter.sections:
         for document in section.documents:
-            if getattr(document, "chapter", None) == chapter.title:
+            named = _may_name_a_chapter(type(document))
+            if named and getattr(document, "chapter", None) == chapter.title:
                 return Anchor(chapter.id, what, document, ("chapter",))
     return Anchor(chapter.id, what)
+
+
+@cache
+def _may_name_a_chapter(model: type) -> bool:
+    """Whether a kind's documents have a `chapter` (a rule text's field): asked of the
+    class once, not of each of 10,000 weapons (a pydantic model's missing attribute is
+    slow to miss)."""
+    fields = getattr(model, "model_fields", {})
+    config = getattr(model, "model_config", {})
+    return "chapter" in fields or hasattr(model, "chapter") or config.get("extra") == "allow"
 
 
 def _section_anchor(section: Section) -> Anchor:

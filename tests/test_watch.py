@@ -209,14 +209,20 @@ def test_a_weapon_saved_in_place_renders_only_its_own_pieces(work: Path) -> None
     cannon = work / "compendium" / PISTOLS / "hand-cannon.yaml"
     edit(cannon, "cost: 26\n", "cost: 27\n")
     first = watch.follow(cannon)  # the first update renders every piece, and keeps them
+    journal = watch.out / "foundry" / "rulepress-iris" / "src" / "packs" / "rules"
+    before = {path.name: path.stat().st_ino for path in journal.glob("*.json")}
     edit(cannon, "cost: 27\n", "cost: 28\n")
-    # its Item, its section's journal page and that page's LevelDB entry (the tables the
-    # two share live for one render, not among the kept pieces); its section of the
-    # guide; its JSON text
-    assert watch.follow(cannon) == {"foundry": 3, "markdown": 1, "json": 1}
+    # its Item, its section's journal page, that page's LevelDB entry and its chapter's
+    # journal entry (the tables the Item and the page share live for one render, not
+    # among the kept pieces); its section of the guide; its JSON text
+    assert watch.follow(cannon) == {"foundry": 4, "markdown": 1, "json": 1}
     edit(cannon, "magazine: 3\n", "magazine: 4\n")
-    assert watch.follow(cannon) == {"foundry": 3, "markdown": 1, "json": 1}
+    assert watch.follow(cannon) == {"foundry": 4, "markdown": 1, "json": 1}
     assert all(made > 4 for made in first.values())
+    # the other chapters' journal entries were kept: their files left in place
+    after = {path.name: path.stat().st_ino for path in journal.glob("*.json")}
+    assert after.keys() == before.keys() and len(before) > 2
+    assert sum(after[name] != before[name] for name in before) == 1  # the weapons' chapter
 
 
 def test_an_edit_others_read_renders_the_ruleset_again(work: Path) -> None:

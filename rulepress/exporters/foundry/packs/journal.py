@@ -13,7 +13,7 @@ from rulepress import kinds
 from rulepress.compendium.model import Ruleset
 from rulepress.exporters.escaping import html_attribute, markdown_text
 from rulepress.exporters.foundry.enrichers import inert
-from rulepress.exporters.foundry.pack import Pack, ready_document
+from rulepress.exporters.foundry.pack import Pack, Ready, ready_document
 from rulepress.exporters.foundry.packs.common import (
     SORT_STEP,
     Module,
@@ -138,11 +138,18 @@ def rules_pack(module: Module) -> Pack:
         made = partial(make_page, entry_id, section, number)
         return module.piece(("journal-page", *place), section.documents, made)
 
+    def ready_entry(entry_id: str, title: str, pages: list[dict], position: int) -> Ready:
+        entry = journal_entry(entry_id, title, pages, position, stats)
+        return ready_document(entry, module.pieces)
+
     for position, chapter in enumerate(parts, 1):
         entry_id = document_id(ruleset, "journal", chapter.id)
         pages = [page(entry_id, section, n) for n, section in enumerate(chapter.sections, 1)]
-        entry = journal_entry(entry_id, chapter.title, pages, position, stats)
-        pack.keep(ready_document(entry, module.pieces))
+        # kept whole while its pages are (a watch run: its file is then left as it is)
+        made = partial(ready_entry, entry_id, chapter.title, pages, position)
+        pack.keep(
+            module.piece(("journal-entry", entry_id, chapter.title, position), tuple(pages), made)
+        )
     pack.add(_credits_entry(ruleset, module.shared.html, len(pack.documents) + 1, stats))
     return pack
 
