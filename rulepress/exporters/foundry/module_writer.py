@@ -25,6 +25,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import signal
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,10 +73,13 @@ class ModuleWriter:
         return self
 
     def __exit__(self, kind, error, trace) -> None:
-        """End the child; raise its error if the block raised none."""
+        """End the child; raise its error if the block raised none. If it raised, the
+        export is not put in place: the child is stopped where it is."""
         try:
             if error is None:
                 self.flush()
+            elif self.pid is not None:
+                os.kill(self.pid, signal.SIGKILL)
         finally:
             self._end()
             self.here.close()
