@@ -3,13 +3,13 @@
 Parsing and validating a large compendium hold the GIL, so a second core helps only as
 a second process (rulepress.compendium.parallel); so does writing a module's files,
 kernel and library time a thread would pay again in the GIL
-(exporters.foundry.module_writer, which forks with `fork`). `Forked.start(work)` runs `work()` in a
-forked child; `result()` is what it returned, pickled by the child through a pipe only
-the two processes hold and unpickled here only after the child exited cleanly: what
-comes back is what our own code made (validated documents, findings), never bytes of the
-compendium or from disk. A worker that fails in any way (a bug, a result pickle cannot
-write, a killed process) gives None, and the caller does the work itself, so the
-outcome, an error included, is the one-process one.
+(exporters.foundry.module_writer, which forks with `fork`). `Forked.start(work)` runs
+`work()` in a forked child; `result()` is what it returned, pickled by the child through
+a pipe only the two processes hold and unpickled here only after the child exited
+cleanly: what comes back is what our own code made (validated documents, findings),
+never bytes of the compendium or from disk. A worker that fails in any way (a bug, a
+result pickle cannot write, a killed process) gives None, and the caller does the work
+itself, so the outcome, an error included, is the one-process one.
 
 Forked, not spawned: a worker starts in no time and knows what this process knows (the
 kinds, a plugin registered in-process). Never with another thread running (a watch's, a
