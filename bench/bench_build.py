@@ -11,7 +11,8 @@ medians of the repeats:
   Foundry export, Markdown export, JSON export (their sum: the cold build), site page
   generation; the mkdocs build once;
 - the floors: parsing the same files with PyYAML's libyaml loader, `json.loads` of the
-  same documents, and a bare plyvel write batch of the same Foundry values;
+  same documents, a bare plyvel write batch of the same Foundry values, and the Foundry
+  export's writes alone (its files, packs and zip written again from memory);
 - the anchor: the official Foundry CLI's `fvtt package pack` of the same documents as
   ready JSON;
 - loading again from the document cache;
@@ -71,10 +72,12 @@ from rulepress.compendium.cache import DocumentCache  # noqa: E402
 from rulepress.compendium.loader import load_compendium  # noqa: E402
 from rulepress.exporters import ExportOptions  # noqa: E402
 from rulepress.exporters.foundry import FoundryExporter  # noqa: E402
-from rulepress.exporters.foundry.leveldb import encode  # noqa: E402
+from rulepress.exporters.foundry.leveldb import encode, read_entries, write_entries  # noqa: E402
+from rulepress.exporters.foundry.release import write_release_zip  # noqa: E402
 from rulepress.exporters.guide import chapters, section_of  # noqa: E402
 from rulepress.exporters.json_data import JsonExporter  # noqa: E402
 from rulepress.exporters.markdown_guide import MarkdownExporter  # noqa: E402
+from rulepress.exporters.output_folder import OutputFolder  # noqa: E402
 from rulepress.exporters.site import run_mkdocs  # noqa: E402
 from rulepress.exporters.site.pages import generate  # noqa: E402
 from rulepress.exporters.site.places import page_of  # noqa: E402
@@ -114,6 +117,35 @@ def fresh(folder: Path) -> Path:
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder
+
+
+def module_writes(exported: Path, into: Path) -> Callable[[], None]:
+    """What a Foundry export writes beyond its render, as one process writes it: every
+    file of the modules in `exported` (read into memory first), their packs from their
+    entries (leveldb.write_entries) and their release zips, written again into `into`.
+    The export can be no faster than this on one core; the official CLI writes one pack."""
+    source = OutputFolder(exported)
+    files, packs = {}, {}
+    for parts, is_folder in source.files(exported):
+        if len(parts) > 2 and parts[1] == "packs":  # a pack's LevelDB: written from entries
+            if len(parts) == 3 and is_folder:
+                packs[parts] = read_entries(exported.joinpath(*parts))
+        elif not is_folder and len(parts) > 1:
+            files[parts] = source.read(exported.joinpath(*parts)) or b""
+    modules = sorted({parts[0] for parts in files})
+
+    def write() -> None:
+        output = OutputFolder(into)
+        for parts, data in files.items():
+            into.joinpath(*parts[:-1]).mkdir(parents=True, exist_ok=True)
+            into.joinpath(*parts).write_bytes(data)
+        for parts, entries in packs.items():
+            write_entries(entries, into.joinpath(*parts), output)
+        for module in modules:
+            with (into / f"{module}.zip").open("wb") as target:
+                write_release_zip(output, into / module, target)
+
+    return write
 
 
 def run(args: list[str], cache: Path, cwd: Path = REPO, env: dict | None = None) -> None:
@@ -455,6 +487,9 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     result["floor: plyvel batch"] = timed(
         bare_plyvel, repeats, before=lambda: fresh(out / "plyvel")
     )
+    result["floor: the module's writes"] = timed(
+        module_writes(out / "f", out / "writes"), repeats, before=lambda: fresh(out / "writes")
+    )
     node = shutil.which("node")
     if node and FOUNDRY_CLI.is_file():
         result["anchor: fvtt package pack"] = timed(
@@ -584,6 +619,15 @@ def other_lines(r: dict) -> list[str]:
             f"first {first:.0f} MB: {last / first - 1:+.1%} (target within 10%)"
         )
     lines.append(f"{docs} load / libyaml floor = {r['load'] / r['floor: libyaml parse']:.2f}x")
+    writes = r["floor: the module's writes"]
+    lines.append(
+        f"{docs} Foundry export / its writes alone = {r['foundry'] / writes:.2f}x"
+        + (
+            f"; its writes alone / CLI pack = {writes / anchor:.2f}x"
+            if isinstance(anchor, float)
+            else ""
+        )
+    )
     return lines
 
 
