@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from rulepress.errors import RulepressError
 from rulepress.exporters.foundry import module_writer
+from rulepress.exporters.foundry.leveldb import read_entries
 from rulepress.exporters.foundry.module_writer import ModuleWriter
+from rulepress.exporters.foundry.pack import PackOutput, Ready
 from rulepress.exporters.output_folder import OutputFolder
 from tests.helpers import COMPENDIUM, REPO, contents, no_child_left
 
@@ -156,3 +159,21 @@ def test_a_child_gone_fails_the_export_and_leaves_no_child(tmp_path, monkeypatch
             writer.write_file(tmp_path / "a" / f"{number}.json", b"x" * 20_000)
     assert writer.pid is None
     assert (tmp_path / "a" / "one.json").read_bytes() == b"1"
+
+
+def test_a_key_given_twice_in_a_pack_is_refused_before_its_file_is_written(tmp_path, monkeypatch):
+    monkeypatch.setattr(module_writer, "can_fork", lambda: False)
+    output = OutputFolder(tmp_path)
+    with ModuleWriter(output) as writer:
+        pack = PackOutput(tmp_path / "src", tmp_path / "packs" / "weapons", writer)
+        pack.write("weapons", Ready("a.json", (("!items!aaaaaaaaaaaaaaaa", b"{}"),), b"a"))
+        twice = Ready("b.json", (("!items!aaaaaaaaaaaaaaaa", b"{}"),), b"b")
+        with pytest.raises(RulepressError, match="pack weapons: two documents with key !items!a"):
+            pack.write("weapons", twice)
+        pack.write("weapons", Ready("c.json", (("!items!0aaaaaaaaaaaaaaa", b"[]"),), b"c"))
+        pack.finish()
+    assert sorted(p.name for p in (tmp_path / "src").iterdir()) == ["a.json", "c.json"]
+    assert read_entries(tmp_path / "packs" / "weapons") == {
+        "!items!0aaaaaaaaaaaaaaa": b"[]",
+        "!items!aaaaaaaaaaaaaaaa": b"{}",
+    }

@@ -34,6 +34,13 @@ FILE_MODE = 0o644
 READ_PART = 1 << 20
 """How much of a file `digest` reads at a time."""
 T = TypeVar("T")
+FileIdentity = tuple[int, int, int, int]
+"""A file's device, inode, size and time of its last change (ctime, in nanoseconds)."""
+
+
+def _identity(file: BinaryIO) -> FileIdentity:
+    status = os.fstat(file.fileno())
+    return status.st_dev, status.st_ino, status.st_size, status.st_ctime_ns
 
 
 class RefusedOutput(RulepressError):
@@ -136,6 +143,16 @@ class OutputFolder:
         """The bytes of the file `path`, None if there is none; a link or anything but a
         regular file is refused."""
         return self._with_file(path, lambda file: file.read())
+
+    def read_identified(self, path: Path | str) -> tuple[bytes, FileIdentity] | None:
+        """The bytes of the file `path` and their identity, from one opening (None if there
+        is none; refused as `read` refuses)."""
+        return self._with_file(path, lambda file: (file.read(), _identity(file)))
+
+    def identity(self, path: Path | str) -> FileIdentity | None:
+        """The identity of the file `path`'s bytes (None if there is none): what says it
+        still holds the bytes `read_identified` gave with the same identity."""
+        return self._with_file(path, _identity)
 
     def digest(self, path: Path | str) -> str | None:
         """`caching.digest` of the file `path`'s bytes, read a part at a time (never held

@@ -17,11 +17,11 @@ from rulepress.compendium.model import Compendium
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry.babele import write_translations
 from rulepress.exporters.foundry.enrichers import inert
-from rulepress.exporters.foundry.leveldb import pack_entries, refuse_if_locked
+from rulepress.exporters.foundry.leveldb import check_pack, refuse_if_locked
 from rulepress.exporters.foundry.live import LiveFoundry
 from rulepress.exporters.foundry.manifest import manifest
 from rulepress.exporters.foundry.module_writer import ModuleWriter
-from rulepress.exporters.foundry.pack import Pack, SourceFolder
+from rulepress.exporters.foundry.pack import Pack, PackOutput
 from rulepress.exporters.foundry.packs import ModuleOptions, OpenPack, build_packs
 from rulepress.exporters.foundry.packs.common import html_environment
 from rulepress.exporters.markdown_text import environment
@@ -63,9 +63,9 @@ class FoundryExporter:
         open_pack = _pack_opener(folder, writer)
         packs = []
         for pack in build_packs(ruleset, settings, env, html, open_pack):
-            entries = pack_entries(pack)
+            check_pack(pack)
+            pack.output.finish()
             pack.documents.clear()  # only its name and type are needed now
-            writer.write_pack(safe_child(folder, "packs", pack.name), entries)
             packs.append(pack)
         languages = write_translations(output, folder, ruleset, settings, env, html)
         text = json.dumps(
@@ -92,11 +92,12 @@ class FoundryExporter:
 
 
 def _pack_opener(module: Path, writer: ModuleWriter) -> OpenPack:
-    """Packs whose source files go to `module`/src/packs/<name> (by `writer`) as
-    documents are added."""
+    """Packs whose documents `writer` takes as they are added: their source files go to
+    `module`/src/packs/<name>, their entries to the pack `module`/packs/<name>."""
 
     def open_pack(name: str, *details, **more) -> Pack:
         sources = safe_child(module, "src", "packs", name)
-        return Pack(name, *details, **more, sources=SourceFolder(sources, writer))
+        folder = safe_child(module, "packs", name)
+        return Pack(name, *details, **more, output=PackOutput(sources, folder, writer))
 
     return open_pack

@@ -153,26 +153,30 @@ def _plain(value: object) -> bool:
 
 def pack_entries(pack: Pack) -> dict[str, bytes]:
     """Every key and value of the pack, after checking the pack as Foundry needs it."""
+    check_pack(pack)
+    entries = dict(entry for document in pack.documents for entry in document.entries)
+    if len(entries) < sum(len(document.entries) for document in pack.documents):
+        keys = [key for document in pack.documents for key, _ in document.entries]
+        raise twice_keyed(pack.name, next(key for key in keys if keys.count(key) > 1))
+    return entries
+
+
+def check_pack(pack: Pack) -> None:
+    """Refuse a pack Foundry could not load: its name, and the system an Item pack needs."""
     if "." in pack.name:
         raise RulepressError(f"pack name {pack.name!r} may not contain a period")
     if pack.type in ("Item", "Actor") and not pack.system:
         raise RulepressError(f"{pack.type} pack {pack.name!r} needs a system")
-    entries = dict(entry for document in pack.documents for entry in document.entries)
-    if len(entries) < sum(len(document.entries) for document in pack.documents):
-        keys = [key for document in pack.documents for key, _ in document.entries]
-        twice = next(key for key in keys if keys.count(key) > 1)
-        raise RulepressError(f"pack {pack.name}: two documents with key {twice}")
-    return entries
 
 
-def write_entries(
-    entries: dict[str, bytes], folder: Path, output: OutputFolder, consume: bool = False
-) -> None:
-    """Write a new LevelDB `folder` (inside `output`) holding `entries` (see
-    write_sorted). With `consume`, each entry leaves `entries` as the batch takes its copy,
-    so a pack's values are never held twice: in Python and in LevelDB's batch."""
-    take = entries.pop if consume else entries.__getitem__
-    write_sorted(((key.encode("utf-8"), take(key)) for key in sorted(entries)), folder, output)
+def twice_keyed(pack_name: str, key: str) -> RulepressError:
+    """The error for a pack in which two documents have the same key."""
+    return RulepressError(f"pack {pack_name}: two documents with key {key}")
+
+
+def write_entries(entries: dict[str, bytes], folder: Path, output: OutputFolder) -> None:
+    """Write a new LevelDB `folder` (inside `output`) holding `entries` (see write_sorted)."""
+    write_sorted(((key.encode("utf-8"), entries[key]) for key in sorted(entries)), folder, output)
 
 
 def write_sorted(

@@ -3,20 +3,24 @@
 Writing a module at 10,000 weapons is half kernel and library time the render need not
 wait for: creating 11,000 source files (paid again in the GIL by a thread: each system
 call gives it up and waits to take it back), LevelDB's batch and compaction, the release
-zip's deflate. A child forked at the start of the export does all three, in the order
-given, from frames sent through a pipe only the two processes hold: a source file (its
-path in the output folder, its bytes), a pack's entries (its folder, then each key and
-value in sorted order), a release zip (the module folder, the zip's path). It writes
-them as this process would (leveldb.write_sorted, release.write_release_zip; inside the
-output folder, through no link, never over a file), and it never forks again.
-Nothing comes back but a status: nothing is unpickled.
+zip's deflate. A child forked at the start of the export does all three from frames sent
+through a pipe only the two processes hold: a source file (its path in the output
+folder, its bytes) and a pack's entries (the pack's folder and the key, the value) as
+each document is made; a pack whose entries are all given (its folder); a release zip
+(the module folder, the zip's path). It writes them as this process would (inside the
+output folder, through no link, never over a file), and it never forks again. A pack is
+written (leveldb.write_sorted, its entries sorted) by a thread of the child's while the
+frames after it are taken, and its files are deflated for the release zip as soon as
+they are written (release.deflate_ahead): at the end of a large export only the last
+pack is left to wait for, not the zip's deflate of every pack. Nothing comes back but a
+status: nothing is unpickled.
 
 `flush` waits until everything given is written; the first error the child met is
 raised then as the error it was (an OSError's code, path and words; a RulepressError's
-message), and what was given after it is not written. A child gone (killed) takes what
+message), and no release zip is written after it. A child gone (killed) takes what
 was in its pipe with it: the export fails then, saying so. Where a process cannot fork
 (forking.can_fork: another thread running, a system that does not say), everything is
-written in this process, as it always was: the outcome, an error included, is the same.
+written in this process, in the order given: the outcome, an error included, is the same.
 """
 
 from __future__ import annotations
@@ -27,21 +31,24 @@ import fcntl
 import os
 import signal
 import struct
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterable
+from operator import itemgetter
 from pathlib import Path
 
 from rulepress.errors import RulepressError
-from rulepress.exporters.foundry.leveldb import write_entries, write_sorted
-from rulepress.exporters.foundry.release import write_release_zip
+from rulepress.exporters.foundry.leveldb import write_sorted
+from rulepress.exporters.foundry.release import Deflated, deflate_ahead, write_release_zip
 from rulepress.exporters.output_folder import FILE_MODE, OutputFolder, UnwritableOutput
 from rulepress.files import CLOEXEC
 from rulepress.forking import can_fork, fork
 
 FRAME = struct.Struct("<BII")
 """A frame's head: its kind, then the lengths of its two parts."""
-FILE, PACK, ENTRY, PACK_END, ZIP, FLUSH = range(6)
-"""Frame kinds: a source file (path, bytes); a pack's folder, each of its entries (key,
-value) and its end; a release zip (module folder, zip path); a flush."""
+FILE, ENTRY, PACK, ZIP, FLUSH = range(5)
+"""Frame kinds: a source file (path, bytes); a pack's entry (its folder NUL the key, the
+value); a pack whose entries are all given (its folder); a release zip (module folder,
+zip path); a flush."""
 REPLY = struct.Struct("<BiI")
 """The child's reply to a flush: what it met, an OSError's code, the length of its text."""
 DONE, OS_ERROR, UNWRITABLE, REFUSED = range(4)
@@ -52,6 +59,8 @@ PIPE_BYTES = 1 << 20
 SEND_BYTES = PIPE_BYTES // 4
 """Frames are sent this many bytes at a time: one system call for many small ones."""
 CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | CLOEXEC
+Written = dict[Path, Deflated] | OSError | RulepressError
+"""What a pack's thread gives: the pack's files deflated ahead, or the error it met."""
 
 
 class ModuleWriter:
@@ -91,16 +100,21 @@ class ModuleWriter:
         else:
             self._send(FILE, self._relative(path), data)
 
-    def write_pack(self, folder: Path, entries: dict[str, bytes]) -> None:
-        """Write the new LevelDB `folder` holding `entries`, which leave the dict as they
-        are taken."""
+    def add_entries(self, folder: Path, entries: Iterable[tuple[str, bytes]]) -> None:
+        """Give entries (key, value; no key given twice) of the pack `folder`."""
         if self.pid is None:
-            write_entries(entries, folder, self.output, consume=True)
+            self.here.entries(self._relative(folder), entries)
             return
-        self._send(PACK, self._relative(folder))
-        for key in sorted(entries):
-            self._send(ENTRY, key.encode("utf-8"), entries.pop(key))
-        self._send(PACK_END)
+        pack = self._relative(folder) + b"\0"
+        for key, value in entries:
+            self._send(ENTRY, pack + key.encode("utf-8"), value)
+
+    def write_pack(self, folder: Path) -> None:
+        """Write the new LevelDB `folder` holding the entries given for it."""
+        if self.pid is None:
+            self.here.pack(self._relative(folder))
+        else:
+            self._send(PACK, self._relative(folder))
 
     def write_zip(self, module: Path, target: Path) -> None:
         """Write the release zip of the module folder `module` to `target`, once what was
@@ -132,6 +146,7 @@ class ModuleWriter:
         def serve() -> None:
             os.close(into_child)
             os.close(from_child)
+            self.here.beside = True
             _serve(self.here, frames, replies)
 
         pid = fork(serve)
@@ -192,6 +207,12 @@ class _Writes:
         self.output = output
         self.folders: dict[str, int] = {}
         """Each source folder's descriptor: thousands of files, the path walked once."""
+        self.beside = False
+        """Whether packs are written beside the frames that follow (in the child: `pack`)."""
+        self.writing: list[tuple[threading.Thread, list[Written]]] = []
+        """Each pack's thread, in the order of the packs, and what it gave when done."""
+        self.packs: dict[bytes, list[tuple[bytes, bytes]]] = {}
+        """Each pack's entries given so far, by its folder (key as UTF-8, value)."""
 
     def file(self, path: bytes, data: bytes) -> None:
         parent, _, name = os.fsdecode(path).rpartition("/")
@@ -204,23 +225,65 @@ class _Writes:
             exc.filename = self.output.root / parent / name  # the path in full
             raise
 
-    def pack(self, folder: bytes, entries: Iterator[tuple[bytes, bytes]]) -> None:
-        write_sorted(entries, self.output.root / os.fsdecode(folder), self.output)
+    def entries(self, folder: bytes, entries: Iterable[tuple[str, bytes]]) -> None:
+        self.packs.setdefault(folder, []).extend((k.encode("utf-8"), v) for k, v in entries)
+
+    def entry(self, folder: bytes, key: bytes, value: bytes) -> None:
+        self.packs.setdefault(folder, []).append((key, value))
+
+    def pack(self, folder: bytes) -> None:
+        entries = self.packs.pop(folder, [])
+        entries.sort(key=itemgetter(0))
+        path = self.output.root / os.fsdecode(folder)
+        if not self.beside:
+            write_sorted(entries, path, self.output)
+            return
+        # the frames that follow (the next pack's files, the journal's) are taken while a
+        # thread writes this one (LevelDB gives up the GIL, and so does zlib) and deflates
+        # its files for the release zip: the render does not wait on either
+        given: list[Written] = []
+        thread = threading.Thread(target=self._write_beside, args=(entries, path, given))
+        self.writing.append((thread, given))
+        thread.start()
+
+    def _write_beside(self, entries: list, folder: Path, given: list[Written]) -> None:
+        try:
+            write_sorted(entries, folder, self.output)
+            given.append(deflate_ahead(self.output, folder))
+        except (OSError, RulepressError) as exc:
+            given.append(exc)
+
+    def settle(self) -> dict[Path, Deflated]:
+        """Wait for the packs being written; their files deflated ahead. Raise the first
+        error one met: met before any error of a frame after its pack (no pack is begun
+        once an error is met)."""
+        writing, self.writing = self.writing, []
+        ahead: dict[Path, Deflated] = {}
+        for thread, _ in writing:
+            thread.join()
+        for _, (result,) in writing:
+            if isinstance(result, Exception):
+                raise result
+            ahead.update(result)
+        return ahead
 
     def zip(self, module: bytes, target: bytes) -> None:
+        ahead = self.settle()  # the module's packs are whole
         root = self.output.root
         with self.output.replacing(root / os.fsdecode(target)) as file:
-            write_release_zip(self.output, root / os.fsdecode(module), file)
+            write_release_zip(self.output, root / os.fsdecode(module), file, ahead)
 
     def close(self) -> None:
         for handle in self.folders.values():
             os.close(handle)
         self.folders.clear()
+        self.packs.clear()
 
 
 def _serve(writes: _Writes, frames: int, replies: int) -> None:
     """The child's loop: do what each frame says, reply to each flush, end at the end.
-    After an error, nothing is written until the flush that reports it."""
+    After an error, nothing is written until the flush that reports it (but what a
+    pack's thread, begun before it, still writes)."""
     failed: bytes | None = None
     with open(frames, "rb", buffering=PIPE_BYTES) as pipe:
 
@@ -234,32 +297,32 @@ def _serve(writes: _Writes, frames: int, replies: int) -> None:
                 raise EOFError  # cut short (this process interrupted): not written
             return kind, *parts
 
-        def entries() -> Iterator[tuple[bytes, bytes]]:
-            while (entry := frame())[0] == ENTRY:
-                yield entry[1], entry[2]
-
         with contextlib.suppress(EOFError):  # the pipe closed: the export is over
             while True:
                 kind, first, second = frame()
                 if kind == FLUSH:
+                    try:
+                        writes.settle()
+                    except (OSError, RulepressError) as exc:
+                        failed = _reply(exc)  # the earlier error (see settle)
                     write_whole(replies, failed or REPLY.pack(DONE, 0, 0))
                     failed = None
                     continue
-                pack = entries() if kind == PACK else iter(())
                 try:
                     if failed is None:
-                        _do(writes, kind, first, second, pack)
+                        _do(writes, kind, first, second)
                 except (OSError, RulepressError) as exc:
                     failed = _reply(exc)
-                for _ in pack:  # the pack's entries left by an error
-                    pass
 
 
-def _do(writes: _Writes, kind: int, first: bytes, second: bytes, pack: Iterator) -> None:
+def _do(writes: _Writes, kind: int, first: bytes, second: bytes) -> None:
     if kind == FILE:
         writes.file(first, second)
+    elif kind == ENTRY:
+        folder, _, key = first.partition(b"\0")
+        writes.entry(folder, key, second)
     elif kind == PACK:
-        writes.pack(first, pack)
+        writes.pack(first)
     elif kind == ZIP:
         writes.zip(first, second)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulepress.exporters.foundry.leveldb import document_entries
+from rulepress.exporters.foundry.leveldb import document_entries, twice_keyed
 from rulepress.exporters.output import pretty_json
 from rulepress.exporters.pieces import Pieces
 
@@ -46,9 +46,9 @@ class Pack:
     label: str
     type: str
     system: str | None = None
-    sources: SourceFolder | None = None
-    """Where each document's source file is written as it is added, so that a large
-    pack's files are never all held at once; without it the pack holds them."""
+    output: PackOutput | None = None
+    """Where each document's source file and entries are written as it is added, so that
+    a large pack's are never all held at once; without it the pack holds them."""
     documents: list[Ready] = field(default_factory=list)
 
     def add(self, document: dict) -> Ready:
@@ -57,9 +57,9 @@ class Pack:
 
     def keep(self, ready: Ready) -> Ready:
         """Add a document made ready earlier (a watch run keeps an unchanged one's)."""
-        if self.sources is not None:
-            self.sources.write(ready)
-            ready = Ready(ready.file_name, ready.entries)  # written: its entries are left
+        if self.output is not None:
+            self.output.write(self.name, ready)
+            ready = Ready(ready.file_name, ())  # written: only its place is left
         self.documents.append(ready)
         return ready
 
@@ -81,15 +81,28 @@ def source_file_name(document: dict) -> str:
     return f"{name}_{document['_id']}.json"
 
 
-class SourceFolder:
-    """A pack's source files, written into `folder` (inside the output folder, never
-    through a link) by `writer` as its documents are added; the folder is made with the
-    first, so an empty pack leaves none."""
+class PackOutput:
+    """A pack's documents written as they are added: each one's source file into
+    `sources`, its entries given to `writer`, which writes them as the LevelDB `folder`
+    once the pack is whole (`finish`). Both folders are inside the output folder and
+    reached through no link; the source folder is made with the first file, so an empty
+    pack leaves none."""
 
-    def __init__(self, folder: Path, writer: ModuleWriter) -> None:
-        """Files go into `folder`, written by `writer`."""
-        self.folder, self.writer = folder, writer
+    def __init__(self, sources: Path, folder: Path, writer: ModuleWriter) -> None:
+        """Source files go into `sources`, the pack into `folder`, written by `writer`."""
+        self.sources, self.folder, self.writer = sources, folder, writer
+        self.keys: set[str] = set()
 
-    def write(self, document: Ready) -> None:
-        """Write a document's source file (a new one: its folder is the build's own)."""
-        self.writer.write_file(self.folder / document.file_name, document.source or b"")
+    def write(self, pack_name: str, document: Ready) -> None:
+        """Write a document's source file (a new one: its folder is the build's own) and
+        give its entries, refusing a key that an earlier document of the pack has."""
+        for key, _ in document.entries:
+            if key in self.keys:
+                raise twice_keyed(pack_name, key)
+            self.keys.add(key)
+        self.writer.write_file(self.sources / document.file_name, document.source or b"")
+        self.writer.add_entries(self.folder, document.entries)
+
+    def finish(self) -> None:
+        """Every document is given: write the pack."""
+        self.writer.write_pack(self.folder)

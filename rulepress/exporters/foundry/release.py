@@ -15,12 +15,15 @@ from a zip is only a file another program could take for a held lock).
 from __future__ import annotations
 
 import zipfile
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
 from rulepress.exporters.foundry.packs.common import RELEASE_TIME
-from rulepress.exporters.output_folder import OutputFolder
+from rulepress.exporters.output_folder import FileIdentity, OutputFolder
 
 ZIP_TIME = datetime.fromtimestamp(RELEASE_TIME / 1000, UTC).timetuple()[:6]
 SOURCES = "src"
@@ -31,24 +34,81 @@ UNIX = 3  # ZipInfo.create_system: the mode bits in external_attr are Unix ones
 FILE_MODE = 0o100644
 FOLDER_MODE = 0o040755
 MSDOS_DIRECTORY = 0x10
+LEVEL = 9
+"""The deflate level of every member."""
 
 
-def write_release_zip(output: OutputFolder, module: Path, target: BinaryIO) -> None:
+@dataclass(frozen=True)
+class Deflated:
+    """A file's member of the release zip, deflated ahead (`deflate_ahead`): its deflated
+    bytes, their CRC and size, and the identity of the file they were read from."""
+
+    data: bytes
+    crc: int
+    size: int
+    identity: FileIdentity
+
+
+def deflate_ahead(output: OutputFolder, folder: Path) -> dict[Path, Deflated]:
+    """Each file of `folder` (in a module folder inside `output`) that a release zip
+    takes, deflated now (a pack, once it is written, while the rest of the module is
+    made): the zip takes these bytes for a file whose identity is still theirs."""
+    deflated = {}
+    for parts, is_folder in output.files(folder):
+        if is_folder or parts[-1] in LEVELDB_SESSION_FILES:
+            continue
+        read = output.read_identified(folder.joinpath(*parts))
+        if read is not None and len(read[0]) * 1.05 <= zipfile.ZIP64_LIMIT:
+            data, identity = read
+            squeezer = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)  # zipfile's
+            packed = squeezer.compress(data) + squeezer.flush()
+            deflated[folder.joinpath(*parts)] = Deflated(
+                packed, zlib.crc32(data), len(data), identity
+            )
+    return deflated
+
+
+def write_release_zip(
+    output: OutputFolder, module: Path, target: BinaryIO, ahead: Mapping[Path, Deflated] = {}
+) -> None:
     """Zip the module folder `module` (inside `output`, read without following a link:
-    a link in a module folder is refused, never published) into the file `target`."""
+    a link in a module folder is refused, never published) into the file `target` (a
+    seekable one, for the members in `ahead`: files deflated ahead, taken while still
+    the files they were read from)."""
+    ahead = ahead if target.seekable() else {}
     with zipfile.ZipFile(target, "w") as archive:
         for parts, is_folder in output.files(module):
             if left_out(parts):
                 continue
             name = "/".join(parts)
+            path = module.joinpath(*parts)
             if is_folder:
                 entry = _entry(f"{name}/", FOLDER_MODE, zipfile.ZIP_STORED)
                 entry.external_attr |= MSDOS_DIRECTORY
                 archive.writestr(entry, b"")
+            elif path in ahead and ahead[path].identity == output.identity(path):
+                entry = _entry(name, FILE_MODE, zipfile.ZIP_STORED)
+                _write_deflated(archive, target, entry, ahead[path])
             else:
                 entry = _entry(name, FILE_MODE, zipfile.ZIP_DEFLATED)
-                data = output.read(module.joinpath(*parts)) or b""
-                archive.writestr(entry, data, compresslevel=9)
+                archive.writestr(entry, output.read(path) or b"", compresslevel=LEVEL)
+
+
+def _write_deflated(
+    archive: zipfile.ZipFile, target: BinaryIO, entry: zipfile.ZipInfo, member: Deflated
+) -> None:
+    """Write a member deflated ahead, in the bytes `writestr` gives the file: its
+    deflated bytes go in as a stored member's would, then its headers are made to say
+    what they are (the local one rewritten in place, the central one written from
+    `entry` when the zip closes)."""
+    with archive.open(entry, "w") as stored:
+        stored.write(member.data)
+    entry.compress_type = zipfile.ZIP_DEFLATED
+    entry.CRC, entry.file_size, entry.compress_size = member.crc, member.size, len(member.data)
+    end = target.tell()
+    target.seek(entry.header_offset)
+    target.write(entry.FileHeader(False))
+    target.seek(end)
 
 
 def left_out(parts: tuple[str, ...]) -> bool:
