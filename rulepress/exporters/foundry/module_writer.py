@@ -113,8 +113,9 @@ class ModuleWriter:
         """Write the new LevelDB `folder` holding the entries given for it."""
         if self.pid is None:
             self.here.pack(self._relative(folder))
-        else:
+        else:  # sent now, not with the next frames: the child begins the pack at once
             self._send(PACK, self._relative(folder))
+            self._send_pending()
 
     def write_zip(self, module: Path, target: Path) -> None:
         """Write the release zip of the module folder `module` to `target`, once what was
