@@ -38,7 +38,9 @@ from rulepress.exporters.json_data import (
     ruleset_json,
     ruleset_json_parts,
 )
+from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
+from rulepress.exporters.ruleset_files import RulesetFiles
 from rulepress.exporters.squeezed import Squeezed, as_stored
 
 SCHEMAS = REPO / "schemas"
@@ -302,18 +304,67 @@ def test_a_watch_run_renders_again_only_the_run_of_a_changed_document(bundled):
     pieces.sweep()
     runs = sum(isinstance(part, Squeezed) for part in first)
     assert runs > 2, "the largest bundled ruleset is kept in several runs"
-    changed = next(e for e in ruleset.entries if not e.document.is_draft)
-    document = changed.document.model_copy(update={"name": changed.document.name + " (2)"})
-    entries = tuple(
-        dataclasses.replace(e, document=document) if e is changed else e for e in ruleset.entries
-    )
-    edited = dataclasses.replace(ruleset, entries=entries)
+    edited = renamed(ruleset)
     pieces.start()
     again = ruleset_json_parts(edited, pieces)
     assert pieces.made == 1
     kept = [(a, b) for a, b in zip(first, again, strict=True) if isinstance(a, Squeezed)]
     assert sum(a is not b for a, b in kept) == 1
     assert b"".join(map(as_stored, again)) == ruleset_json(edited)
+
+
+def renamed(ruleset, number: int = 0):
+    """The ruleset with its `number`th published document renamed."""
+    changed = [e for e in ruleset.entries if not e.document.is_draft][number]
+    document = changed.document.model_copy(update={"name": changed.document.name + " (2)"})
+    entries = tuple(
+        dataclasses.replace(e, document=document) if e is changed else e for e in ruleset.entries
+    )
+    return dataclasses.replace(ruleset, entries=entries)
+
+
+class OneRuleset:
+    """A compendium of the one ruleset a RulesetFiles is given."""
+
+    def __init__(self, ruleset) -> None:
+        self.one = ruleset
+
+    def ruleset(self, ruleset_id: str):
+        return self.one
+
+
+def test_a_watch_run_copies_its_unchanged_runs_from_the_file_it_wrote(
+    bundled, tmp_path, monkeypatch
+):
+    """Each run kept from the last render is copied from the file on disk (in the kernel,
+    not decompressed and written again), while that file is the one it wrote: one changed
+    since (by someone else) is written whole. The file is the build's, byte for byte."""
+    ruleset = max(bundled.compendium, key=lambda r: len(r.entries))
+    files = RulesetFiles(
+        OutputFolder(tmp_path),
+        tmp_path,
+        ".json",
+        lambda _compendium, shown, pieces, _edition: ruleset_json_parts(shown, pieces),
+    )
+    path = tmp_path / f"{ruleset.id}.json"
+    files.update(OneRuleset(ruleset), [ruleset.id], [])
+    assert path.read_bytes() == ruleset_json(ruleset)
+    copied, copy_file_range = [], os.copy_file_range
+    monkeypatch.setattr(
+        os, "copy_file_range", lambda *args: copied.append(args[2]) or copy_file_range(*args)
+    )
+    edited = renamed(ruleset)
+    files.update(OneRuleset(edited), [ruleset.id], [], steady={ruleset.id})
+    assert path.read_bytes() == ruleset_json(edited)
+    assert 0 < sum(copied) < len(path.read_bytes())
+    copied.clear()
+    text = path.read_bytes()
+    assert text.count(b'"id": "') > 2
+    path.write_bytes(text.replace(b'"id": "', b'"ID": "'))  # every run: the same size, other bytes
+    again = renamed(edited, 1)
+    files.update(OneRuleset(again), [ruleset.id], [], steady={ruleset.id})
+    assert path.read_bytes() == ruleset_json(again)
+    assert copied == []
 
 
 def test_the_builds_file_written_in_parts_is_the_whole_files_bytes(bundled, tmp_path):

@@ -142,26 +142,28 @@ class OutputFolder:
     def read(self, path: Path | str) -> bytes | None:
         """The bytes of the file `path`, None if there is none; a link or anything but a
         regular file is refused."""
-        return self._with_file(path, lambda file: file.read())
+        return self.with_file(path, lambda file: file.read())
 
     def read_identified(self, path: Path | str) -> tuple[bytes, FileIdentity] | None:
         """The bytes of the file `path` and their identity, from one opening (None if there
         is none; refused as `read` refuses)."""
-        return self._with_file(path, lambda file: (file.read(), _identity(file)))
+        return self.with_file(path, lambda file: (file.read(), _identity(file)))
 
     def identity(self, path: Path | str) -> FileIdentity | None:
         """The identity of the file `path`'s bytes (None if there is none): what says it
         still holds the bytes `read_identified` gave with the same identity."""
-        return self._with_file(path, _identity)
+        return self.with_file(path, _identity)
 
     def digest(self, path: Path | str) -> str | None:
         """`caching.digest` of the file `path`'s bytes, read a part at a time (never held
         whole), None if there is none; refused as `read` refuses."""
-        return self._with_file(
+        return self.with_file(
             path, lambda file: digest_of_parts(iter(partial(file.read, READ_PART), b""))
         )
 
-    def _with_file(self, path: Path | str, use: Callable[[BinaryIO], T]) -> T | None:
+    def with_file(self, path: Path | str, use: Callable[[BinaryIO], T]) -> T | None:
+        """`use(file)` of the regular file `path` open for reading, None if there is none;
+        refused as `read` refuses."""
         folder, name = self._split(path)
         try:
             with (

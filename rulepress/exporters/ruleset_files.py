@@ -5,24 +5,34 @@ Each changed ruleset's file is rendered again through the build's own function a
 written only if its bytes changed (and so is each of its editions in another language,
 `<language>/<ruleset id><suffix>`: rulepress.translations), replaced whole through the
 output folder's guard (output_folder: a temporary file in the same folder, then a
-rename, never through a link). The foundry target's live form is foundry/live.py.
+rename, never through a link). A file written in parts (json: runs of documents, kept
+compressed) takes each part kept from the last render from the file on disk, copied by
+the kernel (os.copy_file_range) rather than decompressed and written again, while the
+file is the one the last render wrote (its identity unchanged). The foundry target's
+live form is foundry/live.py.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Iterable
+from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 from rulepress.caching import digest_of_parts
 from rulepress.compendium.model import Compendium
-from rulepress.exporters.output_folder import OutputFolder
+from rulepress.exporters.output_folder import FileIdentity, OutputFolder
 from rulepress.exporters.pieces import Pieces
-from rulepress.exporters.squeezed import as_stored
+from rulepress.exporters.squeezed import Squeezed, as_stored
 from rulepress.output_names import safe_child
 from rulepress.translations import Translated, editions
 
 Key = tuple[str, str]
 """(ruleset id, language): one file of the target; "" is the source's language."""
+Layout = tuple[FileIdentity | None, dict[int, tuple[int, int]]]
+"""A file's identity, and each kept part's place in it (by the part's id): offset, size."""
+COPY_IN_KERNEL = hasattr(os, "copy_file_range")
 
 
 class RulesetFiles:
@@ -43,6 +53,9 @@ class RulesetFiles:
         """What each file last written holds: the parts it was joined from (the pieces'
         own objects, so the file is not held twice), or a file rendered whole, the digest
         of its bytes. Nothing is read back."""
+        self.layouts: dict[Key, Layout] = {}
+        """Where each kept part of a file written in parts lies in it, and the file's
+        identity then."""
 
     def update(
         self,
@@ -79,8 +92,16 @@ class RulesetFiles:
             now = digest_of_parts(map(as_stored, parts))
             changed = (last if isinstance(last, str) else self.output.digest(path)) != now
         if changed:
+            layout = self.layouts.pop(key, None)
             with self.output.replacing(path) as file:
-                file.writelines(map(as_stored, parts))  # a kept part may be compressed
+                places = None
+                if isinstance(last, list) and layout is not None and COPY_IN_KERNEL:
+                    copying = partial(_write_parts, file, parts, (last, layout))
+                    places = self.output.with_file(path, copying)
+                if places is None:  # no file there, or not the one last written
+                    places = _write_parts(file, parts)
+            if isinstance(data, list):
+                self.layouts[key] = (self.output.identity(path), places)
         self.written[key] = data if isinstance(data, list) else now
         del data, parts  # the next render's file is made before this one would be let go
 
@@ -99,3 +120,41 @@ class RulesetFiles:
 
     def finish(self) -> None:
         """Every file is written as it is rendered: nothing is left."""
+
+
+def _write_parts(
+    file: BinaryIO, parts: list[bytes], last: tuple | None = None, old: BinaryIO | None = None
+) -> dict[int, tuple[int, int]] | None:
+    """Write `parts` into `file`; where each kept (compressed) part lies in it. With the
+    `last` render's parts and layout and its file `old`, each part kept from it is copied
+    from where it lies there, if `old` is still that file (else nothing is written: None)."""
+    copied_from: dict[int, tuple[int, int]] = {}
+    if last is not None and old is not None:
+        parts_before, (identity, places) = last
+        status = os.fstat(old.fileno())
+        if identity != (status.st_dev, status.st_ino, status.st_size, status.st_ctime_ns):
+            return None
+        copied_from = {id(part): places[id(part)] for part in parts_before if id(part) in places}
+    places, offset = {}, 0
+    for part in parts:
+        if isinstance(part, Squeezed) and id(part) in copied_from:
+            file.flush()
+            start, size = copied_from[id(part)]
+            _copy(old, file, start, size)
+        else:
+            text = as_stored(part)
+            file.write(text)
+            size = len(text)
+        if isinstance(part, Squeezed):
+            places[id(part)] = (offset, size)
+        offset += size
+    return places
+
+
+def _copy(source: BinaryIO, target: BinaryIO, offset: int, size: int) -> None:
+    """Copy `size` bytes of `source` from `offset` to where `target` is, in the kernel."""
+    while size:
+        copied = os.copy_file_range(source.fileno(), target.fileno(), size, offset)
+        if not copied:
+            raise OSError(f"{source.name}: shorter than when it was written")
+        offset, size = offset + copied, size - copied
