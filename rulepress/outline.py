@@ -240,6 +240,16 @@ def _unique_ids(parts: list[Chapter], ruleset: Ruleset) -> tuple[list[Chapter], 
     return unique, clashes
 
 
+_SHOWN = PerObject()
+"""Each ruleset's `section_of` its chapters, worked out once while it lives: the guide
+and the Foundry journal's links both look documents up on every edit a watch follows."""
+
+
+def shown_at(ruleset: Ruleset) -> dict[str, tuple[Chapter, Section]]:
+    """Where each document id of the ruleset is shown (`section_of` its `chapters`)."""
+    return _SHOWN.get(ruleset, lambda r: section_of(chapters(r)))
+
+
 def section_of(chapters_: list[Chapter]) -> dict[str, tuple[Chapter, Section]]:
     """Where each document id is shown: the first section that holds it."""
     where: dict[str, tuple[Chapter, Section]] = {}

@@ -14,7 +14,7 @@ from rulepress.compendium.model import Compendium, Ruleset
 from rulepress.errors import Finding
 from rulepress.exporters import BaseExporter, ExportOptions
 from rulepress.exporters.escaping import markdown_link, markdown_text, yaml_front_matter
-from rulepress.exporters.guide import Chapter, Section, chapters, section_of
+from rulepress.exporters.guide import Section, chapters, shown_at
 from rulepress.exporters.markdown_text import environment, render_section
 from rulepress.exporters.output_folder import OutputFolder
 from rulepress.exporters.pieces import Pieces
@@ -24,9 +24,9 @@ from rulepress.models.settings import GuideSettings, Settings, fill
 from rulepress.translations import Translated, fallback_note
 
 
-def anchor_link(parts: list[Chapter]):
+def anchor_link(ruleset: Ruleset):
     """A Linker to the guide's own anchors."""
-    where = section_of(parts)
+    where = shown_at(ruleset)
 
     def link(document_id: str, label: str) -> str:
         found = where.get(document_id)
@@ -73,7 +73,7 @@ def render_guide(
             lambda: environment(templates, language=language),
         )
     parts = chapters(ruleset)
-    link = anchor_link(parts)
+    link = anchor_link(ruleset)
     rulings = ruleset.rulings()
 
     def body(section: Section) -> str:

@@ -24,7 +24,7 @@ from rulepress.exporters.foundry.packs.common import (
     key,
 )
 from rulepress.exporters.foundry.packs.journal import Links
-from rulepress.exporters.guide import Section, chapters
+from rulepress.exporters.guide import Section
 from rulepress.exporters.markdown_text import render_section, to_html
 from rulepress.kinds.systems import ItemSystem, item_system
 from rulepress.models import Document
@@ -198,7 +198,7 @@ class ItemLinks:
     @cached_property
     def _links(self) -> Links:
         ruleset = self.module.ruleset
-        return Links(ruleset, self.module.options, chapters(ruleset))
+        return Links(ruleset, self.module.options)
 
     def html(self, target_id: str, label: str) -> str:
         """A link, in HTML, to the journal page that shows the document `target_id`."""

@@ -22,17 +22,15 @@ from rulepress.exporters.foundry.packs.common import (
     document_id,
     key,
 )
-from rulepress.exporters.guide import Chapter, Section, chapters, section_of
+from rulepress.exporters.guide import Section, chapters, shown_at
 from rulepress.exporters.markdown_text import render_section, to_html
 from rulepress.exporters.templating import words_of
 from rulepress.translations.words import fill
 
 
-def journal_pages(
-    ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]
-) -> Callable[[str], str | None]:
+def journal_pages(ruleset: Ruleset, options: ModuleOptions) -> Callable[[str], str | None]:
     """uuid(document id): the `@UUID[...]` of the journal page showing that document."""
-    where = section_of(parts)
+    where = shown_at(ruleset)
 
     def uuid(target_id: str) -> str | None:
         found = where.get(target_id)
@@ -94,9 +92,9 @@ class Links:
     """Our own links to where a document is shown, written around its label (data, so
     made inert): in Markdown for the section templates, in HTML for the HTML ones."""
 
-    def __init__(self, ruleset: Ruleset, options: ModuleOptions, parts: list[Chapter]):
-        """Work out every document's journal page once, so each link is a look-up."""
-        self.uuid = journal_pages(ruleset, options, parts)
+    def __init__(self, ruleset: Ruleset, options: ModuleOptions):
+        """Each link a look-up of the document's journal page."""
+        self.uuid = journal_pages(ruleset, options)
 
     def markdown(self, target_id: str, label: str) -> str:
         """A link in a Markdown section template."""
@@ -119,7 +117,7 @@ def rules_pack(module: Module) -> Pack:
     label = fill(words["rules_pack"], title=ruleset.info.title)
     pack = module.open_pack("rules", label, "JournalEntry")
     parts = chapters(ruleset)
-    links = Links(ruleset, module.options, parts)
+    links = Links(ruleset, module.options)
     stats = module.options.stats()
 
     def render_page(section: Section) -> str:

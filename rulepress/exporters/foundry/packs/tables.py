@@ -20,7 +20,6 @@ from rulepress.exporters.foundry.packs.common import (
     foundry_text,
     key,
 )
-from rulepress.exporters.guide import chapters
 
 
 def table_packs(module: Module) -> Iterator[Pack]:
@@ -112,7 +111,7 @@ def links(module: Module) -> Callable[[str | None], Linked | None]:
 
     @functools.cache
     def pages() -> Callable[[str], str | None]:
-        return journal.journal_pages(ruleset, module.options, chapters(ruleset))
+        return journal.journal_pages(ruleset, module.options)
 
     def in_pack(pack: str, type_: str, found: str) -> Linked:
         return Linked(
