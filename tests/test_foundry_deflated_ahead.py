@@ -1,18 +1,21 @@
 """A release zip whose packs were deflated ahead (release.deflate_ahead, as the forked
 module writer does once a pack is written) is byte for byte the zip of the same files
 deflated as they are zipped, and a file changed since it was deflated is zipped as it is
-now. The forked export's zip against the one-process one: test_foundry_module_writer."""
+now; a pack's table is deflated while LevelDB writes it (TableFollower). The forked
+export's zip against the one-process one: test_foundry_module_writer."""
 
 from __future__ import annotations
 
 import io
 import os
+import time
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
 
-from rulepress.exporters.foundry.release import deflate_ahead, write_release_zip
+from rulepress.exporters.foundry.release import TableFollower, deflate_ahead, write_release_zip
 from rulepress.exporters.output_folder import OutputFolder, RefusedOutput
 
 FILES = {
@@ -113,3 +116,39 @@ def test_a_link_in_a_pack_is_refused_as_the_zip_refuses_it(tmp_path):
     with pytest.raises(RefusedOutput) as plain:
         zipped(output, folder, {})
     assert str(ahead.value) == str(plain.value)
+
+
+def test_a_table_followed_while_it_is_written_is_deflated_as_the_whole_file(tmp_path):
+    """The table is deflated as it grows (LevelDB writes a table from its start to its
+    end): once its writing is over, the same member as the whole file deflated."""
+    output = OutputFolder(tmp_path)
+    folder = tmp_path / "m" / "packs" / "weapons"
+    table = FILES["packs/weapons/000005.ldb"]
+    with TableFollower(output, folder) as follower:
+        time.sleep(0.01)  # the folder does not exist yet: LevelDB makes it
+        folder.mkdir(parents=True)
+        (folder / "CURRENT").write_bytes(b"MANIFEST-000002\n")
+        with (folder / "000005.ldb").open("wb", buffering=0) as file:
+            for start in range(0, len(table), 50_000):
+                file.write(table[start : start + 50_000])
+                time.sleep(0.003)
+    followed = follower.deflated[folder / "000005.ldb"]
+    assert set(follower.deflated) == {folder / "000005.ldb"}
+    assert (followed.size, followed.crc) == (len(table), zlib.crc32(table))
+    assert zlib.decompress(followed.data, -zlib.MAX_WBITS) == table
+    whole = deflate_ahead(output, folder)
+    assert followed == whole[folder / "000005.ldb"]
+    assert deflate_ahead(output, folder, follower.deflated) == whole
+
+
+def test_nothing_is_followed_where_no_table_is_written(tmp_path):
+    output = OutputFolder(tmp_path)
+    with TableFollower(output, tmp_path / "packs" / "empty") as follower:
+        time.sleep(0.01)
+    assert follower.deflated == {}
+    (tmp_path / "packs" / "linked").mkdir(parents=True)
+    (tmp_path / "secret").write_bytes(b"not the module's")
+    (tmp_path / "packs" / "linked" / "000005.ldb").symlink_to(tmp_path / "secret")
+    with TableFollower(output, tmp_path / "packs" / "linked") as follower:
+        pass
+    assert follower.deflated == {}  # a link is not read: the zip refuses it itself

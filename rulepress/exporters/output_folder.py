@@ -38,7 +38,8 @@ FileIdentity = tuple[int, int, int, int]
 """A file's device, inode, size and time of its last change (ctime, in nanoseconds)."""
 
 
-def _identity(file: BinaryIO) -> FileIdentity:
+def file_identity(file: BinaryIO) -> FileIdentity:
+    """The identity of the open file's bytes (FileIdentity)."""
     status = os.fstat(file.fileno())
     return status.st_dev, status.st_ino, status.st_size, status.st_ctime_ns
 
@@ -147,12 +148,12 @@ class OutputFolder:
     def read_identified(self, path: Path | str) -> tuple[bytes, FileIdentity] | None:
         """The bytes of the file `path` and their identity, from one opening (None if there
         is none; refused as `read` refuses)."""
-        return self.with_file(path, lambda file: (file.read(), _identity(file)))
+        return self.with_file(path, lambda file: (file.read(), file_identity(file)))
 
     def identity(self, path: Path | str) -> FileIdentity | None:
         """The identity of the file `path`'s bytes (None if there is none): what says it
         still holds the bytes `read_identified` gave with the same identity."""
-        return self.with_file(path, _identity)
+        return self.with_file(path, file_identity)
 
     def digest(self, path: Path | str) -> str | None:
         """`caching.digest` of the file `path`'s bytes, read a part at a time (never held

@@ -10,10 +10,11 @@ each document is made; a pack whose entries are all given (its folder); a releas
 (the module folder, the zip's path). It writes them as this process would (inside the
 output folder, through no link, never over a file), and it never forks again. A pack is
 written (leveldb.write_sorted, its entries sorted) by a thread of the child's while the
-frames after it are taken, and its files are deflated for the release zip as soon as
-they are written (release.deflate_ahead): at the end of a large export only the last
-pack is left to wait for, not the zip's deflate of every pack. Nothing comes back but a
-status: nothing is unpickled.
+frames after it are taken; its table is deflated for the release zip while LevelDB
+writes it (release.TableFollower), its other files once they are written
+(release.deflate_ahead): at the end of a large export only the last pack's writing is
+left to wait for, not the zip's deflate of every pack. Nothing comes back but a status:
+nothing is unpickled.
 
 `flush` waits until everything given is written; the first error the child met is
 raised then as the error it was (an OSError's code, path and words; a RulepressError's
@@ -38,7 +39,12 @@ from pathlib import Path
 
 from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.leveldb import write_sorted
-from rulepress.exporters.foundry.release import Deflated, deflate_ahead, write_release_zip
+from rulepress.exporters.foundry.release import (
+    Deflated,
+    TableFollower,
+    deflate_ahead,
+    write_release_zip,
+)
 from rulepress.exporters.output_folder import FILE_MODE, OutputFolder, UnwritableOutput
 from rulepress.files import CLOEXEC
 from rulepress.forking import can_fork, fork
@@ -249,8 +255,9 @@ class _Writes:
 
     def _write_beside(self, entries: list, folder: Path, given: list[Written]) -> None:
         try:
-            write_sorted(entries, folder, self.output)
-            given.append(deflate_ahead(self.output, folder))
+            with TableFollower(self.output, folder) as table:
+                write_sorted(entries, folder, self.output)
+            given.append(deflate_ahead(self.output, folder, table.deflated))
         except (OSError, RulepressError) as exc:
             given.append(exc)
 

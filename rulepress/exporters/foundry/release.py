@@ -14,6 +14,9 @@ from a zip is only a file another program could take for a held lock).
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -22,8 +25,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
+from rulepress.errors import RulepressError
 from rulepress.exporters.foundry.packs.common import RELEASE_TIME
-from rulepress.exporters.output_folder import FileIdentity, OutputFolder
+from rulepress.exporters.output_folder import FileIdentity, OutputFolder, file_identity
+from rulepress.files import CLOEXEC
 
 ZIP_TIME = datetime.fromtimestamp(RELEASE_TIME / 1000, UTC).timetuple()[:6]
 SOURCES = "src"
@@ -49,23 +54,103 @@ class Deflated:
     identity: FileIdentity
 
 
-def deflate_ahead(output: OutputFolder, folder: Path) -> dict[Path, Deflated]:
+def deflate_ahead(
+    output: OutputFolder, folder: Path, done: Mapping[Path, Deflated] = {}
+) -> dict[Path, Deflated]:
     """Each file of `folder` (in a module folder inside `output`) that a release zip
     takes, deflated now (a pack, once it is written, while the rest of the module is
-    made): the zip takes these bytes for a file whose identity is still theirs."""
+    made), but those `done` already (`TableFollower`): the zip takes these bytes for a
+    file whose identity is still theirs."""
     deflated = {}
     for parts, is_folder in output.files(folder):
+        path = folder.joinpath(*parts)
         if is_folder or parts[-1] in LEVELDB_SESSION_FILES:
             continue
-        read = output.read_identified(folder.joinpath(*parts))
+        if path in done:
+            deflated[path] = done[path]
+            continue
+        read = output.read_identified(path)
         if read is not None and len(read[0]) * 1.05 <= zipfile.ZIP64_LIMIT:
             data, identity = read
-            squeezer = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)  # zipfile's
+            squeezer = _squeezer()
             packed = squeezer.compress(data) + squeezer.flush()
-            deflated[folder.joinpath(*parts)] = Deflated(
-                packed, zlib.crc32(data), len(data), identity
-            )
+            deflated[path] = Deflated(packed, zlib.crc32(data), len(data), identity)
     return deflated
+
+
+def _squeezer():
+    return zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)  # zipfile's deflate
+
+
+class TableFollower:
+    """The table LevelDB writes into a new pack folder, deflated while it is written (a
+    `with` block around the pack's writing): LevelDB writes a table from its start to
+    its end and never changes it after, so its bytes can be deflated as they come, and
+    the zip's deflate of a large pack costs the export little more than the table's own
+    writing. What it gives (`deflated`, once the block is left) is taken by the zip as
+    any file deflated ahead: only while the file's identity is still the one it read."""
+
+    POLL = 0.002
+    """Seconds between looks for the table, and for more of it."""
+    CHUNK = 1 << 20
+
+    def __init__(self, output: OutputFolder, folder: Path) -> None:
+        """Follow the first table (`*.ldb`) to appear in `folder`, inside `output`."""
+        self.output, self.folder = output, folder
+        self.written = threading.Event()
+        self.deflated: dict[Path, Deflated] = {}
+        self.thread = threading.Thread(target=self._follow, daemon=True)
+
+    def __enter__(self) -> TableFollower:
+        """Begin looking for the table."""
+        self.thread.start()
+        return self
+
+    def __exit__(self, *error) -> None:
+        """The pack is written (or failed): the table is read to its end."""
+        self.written.set()
+        self.thread.join()
+
+    def _follow(self) -> None:
+        try:
+            table = self._wait_for_table()
+            if table is not None:
+                with table[1]:
+                    self._deflate(*table)
+        except (OSError, RulepressError):
+            self.deflated.clear()  # the zip deflates the pack's files itself
+
+    def _wait_for_table(self) -> tuple[str, BinaryIO] | None:
+        while True:
+            written = self.written.is_set()  # before the look: a table made before it is seen
+            found = self.output.entries(self.folder)
+            tables = sorted(n for n, folder in found.items() if n.endswith(".ldb") and not folder)
+            if tables:
+                with self.output.folder(self.folder) as handle:
+                    opened = os.open(
+                        tables[0], os.O_RDONLY | os.O_NOFOLLOW | CLOEXEC, dir_fd=handle
+                    )
+                return tables[0], os.fdopen(opened, "rb", 0)
+            if written:
+                return None
+            time.sleep(self.POLL)
+
+    def _deflate(self, name: str, file: BinaryIO) -> None:
+        squeezer, crc, size, packed = _squeezer(), 0, 0, []
+        while True:
+            written = self.written.is_set()  # before the read: all it wrote is there then
+            data = file.read(self.CHUNK)
+            if data:
+                crc, size = zlib.crc32(data, crc), size + len(data)
+                packed.append(squeezer.compress(data))
+            elif written:
+                break
+            else:
+                time.sleep(self.POLL)
+        if size * 1.05 <= zipfile.ZIP64_LIMIT:
+            packed.append(squeezer.flush())
+            identity = file_identity(file)
+            self.deflated[self.folder / name] = Deflated(b"".join(packed), crc, size, identity)
 
 
 def write_release_zip(
