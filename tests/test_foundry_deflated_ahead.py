@@ -152,3 +152,8 @@ def test_nothing_is_followed_where_no_table_is_written(tmp_path):
     with TableFollower(output, tmp_path / "packs" / "linked") as follower:
         pass
     assert follower.deflated == {}  # a link is not read: the zip refuses it itself
+    (tmp_path / "packs" / "piped").mkdir()
+    os.mkfifo(tmp_path / "packs" / "piped" / "000005.ldb")
+    with TableFollower(output, tmp_path / "packs" / "piped") as follower:
+        pass
+    assert follower.deflated == {}  # nor a pipe, and it is not waited on

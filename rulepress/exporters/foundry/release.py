@@ -15,6 +15,7 @@ from a zip is only a file another program could take for a held lock).
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 import zipfile
@@ -41,6 +42,8 @@ FOLDER_MODE = 0o040755
 MSDOS_DIRECTORY = 0x10
 LEVEL = 9
 """The deflate level of every member."""
+READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | CLOEXEC
+"""A table is opened without following a link, and without waiting if it is a pipe."""
 
 
 @dataclass(frozen=True)
@@ -127,9 +130,10 @@ class TableFollower:
             tables = sorted(n for n, folder in found.items() if n.endswith(".ldb") and not folder)
             if tables:
                 with self.output.folder(self.folder) as handle:
-                    opened = os.open(
-                        tables[0], os.O_RDONLY | os.O_NOFOLLOW | CLOEXEC, dir_fd=handle
-                    )
+                    opened = os.open(tables[0], READ_FLAGS, dir_fd=handle)
+                if not stat.S_ISREG(os.fstat(opened).st_mode):  # not LevelDB's: not read
+                    os.close(opened)
+                    return None
                 return tables[0], os.fdopen(opened, "rb", 0)
             if written:
                 return None
