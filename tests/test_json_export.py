@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import errno
 import importlib.util
 import json
 import os
@@ -365,6 +366,25 @@ def test_a_watch_run_copies_its_unchanged_runs_from_the_file_it_wrote(
     files.update(OneRuleset(again), [ruleset.id], [], steady={ruleset.id})
     assert path.read_bytes() == ruleset_json(again)
     assert copied == []
+
+
+def test_a_file_system_that_cannot_copy_gets_the_runs_written(bundled, tmp_path, monkeypatch):
+    ruleset = max(bundled.compendium, key=lambda r: len(r.entries))
+    files = RulesetFiles(
+        OutputFolder(tmp_path),
+        tmp_path,
+        ".json",
+        lambda _compendium, shown, pieces, _edition: ruleset_json_parts(shown, pieces),
+    )
+    files.update(OneRuleset(ruleset), [ruleset.id], [])
+
+    def cannot(*args):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "copy_file_range", cannot)
+    edited = renamed(ruleset)
+    files.update(OneRuleset(edited), [ruleset.id], [], steady={ruleset.id})
+    assert (tmp_path / f"{ruleset.id}.json").read_bytes() == ruleset_json(edited)
 
 
 def test_the_builds_file_written_in_parts_is_the_whole_files_bytes(bundled, tmp_path):

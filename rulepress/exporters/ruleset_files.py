@@ -14,6 +14,7 @@ live form is foundry/live.py.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Collection, Iterable
 from functools import partial
@@ -33,6 +34,8 @@ Key = tuple[str, str]
 Layout = tuple[FileIdentity | None, dict[int, tuple[int, int]]]
 """A file's identity, and each kept part's place in it (by the part's id): offset, size."""
 COPY_IN_KERNEL = hasattr(os, "copy_file_range")
+CANNOT_COPY = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM}
+"""What copy_file_range says where a file system cannot copy: the part is written."""
 
 
 class RulesetFiles:
@@ -140,7 +143,9 @@ def _write_parts(
         if isinstance(part, Squeezed) and id(part) in copied_from:
             file.flush()
             start, size = copied_from[id(part)]
-            _copy(old, file, start, size)
+            if not _copy(old, file, start, size):  # a file system that cannot: written
+                copied_from.clear()
+                file.write(as_stored(part))
         else:
             text = as_stored(part)
             file.write(text)
@@ -151,10 +156,18 @@ def _write_parts(
     return places
 
 
-def _copy(source: BinaryIO, target: BinaryIO, offset: int, size: int) -> None:
-    """Copy `size` bytes of `source` from `offset` to where `target` is, in the kernel."""
+def _copy(source: BinaryIO, target: BinaryIO, offset: int, size: int) -> bool:
+    """Copy `size` bytes of `source` from `offset` to where `target` is, in the kernel;
+    False, with nothing copied, where the file system cannot."""
+    begun = False
     while size:
-        copied = os.copy_file_range(source.fileno(), target.fileno(), size, offset)
+        try:
+            copied = os.copy_file_range(source.fileno(), target.fileno(), size, offset)
+        except OSError as exc:
+            if begun or exc.errno not in CANNOT_COPY:
+                raise
+            return False
         if not copied:
             raise OSError(f"{source.name}: shorter than when it was written")
-        offset, size = offset + copied, size - copied
+        offset, size, begun = offset + copied, size - copied, True
+    return True
