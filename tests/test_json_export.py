@@ -334,6 +334,16 @@ class OneRuleset:
         return self.one
 
 
+def json_files(folder: Path) -> RulesetFiles:
+    """The json target's live form, writing into `folder`."""
+    return RulesetFiles(
+        OutputFolder(folder),
+        folder,
+        ".json",
+        lambda _compendium, shown, pieces, _edition: ruleset_json_parts(shown, pieces),
+    )
+
+
 def test_a_watch_run_copies_its_unchanged_runs_from_the_file_it_wrote(
     bundled, tmp_path, monkeypatch
 ):
@@ -341,12 +351,7 @@ def test_a_watch_run_copies_its_unchanged_runs_from_the_file_it_wrote(
     not decompressed and written again), while that file is the one it wrote: one changed
     since (by someone else) is written whole. The file is the build's, byte for byte."""
     ruleset = max(bundled.compendium, key=lambda r: len(r.entries))
-    files = RulesetFiles(
-        OutputFolder(tmp_path),
-        tmp_path,
-        ".json",
-        lambda _compendium, shown, pieces, _edition: ruleset_json_parts(shown, pieces),
-    )
+    files = json_files(tmp_path)
     path = tmp_path / f"{ruleset.id}.json"
     files.update(OneRuleset(ruleset), [ruleset.id], [])
     assert path.read_bytes() == ruleset_json(ruleset)
@@ -370,12 +375,7 @@ def test_a_watch_run_copies_its_unchanged_runs_from_the_file_it_wrote(
 
 def test_a_file_system_that_cannot_copy_gets_the_runs_written(bundled, tmp_path, monkeypatch):
     ruleset = max(bundled.compendium, key=lambda r: len(r.entries))
-    files = RulesetFiles(
-        OutputFolder(tmp_path),
-        tmp_path,
-        ".json",
-        lambda _compendium, shown, pieces, _edition: ruleset_json_parts(shown, pieces),
-    )
+    files = json_files(tmp_path)
     files.update(OneRuleset(ruleset), [ruleset.id], [])
 
     def cannot(*args):
