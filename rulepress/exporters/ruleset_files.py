@@ -23,7 +23,7 @@ from typing import BinaryIO
 
 from rulepress.caching import digest_of_parts
 from rulepress.compendium.model import Compendium
-from rulepress.exporters.output_folder import FileIdentity, OutputFolder
+from rulepress.exporters.output_folder import FileIdentity, OutputFolder, file_identity
 from rulepress.exporters.pieces import Pieces
 from rulepress.exporters.squeezed import Squeezed, as_stored
 from rulepress.output_names import safe_child
@@ -133,11 +133,12 @@ def _write_parts(
     from where it lies there, if `old` is still that file (else nothing is written: None)."""
     copied_from: dict[int, tuple[int, int]] = {}
     if last is not None and old is not None:
-        parts_before, (identity, places) = last
-        status = os.fstat(old.fileno())
-        if identity != (status.st_dev, status.st_ino, status.st_size, status.st_ctime_ns):
+        parts_before, (identity, places_before) = last
+        if identity != file_identity(old):
             return None
-        copied_from = {id(part): places[id(part)] for part in parts_before if id(part) in places}
+        copied_from = {
+            id(part): places_before[id(part)] for part in parts_before if id(part) in places_before
+        }
     places, offset = {}, 0
     for part in parts:
         if isinstance(part, Squeezed) and id(part) in copied_from:

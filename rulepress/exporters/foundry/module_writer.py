@@ -108,12 +108,12 @@ class ModuleWriter:
 
     def add_entries(self, folder: Path, entries: Iterable[tuple[str, bytes]]) -> None:
         """Give entries (key, value; no key given twice) of the pack `folder`."""
-        if self.pid is None:
-            self.here.entries(self._relative(folder), entries)
-            return
-        pack = self._relative(folder) + b"\0"
+        pack = self._relative(folder)
         for key, value in entries:
-            self._send(ENTRY, pack + key.encode("utf-8"), value)
+            if self.pid is None:
+                self.here.entry(pack, key.encode("utf-8"), value)
+            else:
+                self._send(ENTRY, pack + b"\0" + key.encode("utf-8"), value)
 
     def write_pack(self, folder: Path) -> None:
         """Write the new LevelDB `folder` holding the entries given for it."""
@@ -231,9 +231,6 @@ class _Writes:
         except OSError as exc:
             exc.filename = self.output.root / parent / name  # the path in full
             raise
-
-    def entries(self, folder: bytes, entries: Iterable[tuple[str, bytes]]) -> None:
-        self.packs.setdefault(folder, []).extend((k.encode("utf-8"), v) for k, v in entries)
 
     def entry(self, folder: bytes, key: bytes, value: bytes) -> None:
         self.packs.setdefault(folder, []).append((key, value))
