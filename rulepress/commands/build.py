@@ -25,6 +25,10 @@ from rulepress.output_names import safe_child
 from rulepress.progress import current
 from rulepress.validation import Validation, validate
 
+MODULE_TARGETS = frozenset({"foundry", "site"})
+"""The targets that write a Foundry module (the site for its downloads, unless the build
+wrote it): their build forks the module's writer before the compendium loads."""
+
 
 @contextlib.contextmanager
 def loaded_objects_frozen() -> Iterator[None]:
@@ -66,35 +70,59 @@ def build(
     unknown = [t for t in targets if t not in exporters]
     if unknown:
         raise RulepressError(f"unknown target {unknown[0]!r}; known: {', '.join(exporters)}")
-    if validation is None:
-        validation = validate(root, cache=cache, settings=settings)
-    if not validation.ok:
-        return validation, []
-    out = Path(out)
     chosen = list(targets or exporters)
-    _refuse_overlap(Path(root), out, chosen)
+    with _writer_forked_early(validation is None and not MODULE_TARGETS.isdisjoint(chosen)):
+        if validation is None:
+            validation = validate(root, cache=cache, settings=settings)
+        if not validation.ok:
+            return validation, []
+        out = Path(out)
+        _refuse_overlap(Path(root), out, chosen)
+        chosen_exporters = [exporters[name] for name in chosen]
+        written = _write_targets(validation, out, chosen_exporters, options, after_writing)
+    return validation, written
+
+
+def _writer_forked_early(wanted: bool) -> contextlib.AbstractContextManager:
+    """A module's writer forked now, while this process is small (module_writer says why)."""
+    if not wanted:
+        return contextlib.nullcontext()
+    from rulepress.exporters.foundry.module_writer import writer_forked_early
+
+    return writer_forked_early()
+
+
+def _write_targets(
+    validation: Validation,
+    out: Path,
+    chosen: list[Exporter],
+    options: ExportOptions,
+    after_writing: Callable[[Validation, list[Path]], None] | None,
+) -> list[Path]:
+    """Write each chosen target into `out/<target>`, in order, then run `after_writing`
+    while the output lock is held; the folders written."""
     if out.exists() and not out.is_dir():
         raise RulepressError(f"output path is not a folder: {out}")
     if out.resolve() == Path(out.resolve().anchor):
         raise RulepressError(f"refusing to write outputs into the file system's root {out}")
-    for name in chosen:  # before anything is written, even the lock
-        refuse_unless_built(safe_child(out, name))
+    for exporter in chosen:  # before anything is written, even the lock
+        refuse_unless_built(safe_child(out, exporter.name))
     written = []
     with output_lock(out, "build"), loaded_objects_frozen():
-        for name in chosen:  # refuse early, before any target is written
-            if safe_child(out, name).is_dir():
-                exporters[name].check_replaceable(safe_child(out, name))
-        for name in chosen:
-            target = safe_child(out, name)
+        for exporter in chosen:  # refuse early, before any target is written
+            if safe_child(out, exporter.name).is_dir():
+                exporter.check_replaceable(safe_child(out, exporter.name))
+        for exporter in chosen:
+            target = safe_child(out, exporter.name)
             built = {path.name: path for path in written}  # the site copies its downloads
-            with current().stage(name) as stage:  # its line says what it wrote
+            with current().stage(exporter.name) as stage:  # its line says what it wrote
                 exported = dataclasses.replace(options, built=built)
-                _export(exporters[name], validation.compendium, target, exported)
+                _export(exporter, validation.compendium, target, exported)
                 stage.result, stage.details = _written_said(target)
             written.append(target)
         if after_writing is not None:
             after_writing(validation, written)
-    return validation, written
+    return written
 
 
 def stamped_build(
