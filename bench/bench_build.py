@@ -9,7 +9,11 @@ table, description, a section and skill reference each), then measures in one ru
 medians of the repeats:
 - each stage of a build: load (parse + models), validate (cross-document checks),
   Foundry export, Markdown export, JSON export (their sum: the cold build), site page
-  generation; the mkdocs build once;
+  generation; the mkdocs build once. The Foundry export is timed as `rulepress build`
+  runs it, in a Python of its own (`FOUNDRY_STAGE`): its writer is forked before the
+  compendium loads (exporters/foundry/module_writer.py says why), which a process that
+  has loaded one cannot do again; the same export called in this loaded process, its
+  writer forked then, is reported beside it;
 - the floors: parsing the same files with PyYAML's libyaml loader, `json.loads` of the
   same documents, a bare plyvel write batch of the same Foundry values, and the Foundry
   export's writes alone (its files, packs and zip written again from memory);
@@ -93,6 +97,29 @@ START_SECONDS = 1800
 weapons on a loaded machine)."""
 UPDATE_SECONDS = 600
 """How long one edit may take to show before the figure is "not measured"."""
+FOUNDRY_STAGE = """
+import sys, time
+from pathlib import Path
+from rulepress.commands.build import loaded_objects_frozen
+from rulepress.compendium.cache import DocumentCache
+from rulepress.compendium.loader import load_compendium
+from rulepress.exporters import ExportOptions
+from rulepress.exporters.foundry import FoundryExporter
+from rulepress.exporters.foundry.module_writer import writer_forked_early
+from rulepress.validators import run_checks
+
+root, cache, out = map(Path, sys.argv[1:])
+with writer_forked_early():
+    compendium = load_compendium(root, DocumentCache(root, cache)).compendium
+    run_checks(compendium)
+    with loaded_objects_frozen():
+        start = time.perf_counter()
+        FoundryExporter().export(compendium, out, ExportOptions())
+        print(time.perf_counter() - start)
+"""
+"""The Foundry stage of `rulepress build` (commands/build.py), alone: the writer forked
+before the load (from the document cache), the checks, then the export, timed, as the
+build does it (the loaded objects frozen)."""
 
 
 def timed(
@@ -109,6 +136,24 @@ def timed(
         start = time.perf_counter()
         function()
         times.append(time.perf_counter() - start)
+    print(".", end="", file=sys.stderr, flush=True)
+    return statistics.median(times)
+
+
+def foundry_stage(root: Path, cache: Path, out: Path, repeats: int) -> float:
+    """Median seconds of the build's Foundry stage (FOUNDRY_STAGE), each into an empty
+    `out`."""
+    times = []
+    for _ in range(repeats):
+        fresh(out)
+        done = subprocess.run(
+            [sys.executable, "-c", FOUNDRY_STAGE, str(root), str(cache), str(out)],
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        times.append(float(done.stdout))
     print(".", end="", file=sys.stderr, flush=True)
     return statistics.median(times)
 
@@ -440,7 +485,8 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     )
     result["validate"] = timed(lambda: run_checks(compendium), repeats)
     out = work / f"out-{size}"
-    result["foundry"] = timed(
+    result["foundry"] = foundry_stage(root, cache_folder, fresh(out / "f"), repeats)
+    result["foundry: called in this process"] = timed(
         lambda: FoundryExporter().export(compendium, out / "f", ExportOptions()),
         repeats,
         before=lambda: fresh(out / "f"),

@@ -4,14 +4,14 @@ Writing a module at 10,000 weapons is half kernel and library time the render ne
 wait for: creating 11,000 source files (paid again in the GIL by a thread: each system
 call gives it up and waits to take it back), LevelDB's batch and compaction, the release
 zip's deflate. A child does all three from frames sent through a pipe only the two
-processes hold: the output folder it writes into, first; a source file (its path in the output
-folder, its bytes) and a pack's entries (the pack's folder and the key, the value) as
-each document is made; a pack whose entries are all given (its folder); a release zip
-(the module folder, the zip's path). It writes them as this process would (inside the
-output folder, through no link, never over a file), and it never forks again. A pack is
-written (leveldb.write_sorted, its entries sorted) by a thread of the child's while the
-frames after it are taken; its table is deflated for the release zip while LevelDB
-writes it (release.TableFollower), its other files once they are written
+processes hold: the output folder it writes into, first; a source file (its path in the
+output folder, its bytes) and a pack's entries (the pack's folder and the key, the
+value) as each document is made; a pack whose entries are all given (its folder); a
+release zip (the module folder, the zip's path). It writes them as this process would
+(inside the output folder, through no link, never over a file), and it never forks
+again. A pack is written (leveldb.write_sorted, its entries sorted) by a thread of the
+child's while the frames after it are taken; its table is deflated for the release zip
+while LevelDB writes it (release.TableFollower), its other files once they are written
 (release.deflate_ahead): at the end of a large export only the last pack's writing is
 left to wait for, not the zip's deflate of every pack (exporters.foundry.module_writes).
 Nothing comes back but a status: nothing is unpickled.
