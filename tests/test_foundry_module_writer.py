@@ -22,7 +22,7 @@ from rulepress.exporters.foundry import module_writer
 from rulepress.exporters.foundry.leveldb import read_entries
 from rulepress.exporters.foundry.module_writer import ModuleWriter
 from rulepress.exporters.foundry.pack import PackOutput, Ready
-from rulepress.exporters.output_folder import OutputFolder
+from rulepress.exporters.output_folder import OutputFolder, RefusedOutput
 from tests.helpers import COMPENDIUM, REPO, contents, no_child_left
 
 EXPORT = """
@@ -152,11 +152,11 @@ def test_a_child_gone_fails_the_export_and_leaves_no_child(tmp_path, monkeypatch
     monkeypatch.setattr(module_writer, "can_fork", lambda: True)
     ended = pytest.raises(OSError, match="the writer of the module's files ended")
     with no_child_left(), ended, ModuleWriter(OutputFolder(tmp_path)) as writer:
-        writer.write_file(tmp_path / "a" / "one.json", b"1")
+        writer.write_file(tmp_path / "a", "one.json", b"1")
         writer.flush()
         os.kill(writer.pid, 9)
         for number in range(2, 200):
-            writer.write_file(tmp_path / "a" / f"{number}.json", b"x" * 20_000)
+            writer.write_file(tmp_path / "a", f"{number}.json", b"x" * 20_000)
     assert writer.pid is None
     assert (tmp_path / "a" / "one.json").read_bytes() == b"1"
 
@@ -177,3 +177,12 @@ def test_a_key_given_twice_in_a_pack_is_refused_before_its_file_is_written(tmp_p
         "!items!0aaaaaaaaaaaaaaa": b"[]",
         "!items!aaaaaaaaaaaaaaaa": b"{}",
     }
+
+
+@pytest.mark.parametrize("name", ["a/b.json", "..", ".", ""])
+def test_a_file_name_that_is_not_one_name_in_its_folder_is_refused(tmp_path, monkeypatch, name):
+    monkeypatch.setattr(module_writer, "can_fork", lambda: False)
+    refused = pytest.raises(RefusedOutput, match="refusing unsafe output name")
+    with ModuleWriter(OutputFolder(tmp_path)) as writer, refused:
+        writer.write_file(tmp_path / "src", name, b"{}")
+    assert not (tmp_path / "src").exists()

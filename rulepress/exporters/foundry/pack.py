@@ -100,7 +100,7 @@ class PackOutput:
             if key in self.keys:
                 raise twice_keyed(pack_name, key)
             self.keys.add(key)
-        self.writer.write_file(self.sources / document.file_name, document.source or b"")
+        self.writer.write_file(self.sources, document.file_name, document.source or b"")
         self.writer.add_entries(self.folder, document.entries)
 
     def finish(self) -> None:
