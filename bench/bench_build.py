@@ -126,8 +126,7 @@ def timed(
     function: Callable[[], object], repeats: int, before: Callable[[], object] | None = None
 ) -> float:
     """Median seconds of `repeats` calls, each after `before()`, which is not timed (an
-    output folder emptied: deleting the last call's 11,000 files is no part of an
-    export); progress goes to stderr."""
+    output folder emptied or a new one made: see NewFolders); progress goes to stderr."""
     times = []
     for _ in range(repeats):
         if before is not None:
@@ -140,12 +139,12 @@ def timed(
     return statistics.median(times)
 
 
-def foundry_stage(root: Path, cache: Path, out: Path, repeats: int) -> float:
-    """Median seconds of the build's Foundry stage (FOUNDRY_STAGE), each into an empty
-    `out`."""
+def foundry_stage(root: Path, cache: Path, outs: NewFolders, repeats: int) -> float:
+    """Median seconds of the build's Foundry stage (FOUNDRY_STAGE), each into a new
+    folder of `outs`."""
     times = []
     for _ in range(repeats):
-        fresh(out)
+        out = outs.new()
         done = subprocess.run(
             [sys.executable, "-c", FOUNDRY_STAGE, str(root), str(cache), str(out)],
             cwd=REPO,
@@ -164,10 +163,34 @@ def fresh(folder: Path) -> Path:
     return folder
 
 
-def module_writes(exported: Path, into: Path) -> Callable[[], None]:
+class NewFolders:
+    """A new empty folder on each `new()`, `<stem>-1`, `<stem>-2`... below `parent`, for
+    the figures that create thousands of files (the Foundry export, its writes alone):
+    their outputs are kept until the bench's work folder goes, never deleted just
+    before the next repeat. On an ext4 without a journal (this machine's), a file made
+    within about 30 s of other files' deletion makes ext4 step past each inode deleted
+    since (`recently_deleted`, in `ext4_create`): the writer's kernel time for 11,000
+    new files was 1.8 s right after the last repeat's were deleted, 0.35 s with none
+    deleted. A build writes into a new staging folder and deletes the old output after;
+    a bench deleting before each repeat charged its own deletion to the export."""
+
+    def __init__(self, parent: Path, stem: str) -> None:
+        self.parent, self.stem, self.made = parent, stem, 0
+
+    def new(self) -> Path:
+        self.made += 1
+        return fresh(self.parent / f"{self.stem}-{self.made}")
+
+    @property
+    def last(self) -> Path:
+        return self.parent / f"{self.stem}-{self.made}"
+
+
+def module_writes(exported: Path, outs: NewFolders) -> Callable[[], None]:
     """What a Foundry export writes beyond its render, as one process writes it: every
     file of the modules in `exported` (read into memory first), their packs from their
-    entries (leveldb.write_entries) and their release zips, written again into `into`.
+    entries (leveldb.write_entries) and their release zips, written again into the last
+    new folder of `outs`.
     The export can be no faster than this on one core; the official CLI writes one pack."""
     source = OutputFolder(exported)
     files, packs = {}, {}
@@ -180,6 +203,7 @@ def module_writes(exported: Path, into: Path) -> Callable[[], None]:
     modules = sorted({parts[0] for parts in files})
 
     def write() -> None:
+        into = outs.last
         output = OutputFolder(into)
         for parts, data in files.items():
             into.joinpath(*parts[:-1]).mkdir(parents=True, exist_ok=True)
@@ -485,11 +509,13 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     )
     result["validate"] = timed(lambda: run_checks(compendium), repeats)
     out = work / f"out-{size}"
-    result["foundry"] = foundry_stage(root, cache_folder, fresh(out / "f"), repeats)
+    foundry = NewFolders(out, "foundry-stage")
+    result["foundry"] = foundry_stage(root, cache_folder, foundry, repeats)
+    called = NewFolders(out, "foundry-called")
     result["foundry: called in this process"] = timed(
-        lambda: FoundryExporter().export(compendium, out / "f", ExportOptions()),
+        lambda: FoundryExporter().export(compendium, called.last, ExportOptions()),
         repeats,
-        before=lambda: fresh(out / "f"),
+        before=called.new,
     )
     result["markdown"] = timed(
         lambda: MarkdownExporter().export(compendium, out / "m", ExportOptions()),
@@ -516,7 +542,7 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     )
     documents = [json.dumps(yaml.load(text, Loader=yaml.CSafeLoader)) for text in texts]
     result["floor: json.loads"] = timed(lambda: [json.loads(d) for d in documents], repeats)
-    pack_sources = out / "f" / "rulepress-bench" / "src" / "packs" / "weapons"
+    pack_sources = called.last / "rulepress-bench" / "src" / "packs" / "weapons"
     values = [json.loads(p.read_text()) for p in sorted(pack_sources.glob("*.json"))]
     entries = sorted(
         (v["_key"].encode(), encode({k: x for k, x in v.items() if k != "_key"})) for v in values
@@ -533,8 +559,9 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     result["floor: plyvel batch"] = timed(
         bare_plyvel, repeats, before=lambda: fresh(out / "plyvel")
     )
+    writes = NewFolders(out, "writes")
     result["floor: the module's writes"] = timed(
-        module_writes(out / "f", out / "writes"), repeats, before=lambda: fresh(out / "writes")
+        module_writes(called.last, writes), repeats, before=writes.new
     )
     node = shutil.which("node")
     if node and FOUNDRY_CLI.is_file():
