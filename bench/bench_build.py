@@ -6,7 +6,7 @@
 
 For each size it writes a synthetic compendium of that many weapon documents (30-row AP
 table, description, a section and skill reference each), then measures in one run, as
-medians of the repeats:
+medians of the repeats (the stages, floors and anchor in turn, round by round: `in_turn`):
 - each stage of a build: load (parse + models), validate (cross-document checks),
   Foundry export, Markdown export, JSON export (their sum: the cold build), site page
   generation; the mkdocs build once. The Foundry export is timed as `rulepress build`
@@ -25,10 +25,10 @@ medians of the repeats:
   (that and the bundled compendium's no-op rebuild from compiled bytecode, as an
   installed rulepress runs);
 - peak memory of a first `rulepress build` (empty cache), alone in its process tree;
-- a running `rulepress build --watch` (Foundry, Markdown, JSON), driven by real file
-  edits: the time from saving one weapon file to its `rebuilt ` line (median of 10), the
-  outputs checked to hold the new figure, and its memory after the first edit and
-  after 100;
+- a running `rulepress build --watch` (bench/running.py: Foundry, Markdown, JSON),
+  driven by real file edits: the time from saving one weapon file to its `rebuilt `
+  line (median of 10), the outputs checked to hold the new figure, and its memory after
+  the first edit and after 100;
 - a running `rulepress serve`: the time from saving one weapon file to its page served
   with the new figure (median of 5);
 - the site's pages with the Changes page's history, the compendium committed to git
@@ -48,18 +48,13 @@ import argparse
 import gc
 import json
 import os
-import queue
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -70,6 +65,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.growth import growth, growth_table  # noqa: E402
+from bench.running import BUILD_TARGETS, WATCH_KEYS, live_figures, serve_figures, watch_figures  # noqa: E402
 from bench.synthetic import write_compendium  # noqa: E402
 from bench.targets import HISTORY_COMMITS, MEMORY_EDITS, report  # noqa: E402
 from rulepress.compendium.cache import DocumentCache  # noqa: E402
@@ -88,15 +84,6 @@ from rulepress.exporters.site.places import page_of  # noqa: E402
 from rulepress.validators import run_checks  # noqa: E402
 
 FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs"
-BUILD_TARGETS = ("--target", "foundry", "--target", "markdown", "--target", "json")
-WATCH_TARGETS = BUILD_TARGETS  # the watch's peak is held to the same build's
-WATCH_EDITS = 10
-SERVE_EDITS = 5
-START_SECONDS = 1800
-"""How long a watch or serve process may take to be ready (a first build of 10,000
-weapons on a loaded machine)."""
-UPDATE_SECONDS = 600
-"""How long one edit may take to show before the figure is "not measured"."""
 FOUNDRY_STAGE = """
 import sys, time
 from pathlib import Path
@@ -122,39 +109,50 @@ before the load (from the document cache), the checks, then the export, timed, a
 build does it (the loaded objects frozen)."""
 
 
+def once(function: Callable[[], object], before: Callable[[], object] | None = None) -> float:
+    """Seconds of one call, after `before()`, which is not timed (an output folder
+    emptied or a new one made: see NewFolders)."""
+    if before is not None:
+        before()
+    gc.collect()
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
 def timed(
     function: Callable[[], object], repeats: int, before: Callable[[], object] | None = None
 ) -> float:
-    """Median seconds of `repeats` calls, each after `before()`, which is not timed (an
-    output folder emptied or a new one made: see NewFolders); progress goes to stderr."""
-    times = []
-    for _ in range(repeats):
-        if before is not None:
-            before()
-        gc.collect()
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    print(".", end="", file=sys.stderr, flush=True)
-    return statistics.median(times)
+    """Median seconds of `repeats` calls, one after another (see `once`); progress goes to
+    stderr."""
+    return in_turn({"": lambda: once(function, before)}, repeats)[""]
 
 
-def foundry_stage(root: Path, cache: Path, outs: NewFolders, repeats: int) -> float:
-    """Median seconds of the build's Foundry stage (FOUNDRY_STAGE), each into a new
-    folder of `outs`."""
-    times = []
+def in_turn(takes: dict[str, Callable[[], float]], repeats: int) -> dict[str, float]:
+    """The median of each figure's `repeats` takes (each gives its seconds), taken in
+    turn: round by round, every figure once. The two sides of a ratio are then timed in
+    the same rounds, so a machine that slows down or speeds up during the run moves both
+    alike. Last session's machine drifted by half over a run (a pure-Python loop took
+    0.80-1.32 s); stage after stage its load read 0.88x its floor, interleaved 0.53x."""
+    seconds: dict[str, list[float]] = {name: [] for name in takes}
     for _ in range(repeats):
-        out = outs.new()
-        done = subprocess.run(
-            [sys.executable, "-c", FOUNDRY_STAGE, str(root), str(cache), str(out)],
-            cwd=REPO,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        times.append(float(done.stdout))
-    print(".", end="", file=sys.stderr, flush=True)
-    return statistics.median(times)
+        for name, take in takes.items():
+            seconds[name].append(take())
+        print(".", end="", file=sys.stderr, flush=True)
+    return {name: statistics.median(values) for name, values in seconds.items()}
+
+
+def foundry_stage(root: Path, cache: Path, outs: NewFolders) -> float:
+    """Seconds of the build's Foundry stage (FOUNDRY_STAGE), into a new folder of
+    `outs`."""
+    done = subprocess.run(
+        [sys.executable, "-c", FOUNDRY_STAGE, str(root), str(cache), str(outs.new())],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(done.stdout)
 
 
 def fresh(folder: Path) -> Path:
@@ -241,221 +239,6 @@ def cli_seconds(args: list[str], repeats: int, cache: Path) -> float:
     return timed(lambda: run(args, cache), repeats)
 
 
-class NotMeasured(Exception):
-    """A figure the bench cannot take: a feature missing, a process that stopped or
-    refused an edit; its message says why."""
-
-
-class Running:
-    """A long-running rulepress command (`build --watch`, `serve`) with its own cache
-    folder; its output lines are read as they come, each with the time it arrived."""
-
-    def __init__(self, args: list[str], cache: Path) -> None:
-        env = {**os.environ, "RULEPRESS_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(
-            args,
-            cwd=REPO,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-        )
-        self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:  # type: ignore[union-attr]
-            self.lines.put((time.perf_counter(), line.rstrip("\n")))
-        self.lines.put((time.perf_counter(), None))
-
-    def next_line(self, starts: tuple[str, ...], seconds: float) -> float:
-        """When the next line starting with one of `starts` arrived. NotMeasured if the
-        process ends, keeps the last good output (it refused an edit) or says nothing
-        of the kind within `seconds`."""
-        deadline = time.perf_counter() + seconds
-        while True:
-            try:
-                arrived, line = self.lines.get(timeout=max(0.0, deadline - time.perf_counter()))
-            except queue.Empty:
-                quiet = f"no line starting {starts[0]!r} within {seconds:.0f} s"
-                raise NotMeasured(quiet) from None
-            if line is None:
-                raise NotMeasured(f"it stopped (exit {self.process.wait()}): {self.last_words()}")
-            self.seen = [*self.seen[-4:], line]
-            if "kept the last good output" in line:
-                raise NotMeasured(f"it refused an edit: {self.last_words()}")
-            if line.startswith(starts):
-                return arrived
-
-    def drain(self) -> None:
-        """Forget the lines read so far; NotMeasured if the process has ended."""
-        while not self.lines.empty():
-            _, line = self.lines.get()
-            if line is None:
-                raise NotMeasured(f"it stopped (exit {self.process.wait()}): {self.last_words()}")
-            self.seen = [*self.seen[-4:], line]
-
-    def last_words(self) -> str:
-        """Its last lines, for a reason."""
-        return " / ".join(line.strip() for line in self.seen[-3:] if line.strip()) or "no output"
-
-    def megabytes(self) -> tuple[float, float]:
-        """(VmRSS, VmHWM) of the process now, in MB: its resident memory and its peak."""
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        found = dict(re.findall(r"(?m)^(VmRSS|VmHWM):\s+(\d+) kB", status))
-        return int(found["VmRSS"]) / 1024, int(found["VmHWM"]) / 1024
-
-    def stop(self) -> None:
-        """End the process (and wait for it)."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-class Edits:
-    """Saving one weapon file with a new cost each time, as a contributor does."""
-
-    def __init__(self, path: Path) -> None:
-        self.path, self.original = path, path.read_text(encoding="utf-8")
-        self.cost = 1000
-
-    def save(self) -> int:
-        """Write the file with a cost it never had; return the cost."""
-        self.cost += 1
-        text = re.sub(r"(?m)^cost: (\d+)$", f"cost: {self.cost}", self.original)
-        self.path.write_text(text, encoding="utf-8")
-        return self.cost
-
-    def undo(self) -> None:
-        """Put the file back as it was."""
-        self.path.write_text(self.original, encoding="utf-8")
-
-
-def shows_cost(text: str, cost: int) -> bool:
-    """Whether an output shows `cost` as a figure of its own (not inside an id)."""
-    return re.search(rf"(?<![\w-]){cost}(?![\w])", text) is not None
-
-
-def watch_figures(root: Path, weapon: Path, out: Path, cache: Path) -> dict:
-    """A running `build --watch`: seconds from saving one weapon file to its `rebuilt `
-    line (median of WATCH_EDITS), and its memory after the first edit and after
-    MEMORY_EDITS. NotMeasured when it cannot be taken."""
-    args = [sys.executable, "-m", "rulepress", "build", str(root), "--out", str(out)]
-    running = Running([*args, *WATCH_TARGETS, "--watch"], cache)
-    edits = Edits(weapon)
-    try:
-        running.next_line(("rebuilt ", "watching", "ready"), START_SECONDS)
-        time.sleep(0.5)  # a watcher may start watching just after saying it is ready
-        running.drain()
-        seconds = []
-        for number in range(1, MEMORY_EDITS + 1):
-            edits.save()
-            saved = time.perf_counter()
-            seconds.append(running.next_line(("rebuilt ",), UPDATE_SECONDS) - saved)
-            if number == 1:
-                first = running.megabytes()
-            if number == WATCH_EDITS:
-                check_watch_outputs(out, weapon.stem, edits.cost)
-        last = running.megabytes()
-    finally:
-        running.stop()
-        edits.undo()
-    print(".", end="", file=sys.stderr, flush=True)
-    return {
-        "watch: one-file update": statistics.median(seconds[:WATCH_EDITS]),
-        "watch: MB after 1 edit (RSS)": first[0],
-        "watch: MB after 1 edit (peak)": first[1],
-        f"watch: MB after {MEMORY_EDITS} edits (RSS)": last[0],
-        f"watch: MB after {MEMORY_EDITS} edits (peak)": last[1],
-    }
-
-
-def check_watch_outputs(out: Path, weapon_id: str, cost: int) -> None:
-    """The Markdown guide and the weapon's Foundry source file show the cost last saved."""
-    guide = out / "markdown" / "bench.md"
-    if not (guide.is_file() and f"| {cost} Bar |" in guide.read_text(encoding="utf-8")):
-        raise NotMeasured(f"after the last edit the guide {guide} does not show cost {cost}")
-    number = weapon_id.removeprefix("weapon-")
-    sources = out / "foundry" / "rulepress-bench" / "src" / "packs" / "weapons"
-    found = sorted(sources.glob(f"Weapon_{number}_*.json"))
-    if len(found) != 1 or not shows_cost(found[0].read_text(encoding="utf-8"), cost):
-        raise NotMeasured(f"after the last edit no Foundry source in {sources} shows cost {cost}")
-
-
-def free_port() -> int:
-    """A TCP port nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def served(url: str) -> str | None:
-    """The page at `url`, or None while it does not answer."""
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.read().decode("utf-8", errors="replace")
-    except (urllib.error.URLError, OSError):
-        return None
-
-
-def serve_figures(root: Path, weapon: Path, page: str, cache: Path) -> dict:
-    """A running `serve`: seconds from saving one weapon file until its page is served
-    with the new cost (median of SERVE_EDITS). NotMeasured when it cannot be taken."""
-    address = f"127.0.0.1:{free_port()}"
-    url = f"http://{address}/{page}"
-    running = Running([sys.executable, "-m", "rulepress", "serve", str(root), "-a", address], cache)
-    edits = Edits(weapon)
-
-    def wait_for(shown: Callable[[str], bool], seconds: float) -> float:
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            running.drain()  # NotMeasured once it has stopped
-            text = served(url)
-            if text is not None and shown(text):
-                return time.perf_counter()
-            time.sleep(0.05)
-        raise NotMeasured(f"{url} did not show it within {seconds:.0f} s")
-
-    try:
-        wait_for(lambda text: True, START_SECONDS)
-        seconds = []
-        for _ in range(SERVE_EDITS):
-            cost = edits.save()
-            saved = time.perf_counter()
-            shown = wait_for(lambda text, c=cost: shows_cost(text, c), UPDATE_SECONDS)
-            seconds.append(shown - saved)
-    finally:
-        running.stop()
-        edits.undo()
-    print(".", end="", file=sys.stderr, flush=True)
-    return {"serve: changed page served": statistics.median(seconds)}
-
-
-def live_figures(name: str, take: Callable[[], dict], keys: list[str]) -> dict:
-    """take()'s figures, or each of `keys` as "not measured: <why>"."""
-    try:
-        return take()
-    except NotMeasured as reason:
-        print(f"\n{name} not measured: {reason}", file=sys.stderr, flush=True)
-        return dict.fromkeys(keys, f"not measured: {reason}")
-
-
-WATCH_KEYS = [
-    "watch: one-file update",
-    "watch: MB after 1 edit (RSS)",
-    "watch: MB after 1 edit (peak)",
-    f"watch: MB after {MEMORY_EDITS} edits (RSS)",
-    f"watch: MB after {MEMORY_EDITS} edits (peak)",
-]
-
-
 def weapon_page(compendium, weapon_id: str) -> str:
     """The site's page (below the site's root, as served) that shows the weapon."""
     ruleset = compendium.ruleset("bench")
@@ -495,58 +278,19 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     texts = [path.read_bytes() for path in files]
     result: dict = {"documents": size, "files": len(files)}
 
-    loaded = {}
-
-    def load() -> None:
-        loaded["result"] = load_compendium(root)
-
-    result["load"] = timed(load, repeats)
-    compendium = loaded["result"].compendium
+    compendium = load_compendium(root).compendium  # for the stages after the load
     cache_folder = work / f"cache-{size}"
     load_compendium(root, DocumentCache(root, cache_folder))  # fill the document cache
-    result["load, cached"] = timed(
-        lambda: load_compendium(root, DocumentCache(root, cache_folder)), repeats
-    )
-    result["validate"] = timed(lambda: run_checks(compendium), repeats)
     out = work / f"out-{size}"
-    foundry = NewFolders(out, "foundry-stage")
-    result["foundry"] = foundry_stage(root, cache_folder, foundry, repeats)
-    called = NewFolders(out, "foundry-called")
-    result["foundry: called in this process"] = timed(
-        lambda: FoundryExporter().export(compendium, called.last, ExportOptions()),
-        repeats,
-        before=called.new,
-    )
-    result["markdown"] = timed(
-        lambda: MarkdownExporter().export(compendium, out / "m", ExportOptions()),
-        repeats,
-        before=lambda: fresh(out / "m"),
-    )
-    result["json"] = timed(
-        lambda: JsonExporter().export(compendium, out / "j", ExportOptions()),
-        repeats,
-        before=lambda: fresh(out / "j"),
-    )
-    result["site pages"] = timed(
-        lambda: generate(compendium, out / "s"), repeats, before=lambda: fresh(out / "s")
-    )
-    start = time.perf_counter()
-    run_mkdocs(out / "s" / "mkdocs.yml", fresh(out / "site"))
-    result["mkdocs build"] = time.perf_counter() - start
-    result["site build"] = result["site pages"] + result["mkdocs build"]
-    stages = ("load", "validate", "foundry", "markdown", "json")
-    result["cold build"] = sum(result[k] for k in stages)
-
-    result["floor: libyaml parse"] = timed(
-        lambda: [yaml.load(text, Loader=yaml.CSafeLoader) for text in texts], repeats
-    )
-    documents = [json.dumps(yaml.load(text, Loader=yaml.CSafeLoader)) for text in texts]
-    result["floor: json.loads"] = timed(lambda: [json.loads(d) for d in documents], repeats)
-    pack_sources = called.last / "rulepress-bench" / "src" / "packs" / "weapons"
+    # an export for the floors' and the anchor's inputs: its pack's documents and files
+    exported = fresh(out / "exported")
+    FoundryExporter().export(compendium, exported, ExportOptions())
+    pack_sources = exported / "rulepress-bench" / "src" / "packs" / "weapons"
     values = [json.loads(p.read_text()) for p in sorted(pack_sources.glob("*.json"))]
     entries = sorted(
         (v["_key"].encode(), encode({k: x for k, x in v.items() if k != "_key"})) for v in values
     )
+    documents = [json.dumps(yaml.load(text, Loader=yaml.CSafeLoader)) for text in texts]
 
     def bare_plyvel() -> None:
         db = plyvel.DB(str(out / "plyvel" / "pack"), create_if_missing=True)
@@ -556,39 +300,56 @@ def measure(size: int, repeats: int, work: Path) -> dict:
         db.compact_range()
         db.close()
 
-    result["floor: plyvel batch"] = timed(
-        bare_plyvel, repeats, before=lambda: fresh(out / "plyvel")
-    )
-    writes = NewFolders(out, "writes")
-    result["floor: the module's writes"] = timed(
-        module_writes(called.last, writes), repeats, before=writes.new
-    )
+    stage, called, writes = (NewFolders(out, name) for name in ("stage", "called", "writes"))
+    write_module = module_writes(exported, writes)
+    takes: dict[str, Callable[[], float]] = {
+        "floor: libyaml parse": lambda: once(
+            lambda: [yaml.load(text, Loader=yaml.CSafeLoader) for text in texts]
+        ),
+        "load": lambda: once(lambda: load_compendium(root)),
+        "load, cached": lambda: once(
+            lambda: load_compendium(root, DocumentCache(root, cache_folder))
+        ),
+        "validate": lambda: once(lambda: run_checks(compendium)),
+        "foundry": lambda: foundry_stage(root, cache_folder, stage),
+        "foundry: called in this process": lambda: once(
+            lambda: FoundryExporter().export(compendium, called.last, ExportOptions()),
+            before=called.new,
+        ),
+        "markdown": lambda: once(
+            lambda: MarkdownExporter().export(compendium, out / "m", ExportOptions()),
+            before=lambda: fresh(out / "m"),
+        ),
+        "json": lambda: once(
+            lambda: JsonExporter().export(compendium, out / "j", ExportOptions()),
+            before=lambda: fresh(out / "j"),
+        ),
+        "site pages": lambda: once(
+            lambda: generate(compendium, out / "s"), before=lambda: fresh(out / "s")
+        ),
+        "floor: json.loads": lambda: once(lambda: [json.loads(d) for d in documents]),
+        "floor: plyvel batch": lambda: once(bare_plyvel, before=lambda: fresh(out / "plyvel")),
+        "floor: the module's writes": lambda: once(write_module, before=writes.new),
+    }
     node = shutil.which("node")
     if node and FOUNDRY_CLI.is_file():
-        result["anchor: fvtt package pack"] = timed(
-            lambda: subprocess.run(
-                [
-                    node,
-                    str(FOUNDRY_CLI),
-                    "package",
-                    "pack",
-                    "-n",
-                    "weapons",
-                    "--in",
-                    str(pack_sources),
-                    "--out",
-                    str(out / "fvtt"),
-                ],
-                check=True,
-                capture_output=True,
-            ),
-            repeats,
+        pack = [node, str(FOUNDRY_CLI), "package", "pack", "-n", "weapons"]
+        pack += ["--in", str(pack_sources), "--out", str(out / "fvtt")]
+        takes["anchor: fvtt package pack"] = lambda: once(
+            lambda: subprocess.run(pack, check=True, capture_output=True),
             before=lambda: fresh(out / "fvtt"),
         )
     else:  # the table says why its ratios to the anchor are missing
         result["anchor: fvtt package pack"] = (
             "not measured: the official Foundry CLI is missing (make test installs it)"
         )
+    result.update(in_turn(takes, repeats))
+    start = time.perf_counter()
+    run_mkdocs(out / "s" / "mkdocs.yml", fresh(out / "site"))
+    result["mkdocs build"] = time.perf_counter() - start
+    result["site build"] = result["site pages"] + result["mkdocs build"]
+    stages = ("load", "validate", "foundry", "markdown", "json")
+    result["cold build"] = sum(result[k] for k in stages)
 
     build = [
         sys.executable,
@@ -660,13 +421,12 @@ def bundled_noop(repeats: int, work: Path) -> dict:
     run(build, cache, env=bytecode)
     run(build, cache, env=bytecode)  # the first no-op writes the launcher's bytecode
 
-    def seconds(args: list[str]) -> float:
-        return timed(lambda: run(args, cache, env=bytecode), repeats * 5)
+    def take(args: list[str]) -> Callable[[], float]:
+        return lambda: once(lambda: run(args, cache, env=bytecode))
 
-    return {
-        "bare import": seconds([sys.executable, "-c", "import rulepress"]),
-        "bundled no-op rebuild": seconds(build),
-    }
+    bare = [sys.executable, "-c", "import rulepress"]
+    # in turn, as the figure divides them: one start of each per round
+    return in_turn({"bare import": take(bare), "bundled no-op rebuild": take(build)}, repeats * 5)
 
 
 def _cell(value: float | str) -> str:
