@@ -161,7 +161,12 @@ def read_regular(
 ) -> bytes:
     """The bytes of `path`, a regular file of at most `limit` bytes; else RefusedFile."""
     with open_regular(path, limit=limit, follow_links=follow_links) as file:
-        data = file.read(limit + 1)
+        # as many bytes as it holds, and one more to see whether it grew: a read of
+        # `limit` bytes allocates that much for every file (3 times the cost of a small one)
+        size = os.fstat(file.fileno()).st_size
+        data = file.read(size + 1)
+        if len(data) > size:
+            data += file.read(limit + 1 - len(data))
     if len(data) > limit:  # it grew while being read
         raise RefusedFile(f"larger than {limit // 2**20} MiB; refused")
     return data

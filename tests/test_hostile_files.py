@@ -28,7 +28,7 @@ from rulepress import build_stamp, caching
 from rulepress.compendium.cache import FORMAT as DOCUMENTS_FORMAT
 from rulepress.compendium.cache import DocumentCache, cache_header
 from rulepress.compendium.loader import load_compendium
-from rulepress.files import Replacement
+from rulepress.files import RefusedFile, Replacement, read_regular
 from tests.helpers import (
     MESSY_SKILL,
     SKILL,
@@ -252,6 +252,17 @@ def test_a_refused_file_says_what_it_is(tmp_path):
     assert messages["pipe.yaml"] == "cannot read file: not a regular file (a named pipe); refused"
     assert messages["huge.yaml"].startswith("cannot read file: larger than ")
     assert messages["huge.yaml"].endswith(" MiB; refused")
+
+
+def test_a_file_holding_more_than_its_size_is_read_to_its_end_or_refused():
+    """A regular file may hold more than its size says (a file of /proc says 0 bytes; one
+    another process appends to is longer by the time it is read): it is read to its end,
+    and refused once past the limit, never cut at the size first seen."""
+    assert os.stat("/proc/self/status").st_size == 0
+    status = read_regular("/proc/self/status")
+    assert status.startswith(b"Name:") and b"\nVmRSS:" in status
+    with pytest.raises(RefusedFile, match="larger than"):
+        read_regular("/proc/self/status", limit=64)
 
 
 # --- The command line, as CI runs it in a content repository -----------------------------
