@@ -8,7 +8,10 @@ the trees it wrote. Run again with the same arguments in the same folder, the la
 checks them all again; when nothing differs it prints the stamp's report and stops. A
 file is read again only if it may have changed: one whose inode, size and times are
 those the stamp noted, last changed well before the stamp was taken, has its noted
-digest (a write sets a file's change time, which no program can set back).
+digest (a write sets a file's change time, which no program can set back). A folder
+tree is not even listed again while each of its folders has the inode and times noted,
+last changed well before the stamp: adding, removing or renaming an entry sets its
+folder's times, so only the files noted can be there.
 Anything else (a changed, added or removed file, a commit, an output folder replaced or
 a file added to or removed from one, other arguments, `--force` or `--no-cache`) runs
 the real build.
@@ -28,6 +31,7 @@ import time
 
 from rulepress import sealed
 from rulepress.caching import (
+    SKIPPED_FOLDERS,
     cache_folder,
     code_folders,
     digest,
@@ -40,7 +44,7 @@ from rulepress.caching import (
 )
 from rulepress.files import open_regular
 
-STAMP_VERSION = 4
+STAMP_VERSION = 5
 
 
 RACY_NS = 2_000_000_000
@@ -48,17 +52,52 @@ RACY_NS = 2_000_000_000
 same tick of the file system's clock, its times unchanged: its state is not trusted."""
 
 
+def folder_states(folder: str, skipped: tuple[str, ...] = ()) -> list[list] | None:
+    """[path relative to `folder` ("" for itself), inode, modification and change times]
+    of `folder` and of every folder below it (not through links, none named in
+    `skipped`); None if one of them cannot be listed. An entry added to a folder, removed
+    or renamed sets the folder's times: while they are unchanged, so are its entries."""
+    states, unlisted = [], []
+    for parent, folders, _ in os.walk(folder, onerror=unlisted.append):
+        folders[:] = [name for name in folders if name not in skipped]
+        status = os.lstat(parent)
+        relative = relative_prefix(parent, folder)[:-1]
+        states.append([relative, status.st_ino, status.st_mtime_ns, status.st_ctime_ns])
+    return None if unlisted else states
+
+
+def folders_unchanged(folder: str, states: list[list]) -> bool:
+    """Whether each folder `folder_states` noted has its inode and times still (each
+    stated, none listed)."""
+    for relative, *state in states:
+        try:
+            status = os.lstat(os.path.join(folder, relative) if relative else folder)
+        except OSError:
+            return False
+        if [status.st_ino, status.st_mtime_ns, status.st_ctime_ns] != state:
+            return False
+    return True
+
+
 def _unchanged(
-    folder: str, digests: dict[str, str], states: dict[str, list[int]], taken: int
+    folder: str,
+    digests: dict[str, str],
+    states: dict[str, list[int]],
+    folders: list[list] | None,
+    taken: int,
 ) -> bool:
     """Whether `folder` holds exactly these files with these digests (stops at the first
     difference: a build that has work to do should not wait for a full comparison). A
     file whose state (`file_state`: inode, size and times) is the one the snapshot saw,
     and was last changed well before it (`RACY_NS`), has the digest then taken without
-    being read: a write sets its change time, which no program can set back."""
+    being read: a write sets its change time, which no program can set back. When every
+    folder of the tree and every file noted is so (`_stated_unchanged`), the tree is not
+    listed either."""
     if not os.path.isdir(folder):
         return False
     trusted = taken - RACY_NS
+    if _stated_unchanged(folder, digests, states, folders, trusted):
+        return True
 
     def known(relative: str, path: str) -> str | None:
         state = states.get(relative)
@@ -74,6 +113,31 @@ def _unchanged(
     return seen == len(digests)
 
 
+def _stated_unchanged(
+    folder: str,
+    digests: dict[str, str],
+    states: dict[str, list[int]],
+    folders: list[list] | None,
+    trusted: int,
+) -> bool:
+    """Whether, by their states alone, the tree's folders and files are those the
+    snapshot saw, each last changed before `trusted`: then no entry was added, removed or
+    renamed anywhere in it, and no file written. Anything else (a folder or a file
+    changed, or changed lately; a link to a folder, which has no state) is for the full
+    comparison to judge."""
+    if folders is None or any(state[2] >= trusted or state[3] >= trusted for state in folders):
+        return False
+    if not folders_unchanged(folder, folders):
+        return False
+    for relative in digests:
+        state = states.get(relative)
+        if state is None or state[3] >= trusted:
+            return False
+        if file_state(os.path.join(folder, relative)) != state:
+            return False
+    return True
+
+
 def snapshot(compendium: str, others: list[str], single: list[str] = ()) -> dict:
     """What a build is about to read: every file of the package, the compendium and the
     `others` folders, and each of the `single` files (or that it is absent), by digest,
@@ -82,12 +146,14 @@ def snapshot(compendium: str, others: list[str], single: list[str] = ()) -> dict
     before its bytes, so a file written meanwhile is read again next time."""
     taken = time.time_ns()
     folders = [os.path.abspath(f) for f in [*code_folders(), compendium, *others]]
+    trees = {f: folder_states(f, SKIPPED_FOLDERS) for f in folders if os.path.isdir(f)}
     states = {f: file_states(f) for f in folders if os.path.isdir(f)}
     files = {f: tree_digests(f) for f in folders if os.path.isdir(f)}
     singles = {os.path.abspath(f): file_digest(f) for f in single}
     return {
         "files": files,
         "states": states,
+        "folders": trees,
         "taken": taken,
         "single": singles,
         "git": _git_record(compendium),
@@ -141,14 +207,10 @@ def _environment() -> list:
 
 
 def _output_state(folder: str) -> list:
-    """Each folder of an output tree by inode and times: a folder replaced, or a file or
-    folder added or removed anywhere in it, changes them (a file edited in place does not)."""
-    state = []
-    for parent, _, _ in os.walk(folder):
-        status = os.stat(parent)
-        relative = relative_prefix(parent, folder)
-        state.append([relative, status.st_ino, status.st_mtime_ns, status.st_ctime_ns])
-    if not state:
+    """`folder_states` of an output tree: a folder replaced, or a file or folder added or
+    removed anywhere in it, changes them (a file edited in place does not)."""
+    state = folder_states(folder)
+    if not state:  # no folder, or one that cannot be listed: never up to date
         raise FileNotFoundError(folder)
     return state
 
@@ -204,10 +266,21 @@ def _well_formed(stamp: object) -> bool:
         for held in states.values()
     ):
         return False
+    trees = inputs.get("folders")
+    if not (_made_of(trees, dict, str) and all(t is None or _folders(t) for t in trees.values())):
+        return False
     return (
-        all(type(state) is list for state in outputs.values())
+        all(_folders(state) for state in outputs.values())
         and all(_made_of(digests, dict, str) for digests in inputs["files"].values())
         and (git is None or (type(git) is list and len(git) == 3 and _made_of(git[2], list, str)))
+    )
+
+
+def _folders(value: object) -> bool:
+    """Whether `value` has the shape `folder_states` gives."""
+    return _made_of(value, list, list) and all(
+        len(state) == 4 and type(state[0]) is str and _made_of(state[1:], list, int)
+        for state in value  # type: ignore[union-attr]
     )
 
 
@@ -244,14 +317,15 @@ def up_to_date(argv: list[str]) -> list[str] | None:
         if stamp["environment"] != _environment():
             return None
         for folder, state in stamp["outputs"].items():  # the cheaper checks first
-            if _output_state(folder) != state or _left_over(folder):
+            if not folders_unchanged(folder, state) or _left_over(folder):
                 return None
         git = stamp["inputs"]["git"]
         if git is not None and _git_state(git[0], git[1]) != git[2]:
             return None
-        states, taken = stamp["inputs"]["states"], stamp["inputs"]["taken"]
-        for folder, digests in stamp["inputs"]["files"].items():
-            if not _unchanged(folder, digests, states.get(folder, {}), taken):
+        inputs = stamp["inputs"]
+        states, trees, taken = inputs["states"], inputs["folders"], inputs["taken"]
+        for folder, digests in inputs["files"].items():
+            if not _unchanged(folder, digests, states.get(folder, {}), trees.get(folder), taken):
                 return None
         for path, found in stamp["inputs"]["single"].items():
             if file_digest(path) != found:

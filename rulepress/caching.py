@@ -151,7 +151,9 @@ def _plugin_folders() -> tuple[str, ...]:
             if name.endswith((".dist-info", ".egg-info")):
                 modules |= _plugin_modules(os.path.join(entry, name, "entry_points.txt"))
     folders: list[str] = []
-    for module in sorted(modules):
+    # rulepress's own games name rulepress itself: its folder comes first already, and
+    # finding it would import importlib.util, which an installed rulepress has not loaded
+    for module in sorted(modules - {"rulepress"}):
         location = _location(module)
         if location and location not in folders:
             folders.append(location)

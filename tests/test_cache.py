@@ -248,6 +248,66 @@ def test_a_file_the_stamp_saw_unchanged_is_not_read_and_one_written_since_is(pro
     assert [path for path in read if path.endswith(Path(WEAPON_FILE).name)]
 
 
+def stamped_long_ago(project: Path, monkeypatch) -> list[str]:
+    """A stamp of `build --target json` in `project`, as if its inputs were written long
+    before it; returns its argv."""
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RULEPRESS_CACHE_DIR", str(project / "cache"))
+    argv = ["build", "--target", "json"]
+    (project / "dist/json").mkdir(parents=True)
+    inputs = build_stamp.snapshot("compendium", [])
+    inputs["taken"] += 10 * build_stamp.RACY_NS
+    build_stamp.record(argv, inputs, ["dist/json"], ["report"])
+    return argv
+
+
+def test_trees_whose_folders_and_files_are_as_stamped_are_not_listed(project, monkeypatch):
+    """While every folder of an input tree has the inode and times the stamp noted, no
+    entry was added, removed or renamed in it: its files are stated, never listed."""
+    argv = stamped_long_ago(project, monkeypatch)
+
+    def listed(*args, **kwargs):
+        raise AssertionError("a tree was listed")
+
+    monkeypatch.setattr(build_stamp, "file_digests", listed)
+    assert build_stamp.up_to_date(argv) == ["report"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda folder: (folder / "extra.yaml").write_text("kind: note\n"),
+        lambda folder: (folder / "acuity.yaml").rename(folder / "acuity-renamed.yaml"),
+        lambda folder: (folder / "acuity.yaml").unlink(),
+        lambda folder: (folder / "deeper").mkdir() or (folder / "deeper/x.yaml").write_text(""),
+    ],
+    ids=["file added", "file renamed", "file removed", "folder of a file added"],
+)
+def test_an_entry_added_or_removed_with_its_folder_s_times_put_back_is_seen(
+    project, monkeypatch, change
+):
+    """Putting a folder's modification time back after changing its entries does not hide
+    the change: its change time moves, which no program can set back."""
+    argv = stamped_long_ago(project, monkeypatch)
+    folder = project / "compendium/demo/traits"
+    before = folder.stat()
+    change(folder)
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert build_stamp.up_to_date(argv) is None
+
+
+def test_a_file_added_to_an_output_with_its_folder_s_times_put_back_is_seen(project, monkeypatch):
+    argv = stamped_long_ago(project, monkeypatch)
+    (project / "dist/json/sub").mkdir()
+    build_stamp.record(argv, build_stamp.read_stamp(argv)["inputs"], ["dist/json"], ["report"])
+    assert build_stamp.up_to_date(argv) == ["report"]
+    folder = project / "dist/json/sub"
+    before = folder.stat()
+    (folder / "planted.json").write_text("{}\n")
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert build_stamp.up_to_date(argv) is None
+
+
 def test_a_file_changed_just_before_the_stamp_is_read_again(project, monkeypatch):
     """Within `RACY_NS` of the stamp a file may be written again in the same tick of the
     file system's clock, its state unchanged: its bytes are what counts."""

@@ -569,6 +569,13 @@ def reshaped(stamp: dict, change: str):
         return {**stamp, "outputs": [["dist/json", 1]]}
     if change == "files as a list":
         return {**stamp, "inputs": {**stamp["inputs"], "files": [1]}}
+    if change == "folders of numbers":
+        trees = {key: [[1, 2, 3, 4]] for key in stamp["inputs"]["folders"]}
+        return {**stamp, "inputs": {**stamp["inputs"], "folders": trees}}
+    if change == "no folders":
+        return {**stamp, "inputs": {k: v for k, v in stamp["inputs"].items() if k != "folders"}}
+    if change == "output folders cut short":
+        return {**stamp, "outputs": {k: [v[0][:2]] for k, v in stamp["outputs"].items()}}
     if change == "an old version":
         return {**stamp, "version": stamp["version"] - 1}
     raise AssertionError(change)
@@ -582,6 +589,9 @@ def reshaped(stamp: dict, change: str):
         "report as text",
         "outputs as a list",
         "files as a list",
+        "folders of numbers",
+        "no folders",
+        "output folders cut short",
         "an old version",
     ],
 )
