@@ -7,23 +7,21 @@
 For each size it writes a synthetic compendium of that many weapon documents (30-row AP
 table, description, a section and skill reference each), then measures in one run, as
 medians of the repeats (the stages, floors and anchor in turn, round by round: `in_turn`):
-- each stage of a build: load (parse + models), validate (cross-document checks),
-  Foundry export, Markdown export, JSON export (their sum: the cold build), site page
-  generation; the mkdocs build once. The Foundry export is timed as `rulepress build`
-  runs it, in a Python of its own (`FOUNDRY_STAGE`): its writer is forked before the
-  compendium loads (exporters/foundry/module_writer.py says why), which a process that
-  has loaded one cannot do again; the same export called in this loaded process, its
-  writer forked then, is reported beside it;
+- the cold build: `rulepress build` (Foundry, Markdown, JSON) as a user runs it, with an
+  empty cache, into a new folder; and each of its stages, load (parse + models, no
+  cache), validate (cross-document checks), Foundry, Markdown and JSON exports, timed in
+  a Python of their own as the build runs them (`BUILD_STAGES`); the site: its pages,
+  generated here as the build does (the loaded objects frozen), and their mkdocs build;
 - the floors: parsing the same files with PyYAML's libyaml loader, `json.loads` of the
   same documents, a bare plyvel write batch of the same Foundry values, and the Foundry
   export's writes alone (its files, packs and zip written again from memory);
 - the anchor: the official Foundry CLI's `fvtt package pack` of the same documents as
   ready JSON;
 - loading again from the document cache;
-- `rulepress build` as a user runs it: a first build (empty cache), a no-op rebuild, a
-  rebuild after one file changed, and the bare `python -c "import rulepress"` start
-  (that and the bundled compendium's no-op rebuild from compiled bytecode, as an
-  installed rulepress runs);
+- `rulepress build` as a user runs it again: a no-op rebuild, a rebuild after one file
+  changed, and the bare `python -c "import rulepress"` start in turn with the bundled
+  compendium's no-op rebuild (NOOP_ROUNDS rounds); every Python the bench starts runs
+  from compiled bytecode, as an installed rulepress does;
 - peak memory of a first `rulepress build` (empty cache), alone in its process tree;
 - a running `rulepress build --watch` (bench/running.py: Foundry, Markdown, JSON),
   driven by real file edits: the time from saving one weapon file to its `rebuilt `
@@ -68,6 +66,7 @@ from bench.growth import growth, growth_table  # noqa: E402
 from bench.running import BUILD_TARGETS, WATCH_KEYS, live_figures, serve_figures, watch_figures  # noqa: E402
 from bench.synthetic import write_compendium  # noqa: E402
 from bench.targets import HISTORY_COMMITS, MEMORY_EDITS, report  # noqa: E402
+from rulepress.commands.build import loaded_objects_frozen  # noqa: E402
 from rulepress.compendium.cache import DocumentCache  # noqa: E402
 from rulepress.compendium.loader import load_compendium  # noqa: E402
 from rulepress.exporters import ExportOptions  # noqa: E402
@@ -75,38 +74,46 @@ from rulepress.exporters.foundry import FoundryExporter  # noqa: E402
 from rulepress.exporters.foundry.leveldb import encode, read_entries, write_entries  # noqa: E402
 from rulepress.exporters.foundry.release import write_release_zip  # noqa: E402
 from rulepress.exporters.guide import chapters, section_of  # noqa: E402
-from rulepress.exporters.json_data import JsonExporter  # noqa: E402
-from rulepress.exporters.markdown_guide import MarkdownExporter  # noqa: E402
 from rulepress.exporters.output_folder import OutputFolder  # noqa: E402
 from rulepress.exporters.site import run_mkdocs  # noqa: E402
 from rulepress.exporters.site.pages import generate  # noqa: E402
 from rulepress.exporters.site.places import page_of  # noqa: E402
-from rulepress.validators import run_checks  # noqa: E402
 
 FOUNDRY_CLI = REPO / "tools/foundry-cli/node_modules/@foundryvtt/foundryvtt-cli/fvtt.mjs"
-FOUNDRY_STAGE = """
-import sys, time
+BUILD_STAGES = """
+import json, sys, time
 from pathlib import Path
 from rulepress.commands.build import loaded_objects_frozen
-from rulepress.compendium.cache import DocumentCache
 from rulepress.compendium.loader import load_compendium
 from rulepress.exporters import ExportOptions
 from rulepress.exporters.foundry import FoundryExporter
 from rulepress.exporters.foundry.module_writer import writer_forked_early
+from rulepress.exporters.json_data import JsonExporter
+from rulepress.exporters.markdown_guide import MarkdownExporter
 from rulepress.validators import run_checks
 
-root, cache, out = map(Path, sys.argv[1:])
+root, out = map(Path, sys.argv[1:])
+seconds = {}
 with writer_forked_early():
-    compendium = load_compendium(root, DocumentCache(root, cache)).compendium
+    start = time.perf_counter()
+    compendium = load_compendium(root).compendium
+    seconds["load"] = time.perf_counter() - start
+    start = time.perf_counter()
     run_checks(compendium)
+    seconds["validate"] = time.perf_counter() - start
     with loaded_objects_frozen():
-        start = time.perf_counter()
-        FoundryExporter().export(compendium, out, ExportOptions())
-        print(time.perf_counter() - start)
+        for exporter in (FoundryExporter(), MarkdownExporter(), JsonExporter()):
+            start = time.perf_counter()
+            exporter.export(compendium, out / exporter.name, ExportOptions())
+            seconds[exporter.name] = time.perf_counter() - start
+print(json.dumps(seconds))
 """
-"""The Foundry stage of `rulepress build` (commands/build.py), alone: the writer forked
-before the load (from the document cache), the checks, then the export, timed, as the
-build does it (the loaded objects frozen)."""
+"""The stages of a cold `rulepress build` (commands/build.py) in a Python of their own,
+each timed, as the build runs them: the module's writer forked before the load (which a
+process that has loaded a compendium cannot do again: module_writer.py says why), the
+load without a cache, the checks, then the exports with the loaded objects frozen. In the
+bench's own process each stage would also pay for the bench's other objects, scanned by
+the cycle collector (the load there took 0.89x its floor, 0.5x here)."""
 
 
 def once(function: Callable[[], object], before: Callable[[], object] | None = None) -> float:
@@ -120,6 +127,9 @@ def once(function: Callable[[], object], before: Callable[[], object] | None = N
     return time.perf_counter() - start
 
 
+Taken = float | dict[str, float]
+
+
 def timed(
     function: Callable[[], object], repeats: int, before: Callable[[], object] | None = None
 ) -> float:
@@ -128,31 +138,32 @@ def timed(
     return in_turn({"": lambda: once(function, before)}, repeats)[""]
 
 
-def in_turn(takes: dict[str, Callable[[], float]], repeats: int) -> dict[str, float]:
-    """The median of each figure's `repeats` takes (each gives its seconds), taken in
-    turn: round by round, every figure once. The two sides of a ratio are then timed in
-    the same rounds, so a machine that slows down or speeds up during the run moves both
-    alike. Last session's machine drifted by half over a run (a pure-Python loop took
-    0.80-1.32 s); stage after stage its load read 0.88x its floor, interleaved 0.53x."""
-    seconds: dict[str, list[float]] = {name: [] for name in takes}
+def in_turn(takes: dict[str, Callable[[], Taken]], repeats: int) -> dict[str, float]:
+    """The median of each figure's `repeats` takes, taken in turn: round by round, every
+    take once (a take gives its figure's seconds, or several figures by name). The two
+    sides of a ratio are then timed in the same rounds, so a machine that slows down or
+    speeds up during the run moves both alike. Last session's machine drifted by half
+    over a run (a pure-Python loop took 0.80-1.32 s)."""
+    seconds: dict[str, list[float]] = {}
     for _ in range(repeats):
         for name, take in takes.items():
-            seconds[name].append(take())
+            taken = take()
+            for figure, value in (taken if isinstance(taken, dict) else {name: taken}).items():
+                seconds.setdefault(figure, []).append(value)
         print(".", end="", file=sys.stderr, flush=True)
     return {name: statistics.median(values) for name, values in seconds.items()}
 
 
-def foundry_stage(root: Path, cache: Path, outs: NewFolders) -> float:
-    """Seconds of the build's Foundry stage (FOUNDRY_STAGE), into a new folder of
-    `outs`."""
+def build_stages(root: Path, outs: NewFolders) -> dict[str, float]:
+    """Seconds of each stage of a cold build (BUILD_STAGES), into a new folder of `outs`."""
     done = subprocess.run(
-        [sys.executable, "-c", FOUNDRY_STAGE, str(root), str(cache), str(outs.new())],
+        [sys.executable, "-c", BUILD_STAGES, str(root), str(outs.new())],
         cwd=REPO,
         check=True,
         capture_output=True,
         text=True,
     )
-    return float(done.stdout)
+    return json.loads(done.stdout)
 
 
 def fresh(folder: Path) -> Path:
@@ -215,10 +226,10 @@ def module_writes(exported: Path, outs: NewFolders) -> Callable[[], None]:
     return write
 
 
-def run(args: list[str], cache: Path, cwd: Path = REPO, env: dict | None = None) -> None:
-    """Run a command with its own rulepress cache folder (and `env`'s variables)."""
-    env = {**os.environ, **(env or {}), "RULEPRESS_CACHE_DIR": str(cache)}
-    subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True)
+def run(args: list[str], cache: Path) -> None:
+    """Run a command with its own rulepress cache folder."""
+    env = {**os.environ, "RULEPRESS_CACHE_DIR": str(cache)}
+    subprocess.run(args, cwd=REPO, env=env, check=True, capture_output=True)
 
 
 def peak_megabytes(args: list[str], cache: Path) -> float:
@@ -300,33 +311,33 @@ def measure(size: int, repeats: int, work: Path) -> dict:
         db.compact_range()
         db.close()
 
-    stage, called, writes = (NewFolders(out, name) for name in ("stage", "called", "writes"))
+    build = [sys.executable, "-m", "rulepress", "build", str(root), *BUILD_TARGETS]
+    stages, cold, caches, writes, sites = (
+        NewFolders(out, name) for name in ("stages", "cold", "cold-cache", "writes", "site")
+    )
     write_module = module_writes(exported, writes)
-    takes: dict[str, Callable[[], float]] = {
+
+    def site() -> dict[str, float]:
+        """The site's pages and their mkdocs build, as the build runs them (frozen)."""
+        with loaded_objects_frozen():
+            pages = once(lambda: generate(compendium, out / "s"), before=lambda: fresh(out / "s"))
+        built = once(lambda: run_mkdocs(out / "s" / "mkdocs.yml", sites.last), before=sites.new)
+        return {"site pages": pages, "mkdocs build": built}
+
+    takes: dict[str, Callable[[], Taken]] = {
         "floor: libyaml parse": lambda: once(
             lambda: [yaml.load(text, Loader=yaml.CSafeLoader) for text in texts]
         ),
-        "load": lambda: once(lambda: load_compendium(root)),
+        # a user's first build: an empty cache, a new output folder, the CLI's every step
+        "cold build": lambda: once(
+            lambda: run([*build, "--out", str(cold.last)], caches.last),
+            before=lambda: (cold.new(), caches.new()),
+        ),
+        "stages": lambda: build_stages(root, stages),
         "load, cached": lambda: once(
             lambda: load_compendium(root, DocumentCache(root, cache_folder))
         ),
-        "validate": lambda: once(lambda: run_checks(compendium)),
-        "foundry": lambda: foundry_stage(root, cache_folder, stage),
-        "foundry: called in this process": lambda: once(
-            lambda: FoundryExporter().export(compendium, called.last, ExportOptions()),
-            before=called.new,
-        ),
-        "markdown": lambda: once(
-            lambda: MarkdownExporter().export(compendium, out / "m", ExportOptions()),
-            before=lambda: fresh(out / "m"),
-        ),
-        "json": lambda: once(
-            lambda: JsonExporter().export(compendium, out / "j", ExportOptions()),
-            before=lambda: fresh(out / "j"),
-        ),
-        "site pages": lambda: once(
-            lambda: generate(compendium, out / "s"), before=lambda: fresh(out / "s")
-        ),
+        "site": site,
         "floor: json.loads": lambda: once(lambda: [json.loads(d) for d in documents]),
         "floor: plyvel batch": lambda: once(bare_plyvel, before=lambda: fresh(out / "plyvel")),
         "floor: the module's writes": lambda: once(write_module, before=writes.new),
@@ -344,27 +355,11 @@ def measure(size: int, repeats: int, work: Path) -> dict:
             "not measured: the official Foundry CLI is missing (make test installs it)"
         )
     result.update(in_turn(takes, repeats))
-    start = time.perf_counter()
-    run_mkdocs(out / "s" / "mkdocs.yml", fresh(out / "site"))
-    result["mkdocs build"] = time.perf_counter() - start
     result["site build"] = result["site pages"] + result["mkdocs build"]
-    stages = ("load", "validate", "foundry", "markdown", "json")
-    result["cold build"] = sum(result[k] for k in stages)
 
-    build = [
-        sys.executable,
-        "-m",
-        "rulepress",
-        "build",
-        str(root),
-        "--out",
-        str(out / "dist"),
-        *BUILD_TARGETS,
-    ]
+    build += ["--out", str(out / "dist")]
     cli_cache = work / f"cli-cache-{size}"
-    result["first build (CLI)"] = timed(
-        lambda: run(build, fresh(cli_cache)), 1
-    )  # empty cache: parses everything, then fills the cache
+    run(build, fresh(cli_cache))  # the cache and the stamp the no-op rebuild answers from
     result["no-op rebuild"] = cli_seconds(build, repeats, cli_cache)
     changed = files[-1]  # the last weapon: its section's top tier, so a dearer cost is fine
     original = changed.read_text()
@@ -378,7 +373,7 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     result["one-file rebuild"] = timed(one_changed, repeats)
     changed.write_text(original)
     result["peak memory MB"] = peak_megabytes(
-        [*build[:5], "--out", str(out / "peak"), *BUILD_TARGETS], fresh(work / "peak-cache")
+        [*build[:-1], str(out / "peak")], fresh(work / "peak-cache")
     )
     result.update(
         live_figures(
@@ -397,36 +392,38 @@ def measure(size: int, repeats: int, work: Path) -> dict:
     )
     commit_history(root, files)
     # `compendium` was loaded without a cache: the history loads without one too
-    result["site pages + history, no cache"] = timed(
-        lambda: generate(compendium, out / "sh"), repeats, before=lambda: fresh(out / "sh")
-    )
     history_cache = DocumentCache(root, fresh(work / f"history-cache-{size}"))
     cached = load_compendium(root, history_cache).compendium
-    generate(cached, fresh(out / "sh"))  # the revisions' documents into the cache
-    result["site pages + history, cached"] = timed(
-        lambda: generate(cached, out / "sh"), repeats, before=lambda: fresh(out / "sh")
-    )
+    with loaded_objects_frozen():  # as the site's export runs
+        result["site pages + history, no cache"] = timed(
+            lambda: generate(compendium, out / "sh"), repeats, before=lambda: fresh(out / "sh")
+        )
+        generate(cached, fresh(out / "sh"))  # the revisions' documents into the cache
+        result["site pages + history, cached"] = timed(
+            lambda: generate(cached, out / "sh"), repeats, before=lambda: fresh(out / "sh")
+        )
     return result
 
 
-def bundled_noop(repeats: int, work: Path) -> dict:
-    """The bare import and the no-op rebuild, both from compiled bytecode as an installed
-    rulepress runs (written by the first run into a folder of the bench's own): with
-    PYTHONDONTWRITEBYTECODE, set in some environments, every run would compile from
-    source each module it imports, which no user's install does."""
+NOOP_ROUNDS = 51
+
+
+def bundled_noop(work: Path) -> dict:
+    """The bare import and the bundled compendium's no-op rebuild."""
     out = work / "bundled"
     build = [sys.executable, "-m", "rulepress", "build", "--out", str(out)]
     cache = fresh(work / "bundled-cache")
-    bytecode = {"PYTHONPYCACHEPREFIX": str(work / "bytecode"), "PYTHONDONTWRITEBYTECODE": ""}
-    run(build, cache, env=bytecode)
-    run(build, cache, env=bytecode)  # the first no-op writes the launcher's bytecode
+    run(build, cache)
+    run(build, cache)  # the first no-op writes the launcher's bytecode
 
     def take(args: list[str]) -> Callable[[], float]:
-        return lambda: once(lambda: run(args, cache, env=bytecode))
+        return lambda: once(lambda: run(args, cache))
 
     bare = [sys.executable, "-c", "import rulepress"]
-    # in turn, as the figure divides them: one start of each per round
-    return in_turn({"bare import": take(bare), "bundled no-op rebuild": take(build)}, repeats * 5)
+    # in turn, as the figure divides them: one start of each per round, many rounds (a
+    # start takes tens of milliseconds, and as much again now and then on a busy machine)
+    takes = {"bare import": take(bare), "bundled no-op rebuild": take(build)}
+    return in_turn(takes, NOOP_ROUNDS)
 
 
 def _cell(value: float | str) -> str:
@@ -514,8 +511,14 @@ def main() -> None:
         args.sizes, args.repeats = [1000], 1
     with tempfile.TemporaryDirectory(prefix="rulepress-bench-") as folder:
         work = Path(folder)
+        # Every Python the bench starts runs from compiled bytecode, as an installed
+        # rulepress does, written once into a folder of the bench's own: with
+        # PYTHONDONTWRITEBYTECODE, set in some environments, each would compile every
+        # module it imports from source, which no user's install does.
+        os.environ["PYTHONPYCACHEPREFIX"] = str(work / "bytecode")
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         results = [measure(size, args.repeats, work) for size in args.sizes]
-        bundled = bundled_noop(args.repeats, work) if results else {}
+        bundled = bundled_noop(work) if results else {}
         grown = growth(args.growth, args.growth_site_max, work, REPO) if args.growth else []
     if results:
         print(table(results, bundled))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+TARGET_DOCUMENTS = 10_000
+"""The size issue 30 sets its targets at."""
 MEMORY_EDITS = 100
 HISTORY_COMMITS = 6
 
@@ -126,4 +128,10 @@ def report(result: dict, bundled: dict, figures: tuple[Figure, ...] = FIGURES) -
     ]
     met = sum(mark == "✔" for *_, mark in rows)
     lines.append(f"\n{met} of {len(rows)} targets met at {result['documents']:,} documents")
+    if result["documents"] < TARGET_DOCUMENTS:
+        lines.append(
+            f"(the targets are set at {TARGET_DOCUMENTS:,} documents; with fewer, what every "
+            "build costs whatever its size, Python's start, the imports, mkdocs's theme, "
+            "weighs more)"
+        )
     return "\n".join(lines)
