@@ -8,18 +8,20 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import jinja2
+import markdown
 import pytest
 
 from rulepress.commands.build import build
 from rulepress.exporters.site.calculators import DATA_ID, Calculator, calculator_page
 from rulepress.exporters.site.pages import generate
 from rulepress.exporters.site.places import nav_folders
+from rulepress.exporters.site.ruleset_pages import SECTIONS_IN_A_LINE
 from rulepress.games.iris.calculator import MAX_CALCULATOR_RANK
 from rulepress.games.iris.models.skill_test import SkillTest
 from rulepress.validation import validate
 from rulepress.validators import registered_checks
 from tests.golden import assert_golden
-from tests.helpers import COMPENDIUM, base_tree, build_tree
+from tests.helpers import COMPENDIUM, SECTION, base_tree, build_tree, weapon
 
 GOLDEN_PAGES = (
     "iris/weapons/pistols.md",
@@ -107,6 +109,44 @@ def test_html_in_the_data_shows_as_text_on_the_site(tmp_path):
     html = (tmp_path / "out" / "site" / "demo" / "weapons" / "pistols.html").read_text()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; | {{ 7*7 }}" in html
+
+
+def sections_tree(count: int) -> dict[str, str | bytes]:
+    """The demo tree with `count` weapon sections, a weapon in each."""
+    tree = base_tree()
+    for number in range(2, count + 1):
+        tree[f"demo/sections/s{number}.yaml"] = (
+            SECTION.replace("pistols", f"s{number}")
+            .replace("Pistols", f"Holsters {number}")
+            .replace("order: 1", f"order: {number}")
+        )
+        tree[f"demo/weapons/w{number}.yaml"] = (
+            weapon()
+            .replace("test-pistol", f"w{number}")
+            .replace("Test Pistol", f"Holster Gun {number}")
+            .replace("section: pistols", f"section: s{number}")
+        )
+    return tree
+
+
+@pytest.mark.parametrize("count", [SECTIONS_IN_A_LINE, SECTIONS_IN_A_LINE + 1])
+def test_a_chapter_of_many_sections_lists_them_one_to_a_line(tmp_path, count):
+    """The overview lists a chapter's sections in one line of links, or, past
+    SECTIONS_IN_A_LINE, one to a line (a line of n links costs Python-Markdown n**2):
+    every section is linked either way."""
+    build_tree(tmp_path / "c", sections_tree(count))
+    compendium = validate(tmp_path / "c").compendium
+    generate(compendium, tmp_path / "p")
+    overview = (tmp_path / "p/docs/demo/index.md").read_text()
+    (line,) = [line for line in overview.splitlines() if line.startswith("- [Weapons]")]
+    nested = [line for line in overview.splitlines() if line.startswith("    - [")]
+    if count > SECTIONS_IN_A_LINE:
+        assert line == "- [Weapons](weapons/pistols.md):"
+        assert len(nested) == count and nested[1] == "    - [Holsters 2](weapons/s2.md)"
+    else:
+        assert not nested and line.count("](weapons/") == count + 1  # the chapter's too
+    html = markdown.markdown(overview)
+    assert all(f'href="weapons/s{n}.md">Holsters {n}</a>' in html for n in range(2, count + 1))
 
 
 def test_serve_rebuilds_the_page_when_the_yaml_changes(tmp_path):

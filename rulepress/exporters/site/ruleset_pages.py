@@ -42,6 +42,10 @@ from rulepress.translations.words import fill
 # one entry at a time: a page of n headings costs n**2 (one page of 20,000 rulings, 102 s
 # of a build). Rulings are shown this many to a page, so the cost grows with their number.
 RULINGS_PER_PAGE = 100
+# A chapter of more sections than this lists them on the overview one to a line, not in
+# one line of links: Python-Markdown's link parser reads the rest of a line again for
+# each link in it, so a line of n links costs n**2 (1,000 sections: 5.5 s of a build).
+SECTIONS_IN_A_LINE = 24
 
 
 def ruleset_pages(
@@ -80,6 +84,7 @@ def ruleset_pages(
                 ruleset=ruleset,
                 info=ruleset.info,
                 chapters=parts,
+                sections_in_a_line=SECTIONS_IN_A_LINE,
                 charts=charts,
                 page_of=lambda chapter, section: posixpath.relpath(
                     page_of(ruleset, chapter, section), base
