@@ -100,10 +100,7 @@ def _unchanged(
         return True
 
     def known(relative: str, path: str) -> str | None:
-        state = states.get(relative)
-        if state is None or state[3] >= trusted or file_state(path) != state:
-            return None
-        return digests.get(relative)
+        return digests.get(relative) if _as_noted(states, relative, path, trusted) else None
 
     seen = 0
     for path, found in file_digests(folder, known):
@@ -129,13 +126,16 @@ def _stated_unchanged(
         return False
     if not folders_unchanged(folder, folders):
         return False
-    for relative in digests:
-        state = states.get(relative)
-        if state is None or state[3] >= trusted:
-            return False
-        if file_state(os.path.join(folder, relative)) != state:
-            return False
-    return True
+    return all(
+        _as_noted(states, relative, os.path.join(folder, relative), trusted) for relative in digests
+    )
+
+
+def _as_noted(states: dict[str, list[int]], relative: str, path: str, trusted: int) -> bool:
+    """Whether the file at `path` has the state the snapshot noted of `relative`, and was
+    last changed before `trusted`: then its noted digest holds without its being read."""
+    state = states.get(relative)
+    return state is not None and state[3] < trusted and file_state(path) == state
 
 
 def snapshot(compendium: str, others: list[str], single: list[str] = ()) -> dict:
