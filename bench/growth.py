@@ -19,10 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench.running import BUILD_TARGETS as BUILD
 from bench.synthetic import write_compendium
 
 MEMORY_PER_DOCUMENT_KB = 25
-BUILD = ("--target", "foundry", "--target", "markdown", "--target", "json")
 SITE = ("--target", "site")
 PROBE = (
     "import resource, subprocess, sys, time; start = time.perf_counter(); "
